@@ -1,0 +1,90 @@
+/// Splits leading `--name=value` builder flags off an instruction's arguments, as BuildKit's
+/// `extractBuilderFlags` does: flags end at the first word that does not start with `--`, or
+/// after a lone `--`; quotes inside a flag are removed and `\` escapes the next byte.
+enum BuilderFlags {
+    /// - Parameter text: The instruction line after its keyword.
+    /// - Returns: The flags and the rest of the line (not yet trimmed).
+    static func extract(from text: [Unicode.Scalar]) -> (flags: [String], rest: ArraySlice<Unicode.Scalar>) {
+        // BuildKit walks this part byte by byte and turns each byte into a rune, so a non-ASCII
+        // byte inside a flag becomes the Latin-1 character of the same value. We do the same,
+        // or our flag lists would differ from BuildKit's for such files.
+        let bytes = Array(String(scalars: text).utf8)
+        var flags: [String] = []
+        var word: [Unicode.Scalar] = []
+        var inWord = false
+        var quote: UInt8?
+        var blankOK = false
+        var position = 0
+
+        func rest(at bytePosition: Int) -> ArraySlice<Unicode.Scalar> {
+            let prefix = String(decoding: bytes[..<bytePosition], as: UTF8.self).unicodeScalars.count
+            return text[prefix...]
+        }
+        func isSpace(_ byte: UInt8) -> Bool { Unicode.Scalar(byte).isGoSpace }
+
+        while position <= bytes.count {
+            let atEnd = position == bytes.count
+            let byte: UInt8 = atEnd ? 0 : bytes[position]
+            if !inWord && quote == nil {
+                if atEnd { break }
+                if isSpace(byte) {
+                    position += 1
+                    continue
+                }
+                if byte != UInt8(ascii: "-") || position + 1 == bytes.count || bytes[position + 1] != UInt8(ascii: "-") {
+                    return (flags, rest(at: position))
+                }
+                inWord = true
+            }
+            if atEnd {
+                let value = String(scalars: word)
+                if value != "--" && (blankOK || !word.isEmpty) { flags.append(value) }
+                break
+            }
+            if let open = quote {
+                if byte == open {
+                    quote = nil
+                    position += 1
+                    continue
+                }
+                if byte == UInt8(ascii: "\\") {
+                    if position + 1 == bytes.count {
+                        quote = nil
+                        position += 1
+                        continue
+                    }
+                    position += 1
+                }
+                word.append(Unicode.Scalar(bytes[position]))
+                position += 1
+                continue
+            }
+            if isSpace(byte) {
+                inWord = false
+                let value = String(scalars: word)
+                if value == "--" { return (flags, rest(at: position)) }
+                if blankOK || !word.isEmpty { flags.append(value) }
+                word = []
+                blankOK = false
+                position += 1
+                continue
+            }
+            if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                quote = byte
+                blankOK = true
+                position += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\\") {
+                if position + 1 == bytes.count {
+                    position += 1
+                    continue
+                }
+                position += 1
+            }
+            word.append(Unicode.Scalar(bytes[position]))
+            position += 1
+        }
+        return (flags, [])
+    }
+}

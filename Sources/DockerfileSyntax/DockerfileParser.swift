@@ -1,0 +1,207 @@
+/// Parses Dockerfile text into a lossless syntax tree, reading it exactly as BuildKit's parser
+/// (`frontend/dockerfile/parser`, the version the `dockerfile` PyPI package wraps) reads it:
+/// directives, continuation lines, comments inside instructions, heredocs, JSON form and the
+/// per-keyword argument splitting.
+public enum DockerfileParser {
+    /// The longest physical line BuildKit's line scanner accepts, in bytes with its newline.
+    public static let maximumLineLength = 64 * 1024
+
+    /// Parses a Dockerfile.
+    ///
+    /// - Parameter text: The file's text.
+    /// - Returns: The syntax tree; its `text` is `text`.
+    /// - Throws: `DockerfileSyntaxError` for everything BuildKit's parser rejects: a repeated
+    ///   directive, an invalid escape character, a non-string JSON array, `ENV`/`LABEL`
+    ///   without a value, an unterminated heredoc, a file without instructions, a line over
+    ///   64 KiB.
+    public static func parse(_ text: String) throws(DockerfileSyntaxError) -> DockerfileSyntaxTree {
+        var scalars = text.scalars
+        let hasByteOrderMark = scalars.first == "\u{FEFF}"
+        if hasByteOrderMark { scalars.removeFirst() }
+        let lines = PhysicalLine.split(scalars)
+        var state = ParseState(lines: lines)
+        try state.run()
+        guard state.elements.contains(where: { if case .instruction = $0.kind { true } else { false } }) else {
+            throw DockerfileSyntaxError("file with no instructions", at: SourceLocation(line: max(lines.count, 1), column: 1))
+        }
+        return DockerfileSyntaxTree(
+            directives: state.directives.directives, hasByteOrderMark: hasByteOrderMark, elements: state.elements)
+    }
+}
+
+/// One line of the file with its terminator (`\n`, `\r\n` or nothing at the end of the file).
+struct PhysicalLine {
+    var scalars: ArraySlice<Unicode.Scalar>
+
+    /// The line without trailing `\r` and `\n` (Go's `bytes.TrimRight(line, "\r\n")`).
+    var content: ArraySlice<Unicode.Scalar> {
+        var end = scalars.endIndex
+        while end > scalars.startIndex, scalars[end - 1] == "\n" || scalars[end - 1] == "\r" { end -= 1 }
+        return scalars[scalars.startIndex..<end]
+    }
+
+    /// The content without leading white space.
+    var trimmedLeading: ArraySlice<Unicode.Scalar> { content.drop(while: { $0.isGoSpace }) }
+
+    /// True for a comment line: `#` is its first non-space character.
+    var isComment: Bool { trimmedLeading.first == "#" }
+
+    var text: String { String(scalars: scalars) }
+
+    static func split(_ scalars: [Unicode.Scalar]) -> [PhysicalLine] {
+        var lines: [PhysicalLine] = []
+        var start = 0
+        for (index, scalar) in scalars.enumerated() where scalar == "\n" {
+            lines.append(PhysicalLine(scalars: scalars[start...index]))
+            start = index + 1
+        }
+        if start < scalars.count { lines.append(PhysicalLine(scalars: scalars[start...])) }
+        return lines
+    }
+}
+
+private struct ParseState {
+    let lines: [PhysicalLine]
+    var index = 0
+    var directives = DirectiveScanner()
+    var elements: [SyntaxElement] = []
+
+    init(lines: [PhysicalLine]) {
+        self.lines = lines
+    }
+
+    var escape: Unicode.Scalar { directives.directives.escapeCharacter.scalar }
+
+    mutating func run() throws(DockerfileSyntaxError) {
+        while index < lines.count {
+            let start = index
+            let line = lines[index]
+            try checkLength(line, number: index + 1)
+            let stripped = line.trimmedLeading
+            let directive = try considerDirective(stripped, line: index + 1)
+            var (logical, ends) = continuation(of: stripped.first == "#" ? [] : stripped)
+            index += 1
+            if ends && logical.isEmpty {
+                let kind: SyntaxElement.Kind =
+                    if let directive { .directive(name: directive.name, value: directive.value) } else if line.isComment {
+                        .comment
+                    } else { .blank }
+                elements.append(SyntaxElement(kind: kind, text: line.text, startLine: start + 1))
+                continue
+            }
+            while !ends && index < lines.count {
+                let next = lines[index]
+                try checkLength(next, number: index + 1)
+                _ = try considerDirective(next.content, line: index + 1)
+                index += 1
+                if next.isComment || next.trimmedLeading.isEmpty { continue }
+                let (piece, pieceEnds) = continuation(of: next.content)
+                logical += piece
+                ends = pieceEnds
+            }
+            var instruction = try makeInstruction(logical, startLine: start + 1)
+            try readHeredocs(into: &instruction, startLine: start + 1)
+            instruction.startLine = start + 1
+            instruction.endLine = index
+            let text = lines[start..<index].map(\.text).joined()
+            elements.append(SyntaxElement(kind: .instruction(instruction), text: text, startLine: start + 1))
+        }
+    }
+
+    func checkLength(_ line: PhysicalLine, number: Int) throws(DockerfileSyntaxError) {
+        if line.text.utf8.count > DockerfileParser.maximumLineLength {
+            throw DockerfileSyntaxError(
+                "dockerfile line greater than max allowed size of \(DockerfileParser.maximumLineLength - 1)",
+                at: SourceLocation(line: number, column: 1))
+        }
+    }
+
+    mutating func considerDirective(
+        _ text: ArraySlice<Unicode.Scalar>, line: Int
+    ) throws(DockerfileSyntaxError) -> (name: String, value: String)? {
+        do {
+            return try directives.consider(text)
+        } catch {
+            throw DockerfileSyntaxError(error.message, at: SourceLocation(line: line, column: 1))
+        }
+    }
+
+    /// Removes a trailing line continuation: the escape character followed only by spaces
+    /// and tabs, unless it is itself escaped.
+    func continuation(of text: ArraySlice<Unicode.Scalar>) -> (String, ends: Bool) {
+        var end = text.endIndex
+        while end > text.startIndex, text[end - 1] == " " || text[end - 1] == "\t" { end -= 1 }
+        guard end > text.startIndex, text[end - 1] == escape else { return (String(scalars: text), true) }
+        let escapeIndex = end - 1
+        if escapeIndex > text.startIndex && text[escapeIndex - 1] == escape { return (String(scalars: text), true) }
+        return (String(scalars: text[text.startIndex..<escapeIndex]), false)
+    }
+
+    func makeInstruction(_ logical: String, startLine: Int) throws(DockerfileSyntaxError) -> Instruction {
+        do {
+            return try InstructionReader(escape: escape).instruction(from: logical.scalars)
+        } catch {
+            throw DockerfileSyntaxError(error.message, at: SourceLocation(line: startLine, column: 1))
+        }
+    }
+
+    mutating func readHeredocs(into instruction: inout Instruction, startLine: Int) throws(DockerfileSyntaxError) {
+        let carrier = instruction.onbuildTrigger ?? instruction
+        guard HeredocHeader.keywords.contains(carrier.keyword.lowercased()), !carrier.isJSONForm else { return }
+        var heredocs = HeredocHeader.heredocs(openedBy: instruction.logicalLine)
+        for position in heredocs.indices {
+            var terminated = false
+            var content = ""
+            while index < lines.count {
+                let line = lines[index]
+                index += 1
+                var candidate = line.content
+                if heredocs[position].stripsLeadingTabs { candidate = candidate.drop(while: { $0 == "\t" }) }
+                if String(scalars: candidate) == heredocs[position].name {
+                    terminated = true
+                    break
+                }
+                content += line.text
+            }
+            guard terminated else {
+                throw DockerfileSyntaxError("unterminated heredoc", at: SourceLocation(line: startLine, column: 1))
+            }
+            heredocs[position].content = content
+        }
+        if var trigger = instruction.onbuildTrigger {
+            trigger.heredocs = heredocs
+            instruction = Instruction(
+                keyword: instruction.keyword, flags: instruction.flags, arguments: instruction.arguments,
+                isJSONForm: instruction.isJSONForm, logicalLine: instruction.logicalLine, onbuildTrigger: trigger)
+        } else {
+            instruction.heredocs = heredocs
+        }
+    }
+}
+
+/// Turns one logical line into an instruction (BuildKit's `newNodeFromLine`).
+struct InstructionReader {
+    var escape: Unicode.Scalar
+
+    func instruction(from line: [Unicode.Scalar]) throws(ArgumentSplitter.Fault) -> Instruction {
+        let parts = Array(line.trimmingGoSpace()).splitOnTokenWhitespace(limit: 2)
+        let keyword = String(scalars: parts[0])
+        var flags: [String] = []
+        var rest: [Unicode.Scalar] = []
+        if parts.count == 2 {
+            let extracted = BuilderFlags.extract(from: parts[1])
+            flags = extracted.flags
+            rest = Array(Array(extracted.rest).trimmingGoSpace())
+        }
+        if keyword.lowercased() == "onbuild" {
+            let trigger = rest.isEmpty ? nil : try instruction(from: rest)
+            return Instruction(
+                keyword: keyword, flags: flags, arguments: trigger == nil ? [] : [""],
+                logicalLine: String(scalars: line), onbuildTrigger: trigger)
+        }
+        let split = try ArgumentSplitter.split(keyword: keyword, text: rest[...], escape: escape)
+        return Instruction(
+            keyword: keyword, flags: flags, arguments: split.arguments, isJSONForm: split.isJSONForm,
+            logicalLine: String(scalars: line))
+    }
+}

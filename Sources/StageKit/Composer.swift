@@ -1,0 +1,300 @@
+import DockerfileSyntax
+
+/// Layers stage templates and a Stagefile's own steps into one Dockerfile.
+///
+/// Within each build stage, `requires` is followed transitively: each template appears once,
+/// before its first dependent; otherwise the Stagefile's order holds, and templates required
+/// by the same one come in name order. The output depends only on the Stagefile, the
+/// templates and the format version: LF line endings, one trailing newline, no time stamps,
+/// no absolute paths, nothing from the environment.
+public struct Composer: Sendable {
+    /// Bumped whenever the same inputs would give different output.
+    public static let formatVersion = 1
+
+    /// The catalog templates are loaded from.
+    public var catalog: StageCatalog
+    /// The directory of the Stagefile; provenance paths are relative to it.
+    public var stagefileDirectory: String
+    /// The Stagefile's file name, as written into the output (never a path that depends on
+    /// where the tool ran).
+    public var stagefileName: String
+    /// The command line that regenerates the output, written into its header.
+    public var regenerateCommand: String
+
+    /// Creates a composer.
+    ///
+    /// - Parameters:
+    ///   - catalog: Where templates come from.
+    ///   - stagefileDirectory: The absolute directory of the Stagefile.
+    ///   - stagefileName: The Stagefile's file name for the output.
+    ///   - regenerateCommand: The command shown in the header, e.g. `stagebuild compose Stagefile -o Dockerfile`.
+    public init(catalog: StageCatalog, stagefileDirectory: String, stagefileName: String, regenerateCommand: String) {
+        self.catalog = catalog
+        self.stagefileDirectory = stagefileDirectory
+        self.stagefileName = stagefileName
+        self.regenerateCommand = regenerateCommand
+    }
+
+    /// Composes a Stagefile.
+    ///
+    /// - Parameter stagefile: The parsed Stagefile.
+    /// - Returns: The Dockerfile text.
+    /// - Throws: `CompositionError` for an unknown template (with the closest names), a base
+    ///   template used with `USE` or a layer with `FROM stage:`, an unknown or missing
+    ///   parameter, one parameter bound to two values in a build stage, a `requires` cycle,
+    ///   and a template whose escape character or `# syntax=` differs from the Stagefile's.
+    public func compose(_ stagefile: Stagefile) throws(CompositionError) -> String {
+        var session = CompositionSession(composer: self, stagefile: stagefile)
+        return try session.run()
+    }
+}
+
+/// The state of one composition: templates loaded so far and the build stage being written.
+private struct CompositionSession {
+    let composer: Composer
+    let stagefile: Stagefile
+    var templates: [String: StageTemplate] = [:]
+    var blocks: [String] = []
+    var pending: [SyntaxElement] = []
+    var stage = BuildStageState()
+    var syntax: (value: String, origin: String)?
+
+    init(composer: Composer, stagefile: Stagefile) {
+        self.composer = composer
+        self.stagefile = stagefile
+        if let value = stagefile.syntax.directives.syntax { syntax = (value, composer.stagefileName) }
+    }
+
+    /// What one build stage holds so far.
+    struct BuildStageState {
+        var placed: [String: String] = [:]
+        var values: [String: (value: String, template: String)] = [:]
+    }
+
+    var escape: EscapeCharacter { stagefile.syntax.directives.escapeCharacter }
+
+    mutating func run() throws(CompositionError) -> String {
+        for item in stagefile.items {
+            switch item {
+            case .element(let element):
+                if case .directive = element.kind { continue }
+                if case .instruction(let instruction) = element.kind, instruction.kind == "FROM" {
+                    flushStagefileLines()
+                    stage = BuildStageState()
+                }
+                pending.append(element)
+            case .baseTemplate(let reference, let alias):
+                flushStagefileLines()
+                stage = BuildStageState()
+                try placeBase(reference, alias: alias)
+            case .layerTemplate(let reference):
+                flushStagefileLines()
+                try placeLayer(reference, requiredBy: nil, path: [])
+            }
+        }
+        flushStagefileLines()
+        return header() + blocks.joined(separator: "\n")
+    }
+
+    /// Writes the Stagefile's own lines collected since the last template as one block,
+    /// labelled with where they come from unless they start with a comment of their own.
+    mutating func flushStagefileLines() {
+        defer { pending = [] }
+        let body = Self.trimmedBlock(pending.map(\.text).joined())
+        guard !body.isEmpty else { return }
+        let firstInstruction = pending.first { if case .instruction = $0.kind { true } else { false } }
+        let line = firstInstruction?.startLine ?? pending[0].startLine
+        blocks.append(body.hasPrefix("#") ? body : "# [Stagefile] \(composer.stagefileName):\(line)\n" + body)
+    }
+
+    func header() -> String {
+        var lines: [String] = []
+        if let syntax { lines.append("# syntax=\(syntax.value)") }
+        if escape == .backtick { lines.append("# escape=`") }
+        lines.append(
+            "# Generated by stagebuild compose (format \(Composer.formatVersion)) from \(composer.stagefileName). Do not edit.")
+        lines.append("# Regenerate with: \(composer.regenerateCommand)")
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    /// Text with CRLF turned into LF, leading and trailing blank lines removed, and one LF at the end.
+    static func trimmedBlock(_ text: String) -> String {
+        let lines = text.replacingLineEndings().split(separator: "\n", omittingEmptySubsequences: false)
+        let isBlank = { (line: Substring) in line.allSatisfy { $0 == " " || $0 == "\t" } }
+        guard let first = lines.firstIndex(where: { !isBlank($0) }), let last = lines.lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
+        return lines[first...last].joined(separator: "\n") + "\n"
+    }
+
+    mutating func load(_ reference: Stagefile.Reference) throws(CompositionError) -> StageTemplate {
+        if let template = templates[reference.name] { return template }
+        let template: StageTemplate
+        do {
+            template = try composer.catalog.template(named: reference.name)
+        } catch {
+            if case .malformed(let inner) = error { throw inner }
+            throw CompositionError(error.description, file: stagefile.displayPath, at: reference.location)
+        }
+        let templateEscape = template.syntax.directives.escapeCharacter
+        if templateEscape != escape {
+            throw CompositionError(
+                "stage template '\(template.name)' uses the escape character \(templateEscape.rawValue) but "
+                    + "\(stagefile.displayPath) uses \(escape.rawValue); its lines would be read differently, so it cannot be pasted in",
+                file: stagefile.displayPath, at: reference.location)
+        }
+        if let value = template.syntax.directives.syntax {
+            if let syntax, syntax.value != value {
+                throw CompositionError(
+                    "stage template '\(template.name)' asks for # syntax=\(value) but \(syntax.origin) asks for # syntax=\(syntax.value); "
+                        + "a Dockerfile has one frontend", file: stagefile.displayPath, at: reference.location)
+            }
+            syntax = (value, template.name)
+        }
+        templates[reference.name] = template
+        return template
+    }
+
+    mutating func placeBase(_ reference: Stagefile.Reference, alias: String?) throws(CompositionError) {
+        let template = try load(reference)
+        guard template.kind == .base else {
+            throw CompositionError(
+                "'\(template.name)' is a layer template (it has no FROM); add it with USE \(template.name), after a FROM",
+                file: stagefile.displayPath, at: reference.location)
+        }
+        stage.placed[template.name] = "FROM stage:\(template.name)"
+        try emit(template, reference: reference, alias: alias, requiredBy: nil)
+        for name in template.requires.sorted() {
+            let required = Stagefile.Reference(name: name, bindings: [], location: reference.location)
+            try placeLayer(required, requiredBy: template.name, path: [template.name])
+        }
+    }
+
+    mutating func placeLayer(_ reference: Stagefile.Reference, requiredBy: String?, path: [String]) throws(CompositionError) {
+        if let cycleStart = path.firstIndex(of: reference.name) {
+            let cycle = (path[cycleStart...] + [reference.name]).joined(separator: " -> ")
+            throw CompositionError("requires cycle: \(cycle)", file: stagefile.displayPath, at: reference.location)
+        }
+        let template = try load(reference)
+        guard template.kind == .layer else {
+            let message =
+                requiredBy.map { "'\(template.name)' is a base template (it starts with FROM); '\($0)' cannot require it" }
+                ?? "'\(template.name)' is a base template (it starts with FROM); start a build stage with FROM stage:\(template.name)"
+            throw CompositionError(message, file: stagefile.displayPath, at: reference.location)
+        }
+        if let placedBy = stage.placed[template.name] {
+            if requiredBy != nil { return }
+            throw CompositionError(
+                "'\(template.name)' is already in this build stage (\(placedBy)); each template appears once per build stage, "
+                    + "so move this USE before the template that requires it", file: stagefile.displayPath, at: reference.location
+            )
+        }
+        for name in template.requires.sorted() {
+            let required = Stagefile.Reference(name: name, bindings: [], location: reference.location)
+            try placeLayer(required, requiredBy: template.name, path: path + [template.name])
+        }
+        stage.placed[template.name] = requiredBy.map { "required by \($0)" } ?? "USE at line \(reference.location.line)"
+        try emit(template, reference: reference, alias: nil, requiredBy: requiredBy)
+    }
+
+    /// Writes one template's block: provenance comment, FROM (for a base), bound ARGs, then
+    /// the template's own instructions and comments as written, without its ARG lines and
+    /// its metadata header.
+    mutating func emit(
+        _ template: StageTemplate, reference: Stagefile.Reference, alias: String?, requiredBy: String?
+    ) throws(CompositionError) {
+        let arguments = try bind(template, reference: reference, requiredBy: requiredBy)
+        let relative = Paths.relative(template.path, from: composer.stagefileDirectory)
+        var block = "# [\(template.name)] stage template \(relative)"
+        if let requiredBy { block += " (required by \(requiredBy))" }
+        block += "\n"
+        var body = ""
+        var seenInstruction = false
+        for element in template.syntax.elements {
+            switch element.kind {
+            case .instruction(let instruction):
+                seenInstruction = true
+                if instruction.kind == "ARG" { continue }
+                if instruction.kind == "FROM" {
+                    let flags = instruction.flags.map { $0 + " " }.joined()
+                    block += "\(instruction.keyword) \(flags)\(instruction.arguments[0])\(alias.map { " AS \($0)" } ?? "")\n"
+                    block += arguments
+                    continue
+                }
+                body += element.text
+            case .directive:
+                continue
+            case .comment, .blank:
+                if seenInstruction { body += element.text }
+            }
+        }
+        if template.kind == .layer { block += arguments }
+        blocks.append(block + Self.trimmedBlock(body))
+    }
+
+    /// The `ARG` lines of a template with the values bound in this build stage.
+    mutating func bind(
+        _ template: StageTemplate, reference: Stagefile.Reference, requiredBy: String?
+    ) throws(CompositionError) -> String {
+        var lines = ""
+        var given: [String: Stagefile.Binding] = [:]
+        for binding in reference.bindings {
+            guard template.parameter(named: binding.name) != nil else {
+                let known = template.parameters.map(\.name)
+                let suggestions = NameSuggestions.closest(to: binding.name, in: known)
+                let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?"
+                let list = known.isEmpty ? "it has no parameters" : "its parameters: " + known.joined(separator: ", ")
+                throw CompositionError(
+                    "stage template '\(template.name)' has no parameter \(binding.name) (\(list))\(hint)",
+                    file: stagefile.displayPath, at: binding.location)
+            }
+            if let earlier = given[binding.name], earlier.value != binding.value {
+                throw CompositionError(
+                    "\(binding.name) is given twice", file: stagefile.displayPath, at: binding.location)
+            }
+            given[binding.name] = binding
+        }
+        for parameter in template.parameters {
+            let word: String
+            if let binding = given[parameter.name] {
+                do {
+                    word = try WordQuoting.quoted(binding.value, escape: escape)
+                } catch {
+                    throw CompositionError(
+                        "value of \(parameter.name) cannot be written as data", file: stagefile.displayPath, at: binding.location)
+                }
+            } else if let defaultWord = parameter.defaultWord {
+                word = defaultWord
+            } else {
+                let via =
+                    requiredBy.map { " (it is required by '\($0)'; USE \(template.name) \(parameter.name)=… before it)" } ?? ""
+                throw CompositionError(
+                    "stage template '\(template.name)' needs a value for its parameter \(parameter.name)\(via)",
+                    file: stagefile.displayPath, at: reference.location)
+            }
+            if let earlier = stage.values[parameter.name], earlier.value != word {
+                throw CompositionError(
+                    "parameter \(parameter.name) is \(earlier.value) in stage template '\(earlier.template)' but \(word) in "
+                        + "'\(template.name)' within one build stage; give both the same value",
+                    file: stagefile.displayPath, at: given[parameter.name]?.location ?? reference.location)
+            }
+            stage.values[parameter.name] = (word, template.name)
+            lines += "ARG \(parameter.name)=\(word)\n"
+        }
+        return lines
+    }
+}
+
+extension String {
+    func replacingLineEndings() -> String {
+        var result = String.UnicodeScalarView()
+        var previousWasCR = false
+        for scalar in unicodeScalars {
+            if previousWasCR && scalar != "\n" { result.append("\r") }
+            previousWasCR = scalar == "\r"
+            if !previousWasCR { result.append(scalar) }
+        }
+        if previousWasCR { result.append("\r") }
+        return String(result)
+    }
+}

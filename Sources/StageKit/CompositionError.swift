@@ -1,0 +1,29 @@
+import DockerfileSyntax
+
+/// A Stagefile or stage template that cannot be composed, with the file and position to fix.
+public struct CompositionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file the fault is in, as the user named it or relative to the Stagefile.
+    public var file: String
+    /// The position in that file, when there is one.
+    public var location: SourceLocation?
+    /// What is wrong and, where there is one, how to fix it.
+    public var message: String
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - message: What is wrong.
+    ///   - file: The file.
+    ///   - location: The position in the file.
+    public init(_ message: String, file: String, at location: SourceLocation? = nil) {
+        self.message = message
+        self.file = file
+        self.location = location
+    }
+
+    /// `file:line:column: message`, the form editors and CI annotate.
+    public var description: String {
+        guard let location else { return "\(file): \(message)" }
+        return "\(file):\(location.line):\(location.column): \(message)"
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The file operations StageKit needs, so that tests and the CLI choose where files come from.
+public protocol FileSystem: Sendable {
+    /// Reads a UTF-8 text file.
+    ///
+    /// - Parameter path: An absolute path.
+    /// - Returns: The text.
+    /// - Throws: `FileSystemError` when the file is missing, unreadable or not UTF-8.
+    func readText(at path: String) throws(FileSystemError) -> String
+
+    /// The names of the entries of a directory, sorted by byte value so that no listing
+    /// order of the underlying file system leaks into results.
+    ///
+    /// - Parameter path: An absolute directory path.
+    /// - Returns: Entry names, or an empty array when the directory does not exist.
+    func entries(ofDirectory path: String) -> [String]
+
+    /// The path with every symbolic link resolved, or `nil` when it does not exist.
+    ///
+    /// - Parameter path: An absolute path.
+    func resolvingSymlinks(_ path: String) -> String?
+}
+
+/// A file that could not be read.
+public struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The path as given.
+    public var path: String
+    /// Why, e.g. `No such file or directory`.
+    public var reason: String
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - path: The path.
+    ///   - reason: Why it failed.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// `path: reason`.
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// The machine's own file system.
+public struct LocalFileSystem: FileSystem {
+    /// Creates the local file system.
+    public init() {}
+
+    /// Reads a UTF-8 file; see `FileSystem.readText(at:)`.
+    public func readText(at path: String) throws(FileSystemError) -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "No such file or directory"
+            throw FileSystemError(path: path, reason: reason)
+        }
+        // Not String(data:encoding:), which silently drops a byte order mark.
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw FileSystemError(path: path, reason: "not valid UTF-8 text")
+        }
+        return text
+    }
+
+    /// Sorted entry names; see `FileSystem.entries(ofDirectory:)`.
+    public func entries(ofDirectory path: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
+    /// Resolves symbolic links with realpath(3).
+    public func resolvingSymlinks(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,60 @@
+/// Path arithmetic on `/`-separated POSIX paths, done on text so that no current directory
+/// or environment enters a result.
+public enum Paths {
+    /// Joins a relative path to a base directory; an absolute `path` is returned as is.
+    ///
+    /// - Parameters:
+    ///   - path: An absolute or relative path.
+    ///   - directory: An absolute directory.
+    /// - Returns: The absolute path with `.` and `..` components resolved.
+    public static func absolute(_ path: String, from directory: String) -> String {
+        normalized(path.hasPrefix("/") ? path : directory + "/" + path)
+    }
+
+    /// Removes empty, `.` and `..` components.
+    ///
+    /// - Parameter path: An absolute path.
+    /// - Returns: The normal form, `/` for the root.
+    public static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The path of `path` as seen from `directory`, e.g. `../../Stages/debian.Dockerfile`.
+    ///
+    /// - Parameters:
+    ///   - path: An absolute path.
+    ///   - directory: An absolute directory.
+    /// - Returns: A relative path; `.` when they are the same.
+    public static func relative(_ path: String, from directory: String) -> String {
+        let target = normalized(path).split(separator: "/")
+        let base = normalized(directory).split(separator: "/")
+        var common = 0
+        while common < target.count, common < base.count, target[common] == base[common] { common += 1 }
+        let parts = Array(repeating: "..", count: base.count - common) + target[common...].map(String.init)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
+    /// The directory part of a path: `/a/b` for `/a/b/c`.
+    ///
+    /// - Parameter path: An absolute path.
+    public static func directory(of path: String) -> String {
+        let normal = normalized(path)
+        guard let slash = normal.lastIndex(of: "/"), slash != normal.startIndex else { return "/" }
+        return String(normal[..<slash])
+    }
+
+    /// The last component of a path: `c` for `/a/b/c`.
+    ///
+    /// - Parameter path: A path.
+    public static func fileName(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,113 @@
+/// The stage templates visible from a search path of catalog folders; the first folder that
+/// holds a name wins.
+public struct StageCatalog: Sendable {
+    /// The file name suffix of a template: `<name>.Dockerfile`.
+    public static let fileSuffix = ".Dockerfile"
+
+    /// The catalog folders in search order, absolute.
+    public var folders: [String]
+    private let fileSystem: any FileSystem
+    /// How to show a path in messages (e.g. relative to the Stagefile).
+    private let display: @Sendable (String) -> String
+
+    /// Creates a catalog over folders.
+    ///
+    /// - Parameters:
+    ///   - folders: Absolute catalog folders, in search order.
+    ///   - fileSystem: Where files are read from.
+    ///   - display: Turns an absolute path into the form shown to the user.
+    public init(folders: [String], fileSystem: any FileSystem, display: @escaping @Sendable (String) -> String = { $0 }) {
+        self.folders = folders
+        self.fileSystem = fileSystem
+        self.display = display
+    }
+
+    /// True for names that stay inside a catalog folder: letters, digits, `.`, `_` and `-`,
+    /// starting with a letter or digit (so never `..`, `/x` or `a/b`).
+    ///
+    /// - Parameter name: A template name.
+    public static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first)
+        else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+        }
+    }
+
+    /// Every template name in the catalog, sorted, each once.
+    public var names: [String] {
+        var seen: Set<String> = []
+        for folder in folders {
+            for entry in fileSystem.entries(ofDirectory: folder) where entry.hasSuffix(Self.fileSuffix) {
+                let name = String(entry.dropLast(Self.fileSuffix.count))
+                if Self.isValidName(name) { seen.insert(name) }
+            }
+        }
+        return seen.sorted()
+    }
+
+    /// Loads a template by name.
+    ///
+    /// - Parameter name: The template name, e.g. `node-runtime`.
+    /// - Returns: The parsed template.
+    /// - Throws: `CatalogError.invalidName` for a name that could leave the folder,
+    ///   `.notFound` with the closest names, `.outsideCatalog` for a file that resolves
+    ///   (through a symbolic link) outside its folder, `.unreadable`, or the template's
+    ///   own `CompositionError` as `.malformed`.
+    public func template(named name: String) throws(CatalogError) -> StageTemplate {
+        guard Self.isValidName(name) else { throw .invalidName(name) }
+        for folder in folders {
+            let path = folder + "/" + name + Self.fileSuffix
+            guard let resolved = fileSystem.resolvingSymlinks(path) else { continue }
+            guard let root = fileSystem.resolvingSymlinks(folder), resolved.hasPrefix(root + "/") else {
+                throw .outsideCatalog(name: name, path: display(path))
+            }
+            let text: String
+            do {
+                text = try fileSystem.readText(at: resolved)
+            } catch {
+                throw .unreadable(display(path), error.reason)
+            }
+            do {
+                return try StageTemplate(name: name, text: text, path: path, displayPath: display(path))
+            } catch {
+                throw .malformed(error)
+            }
+        }
+        throw .notFound(name: name, suggestions: NameSuggestions.closest(to: name, in: names), folders: folders.map(display))
+    }
+}
+
+/// Why a template could not be loaded from a catalog.
+public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The name has characters that could leave the catalog folder.
+    case invalidName(String)
+    /// No folder holds the name; the closest names and the folders searched.
+    case notFound(name: String, suggestions: [String], folders: [String])
+    /// The file resolves to a path outside its catalog folder.
+    case outsideCatalog(name: String, path: String)
+    /// The file exists but cannot be read.
+    case unreadable(String, String)
+    /// The template itself is malformed.
+    case malformed(CompositionError)
+
+    /// A message for the user.
+    public var description: String {
+        switch self {
+        case .invalidName(let name):
+            return "invalid template name '\(name)': use letters, digits, '.', '_' and '-' (a name cannot contain a path)"
+        case .notFound(let name, let suggestions, let folders):
+            let searched = folders.isEmpty ? "no catalog folder exists" : "searched " + folders.joined(separator: ", ")
+            let hint = suggestions.isEmpty ? "" : "; did you mean " + suggestions.map { "'\($0)'" }.joined(separator: ", ") + "?"
+            return "unknown stage template '\(name)' (\(searched))\(hint)"
+        case .outsideCatalog(let name, let path):
+            return "stage template '\(name)' at \(path) resolves outside its catalog folder; refusing to read it"
+        case .unreadable(let path, let reason):
+            return "\(path): \(reason)"
+        case .malformed(let error):
+            return error.description
+        }
+    }
+}

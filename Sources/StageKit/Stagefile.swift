@@ -1,0 +1,148 @@
+import DockerfileSyntax
+
+/// A project's spec: Dockerfile syntax plus `FROM stage:NAME [AS alias]`, which starts a build
+/// stage from a base template, and `USE NAME [KEY=VALUE ...]`, which inserts a layer template
+/// with parameter values quoted like `ENV` values.
+public struct Stagefile: Sendable {
+    /// A template reference with its position.
+    public struct Reference: Sendable, Hashable {
+        /// The template name.
+        public var name: String
+        /// Parameter values in the order written, quotes removed.
+        public var bindings: [Binding]
+        /// Where the reference is written.
+        public var location: SourceLocation
+    }
+
+    /// One `KEY=VALUE` of a reference.
+    public struct Binding: Sendable, Hashable {
+        /// The parameter name.
+        public var name: String
+        /// The literal value.
+        public var value: String
+        /// Where the binding is written.
+        public var location: SourceLocation
+    }
+
+    /// One part of a Stagefile in order.
+    public enum Item: Sendable, Hashable {
+        /// `FROM stage:NAME [AS alias]`.
+        case baseTemplate(Reference, alias: String?)
+        /// `USE NAME KEY=VALUE…`.
+        case layerTemplate(Reference)
+        /// Any other element, copied as written.
+        case element(SyntaxElement)
+    }
+
+    /// The path shown in messages.
+    public var displayPath: String
+    /// The parsed text.
+    public var syntax: DockerfileSyntaxTree
+    /// The items in file order.
+    public var items: [Item]
+
+    /// Reads a Stagefile.
+    ///
+    /// - Parameters:
+    ///   - text: The Stagefile's text.
+    ///   - displayPath: The path shown in errors.
+    /// - Throws: `CompositionError` with file:line:column for syntax BuildKit rejects, a
+    ///   `USE` without a name, a binding without `=`, an unbalanced quote, a value holding a
+    ///   newline or NUL, and `FROM stage:` with flags or a malformed alias.
+    public init(text: String, displayPath: String) throws(CompositionError) {
+        self.displayPath = displayPath
+        do {
+            syntax = try DockerfileParser.parse(text)
+        } catch {
+            throw CompositionError(error.message, file: displayPath, at: error.location)
+        }
+        let escape = syntax.directives.escapeCharacter
+        var items: [Item] = []
+        for element in syntax.elements {
+            guard case .instruction(let instruction) = element.kind else {
+                items.append(.element(element))
+                continue
+            }
+            let columnBase = (element.text.unicodeScalars.prefix { $0 == " " || $0 == "\t" }).count
+            let locate = { (offset: Int) in
+                SourceLocation(line: instruction.startLine, column: columnBase + offset + 1)
+            }
+            switch instruction.kind {
+            case "USE":
+                items.append(.layerTemplate(try Self.use(instruction, escape: escape, locate: locate, file: displayPath)))
+            case "FROM" where instruction.arguments.first?.hasPrefix("stage:") == true:
+                let arguments = instruction.arguments
+                guard instruction.flags.isEmpty else {
+                    throw CompositionError(
+                        "FROM stage: takes no flags; put --platform on the base template's FROM",
+                        file: displayPath, at: locate(0))
+                }
+                guard arguments.count == 1 || (arguments.count == 3 && arguments[1].uppercased() == "AS") else {
+                    throw CompositionError("expected FROM stage:NAME [AS alias]", file: displayPath, at: locate(0))
+                }
+                let name = String(arguments[0].dropFirst("stage:".count))
+                let reference = Reference(name: name, bindings: [], location: locate(instruction.keyword.count + 1))
+                items.append(.baseTemplate(reference, alias: arguments.count == 3 ? arguments[2] : nil))
+            default:
+                items.append(.element(element))
+            }
+        }
+        self.items = items
+    }
+
+    private static func use(
+        _ instruction: Instruction, escape: EscapeCharacter, locate: (Int) -> SourceLocation, file: String
+    ) throws(CompositionError) -> Reference {
+        let line = instruction.logicalLine.scalars
+        let keywordEnd = instruction.keyword.unicodeScalars.count
+        let words = WordSplitter.words(in: line[keywordEnd...], escape: escape.scalar)
+        guard let name = words.first else {
+            throw CompositionError("USE needs a template name: USE NAME [KEY=VALUE ...]", file: file, at: locate(0))
+        }
+        var searchFrom = keywordEnd
+        func offset(of word: String) -> Int {
+            let target = word.scalars
+            var index = searchFrom
+            while index + target.count <= line.count {
+                if Array(line[index..<index + target.count]) == target {
+                    searchFrom = index + target.count
+                    return index
+                }
+                index += 1
+            }
+            return searchFrom
+        }
+        let reference = offset(of: name)
+        let lexer = ShellWordLexer(escape: escape.scalar)
+        var bindings: [Binding] = []
+        for word in words.dropFirst() {
+            let start = offset(of: word)
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                throw CompositionError(
+                    "expected KEY=VALUE after the template name, found '\(word)'", file: file, at: locate(start))
+            }
+            let key = String(word[..<equals])
+            let valueStart = start + key.unicodeScalars.count + 1
+            let value: String
+            do {
+                value = try lexer.word(String(word[word.index(after: equals)...]))
+            } catch {
+                throw CompositionError(
+                    "value of \(key): \(error.message)", file: file, at: locate(valueStart + error.offset))
+            }
+            do {
+                _ = try WordQuoting.quoted(value, escape: escape)
+            } catch .controlCharacter(let at) {
+                throw CompositionError(
+                    "value of \(key) holds a newline, carriage return or NUL; parameter values are data on one line",
+                    file: file, at: locate(valueStart + at))
+            } catch {
+                throw CompositionError(
+                    "value of \(key) ends with the escape character, which would continue the line; quote or remove it",
+                    file: file, at: locate(valueStart))
+            }
+            bindings.append(Binding(name: key, value: value, location: locate(start)))
+        }
+        return Reference(name: name, bindings: bindings, location: locate(reference))
+    }
+}

@@ -1,0 +1,86 @@
+/// Reads a command's arguments against its declared options: `--name value`, `--name=value`,
+/// `-o value`, repeatable options, boolean flags, and `--` before positional arguments that
+/// start with a dash.
+struct ArgumentScanner {
+    /// One option a command accepts.
+    struct Option {
+        /// Every spelling, e.g. `["-o", "--output"]`; the first long one names it in results.
+        var names: [String]
+        /// Whether it takes a value.
+        var takesValue: Bool
+        /// The value's placeholder in help, e.g. `FILE`.
+        var valueName = ""
+        /// One line for `--help`.
+        var help: String
+
+        var key: String { names.first { $0.hasPrefix("--") } ?? names[0] }
+    }
+
+    /// The result: option values by key (`--output`), flags set, positionals in order.
+    struct Arguments {
+        var values: [String: [String]] = [:]
+        var flags: Set<String> = []
+        var positionals: [String] = []
+
+        func value(_ key: String) -> String? { values[key]?.last }
+        func all(_ key: String) -> [String] { values[key] ?? [] }
+        func has(_ key: String) -> Bool { flags.contains(key) }
+    }
+
+    var options: [Option]
+
+    func scan(_ arguments: [String]) throws(UsageError) -> Arguments {
+        var result = Arguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                result.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = options.first(where: { $0.names.contains(name) }) else {
+                let known = options.flatMap(\.names).filter { $0.hasPrefix("--") }
+                let suggestion = NameHints.closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError("unknown option '\(name)'\(suggestion)")
+            }
+            if option.takesValue {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else {
+                        throw UsageError("option '\(name)' needs a value (\(option.valueName))")
+                    }
+                    value = arguments[index]
+                    index += 1
+                }
+                result.values[option.key, default: []].append(value)
+            } else {
+                guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
+                result.flags.insert(option.key)
+            }
+        }
+        return result
+    }
+}
+
+/// A command line that cannot be run; exit status 64.
+struct UsageError: Error {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}

@@ -1,0 +1,22 @@
+import StageKit
+
+/// The catalog folders `compose` and `stages` search, in order: each `--stages DIR`, then
+/// `STAGEBUILD_STAGES` (colon-separated), then `./Stages`, then the catalog installed next to
+/// the tool (`<prefix>/share/stagebuild/Stages` for `<prefix>/bin/stagebuild`).
+enum CatalogSearchPath {
+    static let option = ArgumentScanner.Option(
+        names: ["--stages"], takesValue: true, valueName: "DIR",
+        help: "A catalog folder to search first (repeatable).")
+
+    static func folders(_ arguments: ArgumentScanner.Arguments, context: CommandContext) -> [String] {
+        let cwd = context.currentDirectory
+        var folders = arguments.all("--stages").map { Paths.absolute($0, from: cwd) }
+        let fromEnvironment = (context.environment["STAGEBUILD_STAGES"] ?? "").split(separator: ":")
+        folders += fromEnvironment.map { Paths.absolute(String($0), from: cwd) }
+        folders.append(Paths.absolute("Stages", from: cwd))
+        let binDirectory = Paths.directory(of: context.executablePath)
+        folders.append(Paths.absolute("../share/stagebuild/Stages", from: binDirectory))
+        var seen: Set<String> = []
+        return folders.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Everything a command reads from or writes to outside itself, so tests run commands
+/// in-process with a fixed environment and captured output.
+public struct CommandContext: Sendable {
+    /// Environment variables.
+    public var environment: [String: String]
+    /// The absolute current directory.
+    public var currentDirectory: String
+    /// The absolute path of the running executable; the installed catalog is found beside it.
+    public var executablePath: String
+    /// Standard output.
+    public var standardOutput: any TextSink
+    /// Standard error.
+    public var standardError: any TextSink
+
+    /// Creates a context.
+    ///
+    /// - Parameters:
+    ///   - environment: Environment variables.
+    ///   - currentDirectory: The absolute current directory.
+    ///   - executablePath: The executable's absolute path.
+    ///   - standardOutput: Where output goes.
+    ///   - standardError: Where diagnostics go.
+    public init(
+        environment: [String: String], currentDirectory: String, executablePath: String,
+        standardOutput: any TextSink, standardError: any TextSink
+    ) {
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+        self.executablePath = executablePath
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+
+    /// The context of this process: its environment, directory, and stdout/stderr.
+    public static func process() -> CommandContext {
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        return CommandContext(
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath,
+            executablePath: URL(fileURLWithPath: executable).resolvingSymlinksInPath().path,
+            standardOutput: FileDescriptorSink(descriptor: 1), standardError: FileDescriptorSink(descriptor: 2))
+    }
+
+    /// Whether diagnostics may be coloured: stderr is a terminal and `NO_COLOR` is unset
+    /// (no-color.org).
+    public var usesColor: Bool {
+        standardError.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// Writes `error: message` to standard error.
+    ///
+    /// - Parameter message: The message.
+    public func reportError(_ message: String) {
+        let label = usesColor ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
+        standardError.write("\(label) \(message)\n")
+    }
+}
+
+/// A place text is written to.
+public protocol TextSink: Sendable {
+    /// Writes text as UTF-8.
+    ///
+    /// - Parameter text: The text.
+    func write(_ text: String)
+    /// True when the sink is a terminal (colour and progress may be shown).
+    var isTerminal: Bool { get }
+}
+
+/// A sink over an open file descriptor, e.g. 1 for stdout.
+public struct FileDescriptorSink: TextSink {
+    /// The descriptor written to.
+    public var descriptor: Int32
+
+    /// Creates a sink.
+    ///
+    /// - Parameter descriptor: An open file descriptor.
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Writes all bytes, retrying short writes and EINTR.
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// isatty(3) on the descriptor.
+    public var isTerminal: Bool { isatty(descriptor) == 1 }
+}
+
+/// A sink that keeps what is written, for tests.
+public final class CapturingSink: TextSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = ""
+
+    /// Creates an empty sink.
+    public init() {}
+
+    /// Appends text.
+    public func write(_ text: String) {
+        lock.withLock { buffer += text }
+    }
+
+    /// Everything written so far.
+    public var text: String { lock.withLock { buffer } }
+
+    /// Never a terminal.
+    public var isTerminal: Bool { false }
+}

@@ -1,0 +1,111 @@
+import StageKit
+
+/// `stagebuild compose`: layers stage templates and the Stagefile's own steps into one
+/// reproducible Dockerfile.
+enum ComposeCommand: Subcommand {
+    static let name = "compose"
+    static let summary = "Layer stage templates into one reproducible Dockerfile."
+    static let usage = "compose [STAGEFILE] [-o FILE] [--check] [--stages DIR]..."
+    static let discussion = """
+        Reads STAGEFILE (default ./Stagefile): Dockerfile syntax plus `FROM stage:NAME [AS alias]`
+        and `USE NAME [KEY=VALUE ...]`. Writes the Dockerfile to stdout, or atomically to FILE.
+        The same inputs always give the same bytes.
+
+        Catalog search path: each --stages DIR, then STAGEBUILD_STAGES (colon-separated), then
+        ./Stages, then the catalog installed next to the tool.
+
+        Exit status: 0 written or current, 1 --check found FILE stale (a diff is printed),
+        64 usage, 65 a Stagefile or template error (file:line:column), 74 a file not readable
+        or writable.
+        """
+    static let options = [
+        ArgumentScanner.Option(
+            names: ["-o", "--output"], takesValue: true, valueName: "FILE", help: "Write the Dockerfile to FILE atomically."),
+        ArgumentScanner.Option(
+            names: ["--check"], takesValue: false,
+            help: "Do not write; exit 1 with a diff when FILE (default: Dockerfile beside the Stagefile) is stale."),
+        CatalogSearchPath.option,
+    ]
+
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("expected at most one Stagefile, got \(arguments.positionals.count)")
+        }
+        let cwd = context.currentDirectory
+        let stagefileArgument = arguments.positionals.first ?? "Stagefile"
+        let stagefilePath = Paths.absolute(stagefileArgument, from: cwd)
+        let stagefileDirectory = Paths.directory(of: stagefilePath)
+        let checking = arguments.has("--check")
+        let outputArgument = arguments.value("--output")
+        let outputPath =
+            outputArgument.map { Paths.absolute($0, from: cwd) }
+            ?? (checking ? stagefileDirectory + "/Dockerfile" : nil)
+
+        let fileSystem = LocalFileSystem()
+        let text: String
+        do {
+            text = try fileSystem.readText(at: stagefilePath)
+        } catch {
+            context.reportError("cannot read Stagefile \(stagefileArgument): \(error.reason)")
+            return .ioError
+        }
+        let display = { @Sendable (path: String) in Paths.relative(path, from: cwd) }
+        let folders = CatalogSearchPath.folders(arguments, context: context)
+        let composer = Composer(
+            catalog: StageCatalog(folders: folders, fileSystem: fileSystem, display: display),
+            stagefileDirectory: stagefileDirectory,
+            stagefileName: Paths.fileName(of: stagefilePath),
+            regenerateCommand: regenerateCommand(
+                arguments, stagefilePath: stagefilePath, outputPath: outputPath, context: context))
+        let composed: String
+        do {
+            let stagefile = try Stagefile(text: text, displayPath: stagefileArgument)
+            composed = try composer.compose(stagefile)
+        } catch {
+            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
+            return .dataError
+        }
+
+        guard let outputPath else {
+            context.standardOutput.write(composed)
+            return .success
+        }
+        let outputDisplay = display(outputPath)
+        if checking {
+            let current = (try? fileSystem.readText(at: outputPath)) ?? ""
+            guard current != composed else { return .success }
+            context.standardOutput.write(
+                UnifiedDiff.diff(old: current, new: composed, oldName: "a/\(outputDisplay)", newName: "b/\(outputDisplay)"))
+            context.reportError(
+                "\(outputDisplay) is stale; regenerate it with: stagebuild compose \(stagefileArgument) -o \(outputDisplay)")
+            return .checkFailed
+        }
+        do {
+            try AtomicFile.write(composed, to: outputPath)
+        } catch {
+            context.reportError("cannot write \(outputDisplay): \(error.reason)")
+            return .ioError
+        }
+        return .success
+    }
+
+    /// The command written into the header: paths relative to the Stagefile's folder, so the
+    /// header does not depend on where the tool was run from.
+    static func regenerateCommand(
+        _ arguments: ArgumentScanner.Arguments, stagefilePath: String, outputPath: String?, context: CommandContext
+    ) -> String {
+        let base = Paths.directory(of: stagefilePath)
+        var command = "stagebuild compose \(Paths.fileName(of: stagefilePath))"
+        if let outputPath { command += " -o \(Paths.relative(outputPath, from: base))" }
+        for folder in arguments.all("--stages") {
+            command += " --stages \(Paths.relative(Paths.absolute(folder, from: context.currentDirectory), from: base))"
+        }
+        let localCatalog = Paths.absolute("Stages", from: context.currentDirectory)
+        if arguments.all("--stages").isEmpty, localCatalog != base + "/Stages",
+            !LocalFileSystem().entries(ofDirectory: localCatalog).isEmpty
+        {
+            command += " --stages \(Paths.relative(localCatalog, from: base))"
+        }
+        return command + " (run in the Stagefile's folder)"
+    }
+}

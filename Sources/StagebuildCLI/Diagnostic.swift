@@ -1,0 +1,25 @@
+import StageKit
+
+/// A finding printed as `file:line:column: severity: message`, the form compilers, editors and
+/// CI annotations read.
+struct Diagnostic {
+    var file: String
+    var line: Int?
+    var column: Int?
+    var severity: String
+    var message: String
+
+    static func error(_ error: CompositionError) -> Diagnostic {
+        Diagnostic(
+            file: error.file, line: error.location?.line, column: error.location?.column, severity: "error",
+            message: error.message)
+    }
+
+    func rendered(color: Bool) -> String {
+        var position = file
+        if let line { position += ":\(line)" }
+        if let column { position += ":\(column)" }
+        let label = color ? "\u{1B}[1;31m\(severity):\u{1B}[0m" : "\(severity):"
+        return "\(position): \(label) \(message)\n"
+    }
+}

@@ -1,0 +1,19 @@
+/// The process exit status, following sysexits(3) as DESIGN.md lists it.
+public enum ExitCode: Int32, Sendable {
+    /// Everything asked for was done.
+    case success = 0
+    /// A check failed: a probe failure, a lint finding, a stale file.
+    case checkFailed = 1
+    /// The command line was wrong (EX_USAGE).
+    case usage = 64
+    /// An input file was malformed (EX_DATAERR).
+    case dataError = 65
+    /// A service the command needed did not answer (EX_UNAVAILABLE).
+    case unavailable = 69
+    /// A bug in stagebuild (EX_SOFTWARE).
+    case internalError = 70
+    /// A file could not be read or written (EX_IOERR).
+    case ioError = 74
+    /// Interrupted by SIGINT, as shells report it (128 + 2).
+    case interrupted = 130
+}

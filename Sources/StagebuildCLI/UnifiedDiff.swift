@@ -1,0 +1,101 @@
+/// A unified diff (`diff -u` format) of two texts, line by line, with three lines of context.
+enum UnifiedDiff {
+    private enum Edit: Equatable {
+        case same(String)
+        case removed(String)
+        case added(String)
+    }
+
+    /// - Parameters:
+    ///   - old: The text on disk.
+    ///   - new: The text that should be there.
+    ///   - oldName: The label of the old side, e.g. `a/Dockerfile`.
+    ///   - newName: The label of the new side.
+    /// - Returns: The diff, empty when the texts are equal.
+    static func diff(old: String, new: String, oldName: String, newName: String) -> String {
+        guard old != new else { return "" }
+        let a = lines(old)
+        let b = lines(new)
+        let edits = self.edits(a, b)
+        var output = "--- \(oldName)\n+++ \(newName)\n"
+        var index = 0
+        var oldLine = 1
+        var newLine = 1
+        let context = 3
+        while index < edits.count {
+            guard let change = edits[index...].firstIndex(where: { $0 != .same(text(of: $0)) }) else { break }
+            let skipped = change - index
+            let lead = min(skipped, context)
+            oldLine += skipped - lead
+            newLine += skipped - lead
+            var start = change - lead
+            var end = change
+            var sameRun = 0
+            while end < edits.count {
+                if case .same = edits[end] {
+                    sameRun += 1
+                    if sameRun > 2 * context { break }
+                } else {
+                    sameRun = 0
+                }
+                end += 1
+            }
+            end -= max(0, sameRun - context)
+            let hunk = edits[start..<end]
+            let oldCount = hunk.filter { if case .added = $0 { false } else { true } }.count
+            let newCount = hunk.filter { if case .removed = $0 { false } else { true } }.count
+            output += "@@ -\(oldLine),\(oldCount) +\(newLine),\(newCount) @@\n"
+            for edit in hunk {
+                switch edit {
+                case .same(let line): output += " " + line + "\n"
+                case .removed(let line): output += "-" + line + "\n"
+                case .added(let line): output += "+" + line + "\n"
+                }
+            }
+            oldLine += oldCount
+            newLine += newCount
+            start = end
+            index = end
+        }
+        return output
+    }
+
+    private static func text(of edit: Edit) -> String {
+        switch edit {
+        case .same(let line), .removed(let line), .added(let line): return line
+        }
+    }
+
+    private static func lines(_ text: String) -> [String] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// The shortest edit script from the longest common subsequence.
+    private static func edits(_ a: [String], _ b: [String]) -> [Edit] {
+        var length = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in stride(from: a.count - 1, through: 0, by: -1) {
+            for j in stride(from: b.count - 1, through: 0, by: -1) {
+                length[i][j] = a[i] == b[j] ? length[i + 1][j + 1] + 1 : max(length[i + 1][j], length[i][j + 1])
+            }
+        }
+        var edits: [Edit] = []
+        var i = 0
+        var j = 0
+        while i < a.count || j < b.count {
+            if i < a.count, j < b.count, a[i] == b[j] {
+                edits.append(.same(a[i]))
+                i += 1
+                j += 1
+            } else if j < b.count, i == a.count || length[i][j + 1] >= length[i + 1][j] {
+                edits.append(.added(b[j]))
+                j += 1
+            } else {
+                edits.append(.removed(a[i]))
+                i += 1
+            }
+        }
+        return edits
+    }
+}

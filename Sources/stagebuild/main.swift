@@ -1,0 +1,3 @@
+import StagebuildCLI
+
+StagebuildCommand.exitAfterRunning()

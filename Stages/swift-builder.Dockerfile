@@ -1,0 +1,49 @@
+# summary: Swift 6.3.1 toolchain on Debian 12 (bookworm) that builds the package in the build context into /out/bin
+# param DEBIAN_SNAPSHOT: snapshot.debian.org timestamp such as 20250520T000000Z; empty uses the live Debian archive
+# param SOURCE_DIR: where the build context is copied and built
+# param SWIFT_BUILD_FLAGS: arguments of swift build
+FROM swift:6.3.1-bookworm
+ARG DEBIAN_SNAPSHOT=
+ARG SOURCE_DIR=/src
+ARG SWIFT_BUILD_FLAGS="-c release --static-swift-stdlib"
+
+# Same apt snapshot switch as the debian template (the swift image is Debian 12 too).
+RUN <<EOF
+set -eux
+if [ -n "${DEBIAN_SNAPSHOT}" ]; then
+  cat > /etc/apt/sources.list.d/debian.sources <<SOURCES
+Types: deb
+URIs: http://snapshot.debian.org/archive/debian/${DEBIAN_SNAPSHOT}
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://snapshot.debian.org/archive/debian-security/${DEBIAN_SNAPSHOT}
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+  printf '%s\n' 'Acquire::Check-Valid-Until "false";' 'Acquire::Retries "3";' > /etc/apt/apt.conf.d/80snapshot
+fi
+EOF
+
+# libcurl's headers for system-library targets; libcurl4 is pinned with them
+# because the -dev package requires exactly its own version.
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        libcurl4=7.88.1-10+deb12u15 \
+        libcurl4-openssl-dev=7.88.1-10+deb12u15 \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR ${SOURCE_DIR}
+COPY . .
+
+# Every executable product lands in /out/bin, for COPY --from=<alias> /out/bin/NAME.
+RUN <<EOF
+set -eux
+swift build ${SWIFT_BUILD_FLAGS}
+bin_path="$(swift build ${SWIFT_BUILD_FLAGS} --show-bin-path)"
+install -d /out/bin
+find "${bin_path}" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 -t /out/bin {} +
+EOF

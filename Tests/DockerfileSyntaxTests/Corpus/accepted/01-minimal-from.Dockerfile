@@ -1,0 +1,2 @@
+# Covers: the smallest accepted file, a single FROM.
+FROM scratch

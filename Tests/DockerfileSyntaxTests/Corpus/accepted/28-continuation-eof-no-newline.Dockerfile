@@ -1,0 +1,3 @@
+# Covers: a continuation backslash on the last line with no newline after it.
+FROM alpine
+RUN echo last \

@@ -1,0 +1,3 @@
+# Covers: LABEL with a single word and no '='.
+FROM alpine
+LABEL lonely

@@ -1,0 +1,3 @@
+# Covers: a nested JSON array in RUN.
+FROM alpine
+RUN [["sh"], "-c"]

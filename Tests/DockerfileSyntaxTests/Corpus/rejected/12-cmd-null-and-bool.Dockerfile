@@ -1,0 +1,3 @@
+# Covers: JSON null and booleans in an exec-form array.
+FROM alpine
+CMD ["a", null, true]

@@ -1,0 +1,4 @@
+# escape=\
+# escape=`
+# Covers: the escape directive may appear only once.
+FROM alpine

@@ -1,0 +1,4 @@
+# Covers: a heredoc whose terminator never comes.
+FROM alpine
+RUN <<EOF
+echo never ends
