@@ -109,7 +109,7 @@ private struct ParseState {
     }
 
     func checkLength(_ line: PhysicalLine, number: Int) throws(DockerfileSyntaxError) {
-        if line.text.utf8.count > DockerfileParser.maximumLineLength {
+        if line.scalars.reduce(0, { $0 + UTF8.width($1) }) > DockerfileParser.maximumLineLength {
             throw DockerfileSyntaxError(
                 "dockerfile line greater than max allowed size of \(DockerfileParser.maximumLineLength - 1)",
                 at: SourceLocation(line: number, column: 1))
