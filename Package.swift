@@ -17,6 +17,8 @@ let package = Package(
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
 
         .testTarget(name: "DockerfileSyntaxTests", dependencies: ["DockerfileSyntax"], resources: [.copy("Corpus")]),
+        .testTarget(name: "StageKitTests", dependencies: ["StageKit"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 # summary: Debian 12 (bookworm) slim base; apt can be pinned to one snapshot.debian.org date
 # param DEBIAN_SNAPSHOT: snapshot.debian.org timestamp such as 20250520T000000Z; empty uses the live Debian archive
+# stagebuild ignore=SB001,SB012 pinned by tag until stagebuild lock pins digests; the templates layered on it set USER
 FROM debian:bookworm-slim
 ARG DEBIAN_SNAPSHOT=
 

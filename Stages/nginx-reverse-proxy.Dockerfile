@@ -62,7 +62,8 @@ EXPOSE ${LISTEN_PORT}
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
     CMD ["/usr/local/bin/nginx-healthcheck"]
 
+STOPSIGNAL SIGQUIT
 # No USER line: the nginx master process must start as root to bind port 80 and
 # to open its logs; it drops its workers to www-data (user www-data in nginx.conf).
-STOPSIGNAL SIGQUIT
+# stagebuild ignore=SB012 nginx's master process needs root; its workers run as www-data
 CMD ["nginx", "-g", "daemon off;"]

@@ -5,8 +5,6 @@ public enum WordQuoting {
     public enum Fault: Error, Sendable, Hashable {
         /// The value holds a line feed, carriage return or NUL at this scalar offset.
         case controlCharacter(offset: Int)
-        /// The value ends with the escape character, which would read as a line continuation.
-        case trailingEscape
     }
 
     /// Characters that need no quoting in an `ARG`/`ENV` value.
@@ -22,12 +20,12 @@ public enum WordQuoting {
     ///   - value: The literal value.
     ///   - escape: The escape character of the file the word goes into.
     /// - Returns: The word, e.g. `'a b'` for `a b`, `"it's \$HOME"` for `it's $HOME`.
-    /// - Throws: `Fault` for values that cannot stay on one line as data.
+    /// - Throws: `Fault` for values that cannot stay on one line as data. A value may end with
+    ///   the escape character: it is always quoted then, so it never continues the line.
     public static func quoted(_ value: String, escape: EscapeCharacter = .backslash) throws(Fault) -> String {
         for (offset, scalar) in value.unicodeScalars.enumerated() where scalar == "\n" || scalar == "\r" || scalar == "\0" {
             throw .controlCharacter(offset: offset)
         }
-        if value.unicodeScalars.last == escape.scalar { throw .trailingEscape }
         if !value.isEmpty && value.unicodeScalars.allSatisfy(isPlain) { return value }
         if !value.unicodeScalars.contains("'") { return "'" + value + "'" }
         var word = String.UnicodeScalarView(["\""])

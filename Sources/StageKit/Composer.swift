@@ -56,9 +56,9 @@ private struct CompositionSession {
     var templates: [String: StageTemplate] = [:]
     var blocks: [String] = []
     var pending: [SyntaxElement] = []
-    var stage = BuildStageState()
     /// False until the first `FROM`: a layer template has no build stage to add steps to.
     var inBuildStage = false
+    var stage = BuildStageState()
     var syntax: (value: String, origin: String)?
 
     init(composer: Composer, stagefile: Stagefile) {
@@ -95,7 +95,8 @@ private struct CompositionSession {
                 guard inBuildStage else {
                     throw CompositionError(
                         "USE \(reference.name) comes before any FROM; a layer template adds steps to a build stage, "
-                            + "so start one first with FROM stage:NAME or FROM IMAGE", file: stagefile.displayPath, at: reference.location)
+                            + "so start one first with FROM stage:NAME or FROM IMAGE",
+                        file: stagefile.displayPath, at: reference.location)
                 }
                 flushStagefileLines()
                 try placeLayer(reference, requiredBy: nil, path: [])
@@ -194,7 +195,8 @@ private struct CompositionSession {
         }
         if let placedBy = stage.placed[template.name] {
             if requiredBy != nil { return }
-            let fix = placedBy.hasPrefix("required by") ? "move this USE before the template that requires it" : "remove one of the two"
+            let fix =
+                placedBy.hasPrefix("required by") ? "move this USE before the template that requires it" : "remove one of the two"
             throw CompositionError(
                 "'\(template.name)' is already in this build stage (\(placedBy)); each template appears once per build stage, "
                     + "so \(fix)", file: stagefile.displayPath, at: reference.location

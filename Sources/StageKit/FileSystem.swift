@@ -28,15 +28,20 @@ public struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertibl
     public var path: String
     /// Why, e.g. `No such file or directory`.
     public var reason: String
+    /// True when the file was read but its bytes are not UTF-8 text: bad input data rather
+    /// than an I/O failure.
+    public var isMalformedText: Bool
 
     /// Creates an error.
     ///
     /// - Parameters:
     ///   - path: The path.
     ///   - reason: Why it failed.
-    public init(path: String, reason: String) {
+    ///   - isMalformedText: Whether the file was read but is not UTF-8.
+    public init(path: String, reason: String, isMalformedText: Bool = false) {
         self.path = path
         self.reason = reason
+        self.isMalformedText = isMalformedText
     }
 
     /// `path: reason`.
@@ -59,7 +64,7 @@ public struct LocalFileSystem: FileSystem {
         }
         // Not String(data:encoding:), which silently drops a byte order mark.
         guard let text = String(validating: data, as: UTF8.self) else {
-            throw FileSystemError(path: path, reason: "not valid UTF-8 text")
+            throw FileSystemError(path: path, reason: "not valid UTF-8 text", isMalformedText: true)
         }
         return text
     }

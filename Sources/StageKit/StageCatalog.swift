@@ -76,7 +76,8 @@ public struct StageCatalog: Sendable {
                 throw .malformed(error)
             }
         }
-        throw .notFound(name: name, suggestions: NameSuggestions.closest(to: name, in: names), folders: folders.map(display))
+        let existing = folders.filter { fileSystem.resolvingSymlinks($0) != nil }
+        throw .notFound(name: name, suggestions: NameSuggestions.closest(to: name, in: names), folders: existing.map(display))
     }
 }
 

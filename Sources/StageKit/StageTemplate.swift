@@ -46,8 +46,8 @@ public struct StageTemplate: Sendable, Hashable {
     ///   - path: The absolute path, kept for provenance.
     ///   - displayPath: The path to show in errors.
     /// - Throws: `CompositionError` for a file BuildKit would reject, a `FROM` that is not
-    ///   first or appears twice in a base template, parameters before or inside `FROM`, and
-    ///   metadata that names no `ARG`.
+    ///   first or appears twice in a base template, parameters before or inside `FROM`,
+    ///   metadata that names no `ARG`, and a last instruction left open by a line continuation.
     public init(name: String, text: String, path: String, displayPath: String) throws(CompositionError) {
         let tree: DockerfileSyntaxTree
         do {
@@ -68,6 +68,17 @@ public struct StageTemplate: Sendable, Hashable {
         requiresLine = metadata.requiresLine
 
         let instructions = tree.instructions
+        // A last instruction left open by a line continuation ends only at the end of the file;
+        // pasted into a composed file it would swallow the instruction after it.
+        if let element = tree.elements.last(where: { if case .instruction = $0.kind { true } else { false } }),
+            case .instruction(let last) = element.kind, last.heredocs.isEmpty,
+            LineContinuation.isOpen(element.text, escape: tree.directives.escapeCharacter.scalar)
+        {
+            throw CompositionError(
+                "the last instruction ends with a line continuation, so in a composed file it would swallow the "
+                    + "instruction after it; remove the escape character at the end of its last line",
+                file: displayPath, at: SourceLocation(line: last.startLine, column: 1))
+        }
         let fromInstructions = instructions.filter { $0.kind == "FROM" }
         kind = fromInstructions.isEmpty ? .layer : .base
         if let from = fromInstructions.first {

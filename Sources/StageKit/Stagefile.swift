@@ -63,10 +63,7 @@ public struct Stagefile: Sendable {
                 items.append(.element(element))
                 continue
             }
-            let columnBase = (element.text.unicodeScalars.prefix { $0 == " " || $0 == "\t" }).count
-            let locate = { (offset: Int) in
-                SourceLocation(line: instruction.startLine, column: columnBase + offset + 1)
-            }
+            let locate = Self.locator(for: element, startLine: instruction.startLine, escape: escape.scalar)
             switch instruction.kind {
             case "USE":
                 items.append(.layerTemplate(try Self.use(instruction, escape: escape, locate: locate, file: displayPath)))
@@ -88,6 +85,35 @@ public struct Stagefile: Sendable {
             }
         }
         self.items = items
+    }
+
+    /// Maps a scalar offset in an instruction's logical line back to a line and column of the
+    /// file. The parser builds the logical line from the first physical line without its
+    /// leading white space, then each continuation line as written (comment and blank lines
+    /// skipped), each without the escape character that continues it.
+    private static func locator(
+        for element: SyntaxElement, startLine: Int, escape: Unicode.Scalar
+    ) -> (Int) -> SourceLocation {
+        var pieces: [(start: Int, line: Int, column: Int)] = []
+        var logicalOffset = 0
+        let isBlank = LineContinuation.isBlank
+        for (index, physical) in element.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var content = Array(physical.unicodeScalars)
+            while content.last == "\r" { content.removeLast() }
+            let leading = index == 0 ? content.prefix(while: isBlank).count : 0
+            if index > 0 {
+                let rest = content.drop(while: isBlank)
+                if rest.isEmpty || rest.first == "#" { continue }
+            }
+            pieces.append((logicalOffset, startLine + index, leading + 1))
+            guard LineContinuation.continues(content[leading...], escape: escape) else { break }
+            let end = content.lastIndex { !isBlank($0) } ?? leading
+            logicalOffset += end - leading
+        }
+        return { offset in
+            let piece = pieces.last { $0.start <= offset } ?? (0, startLine, 1)
+            return SourceLocation(line: piece.line, column: piece.column + offset - piece.start)
+        }
     }
 
     private static func use(
@@ -127,22 +153,47 @@ public struct Stagefile: Sendable {
             do {
                 value = try lexer.word(String(word[word.index(after: equals)...]))
             } catch {
-                throw CompositionError(
-                    "value of \(key): \(error.message)", file: file, at: locate(valueStart + error.offset))
+                let raw = Array(word.unicodeScalars.dropFirst(key.unicodeScalars.count + 1))
+                let offset = Self.unterminatedQuoteOffset(in: raw, escape: escape.scalar) ?? error.offset
+                throw CompositionError("value of \(key): \(error.message)", file: file, at: locate(valueStart + offset))
             }
             do {
                 _ = try WordQuoting.quoted(value, escape: escape)
-            } catch .controlCharacter(let at) {
+            } catch {
+                // Quotes and escapes never make or remove one, so the first one in the value
+                // is the first one in the word as written.
+                let written = word.unicodeScalars.dropFirst(key.unicodeScalars.count + 1)
+                let first = written.firstIndex { $0 == "\n" || $0 == "\r" || $0 == "\0" }
+                let at = first.map { written.distance(from: written.startIndex, to: $0) } ?? 0
                 throw CompositionError(
                     "value of \(key) holds a newline, carriage return or NUL; parameter values are data on one line",
                     file: file, at: locate(valueStart + at))
-            } catch {
-                throw CompositionError(
-                    "value of \(key) ends with the escape character, which would continue the line; quote or remove it",
-                    file: file, at: locate(valueStart))
             }
             bindings.append(Binding(name: key, value: value, location: locate(start)))
         }
         return Reference(name: name, bindings: bindings, location: locate(reference))
+    }
+
+    /// Where the quote that is never closed opens, so an error points at it rather than at the
+    /// end of the line; `nil` when every quote is closed.
+    static func unterminatedQuoteOffset(in word: [Unicode.Scalar], escape: Unicode.Scalar) -> Int? {
+        var open: (quote: Unicode.Scalar, offset: Int)?
+        var index = 0
+        while index < word.count {
+            let scalar = word[index]
+            if let current = open {
+                if scalar == current.quote {
+                    open = nil
+                } else if scalar == escape && current.quote == "\"" {
+                    index += 1
+                }
+            } else if scalar == "'" || scalar == "\"" {
+                open = (scalar, index)
+            } else if scalar == escape {
+                index += 1
+            }
+            index += 1
+        }
+        return open?.offset
     }
 }

@@ -47,7 +47,7 @@ enum ComposeCommand: Subcommand {
             text = try fileSystem.readText(at: stagefilePath)
         } catch {
             context.reportError("cannot read Stagefile \(stagefileArgument): \(error.reason)")
-            return .ioError
+            return error.isMalformedText ? .dataError : .ioError
         }
         let display = { @Sendable (path: String) in Paths.relative(path, from: cwd) }
         let folders = CatalogSearchPath.folders(arguments, context: context)
@@ -90,21 +90,25 @@ enum ComposeCommand: Subcommand {
     }
 
     /// The command written into the header: paths relative to the Stagefile's folder, so the
-    /// header does not depend on where the tool was run from.
+    /// header does not depend on where the tool was run from, and the output named even when
+    /// it went to stdout (`Dockerfile` beside the Stagefile, the file `--check` compares), so
+    /// `compose > Dockerfile` and `compose -o Dockerfile` write the same bytes.
     static func regenerateCommand(
         _ arguments: ArgumentScanner.Arguments, stagefilePath: String, outputPath: String?, context: CommandContext
     ) -> String {
         let base = Paths.directory(of: stagefilePath)
-        var command = "stagebuild compose \(Paths.fileName(of: stagefilePath))"
-        if let outputPath { command += " -o \(Paths.relative(outputPath, from: base))" }
+        let output = outputPath ?? base + "/Dockerfile"
+        var command = "stagebuild compose \(ShellQuoting.quoted(Paths.fileName(of: stagefilePath)))"
+        command += " -o \(ShellQuoting.quoted(Paths.relative(output, from: base)))"
         for folder in arguments.all("--stages") {
-            command += " --stages \(Paths.relative(Paths.absolute(folder, from: context.currentDirectory), from: base))"
+            let relative = Paths.relative(Paths.absolute(folder, from: context.currentDirectory), from: base)
+            command += " --stages \(ShellQuoting.quoted(relative))"
         }
         let localCatalog = Paths.absolute("Stages", from: context.currentDirectory)
         if arguments.all("--stages").isEmpty, localCatalog != base + "/Stages",
             !LocalFileSystem().entries(ofDirectory: localCatalog).isEmpty
         {
-            command += " --stages \(Paths.relative(localCatalog, from: base))"
+            command += " --stages \(ShellQuoting.quoted(Paths.relative(localCatalog, from: base)))"
         }
         return command + " (run in the Stagefile's folder)"
     }

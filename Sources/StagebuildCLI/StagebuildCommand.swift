@@ -6,7 +6,7 @@ public enum StagebuildCommand {
     /// The tool's version, printed by `--version`.
     public static let version = "0.1.0"
 
-    static let subcommands: [any Subcommand.Type] = [ComposeCommand.self, StagesCommand.self]
+    static let subcommands: [any Subcommand.Type] = [ComposeCommand.self, StagesCommand.self, LintCommand.self]
 
     /// Runs `stagebuild` with this process's arguments and environment, then exits.
     public static func exitAfterRunning() -> Never {
@@ -66,7 +66,7 @@ public enum StagebuildCommand {
 
     static var overview: String {
         var text = """
-            OVERVIEW: Compose reproducible Dockerfiles from stage templates, and probe HTTP(S) through proxies.
+            OVERVIEW: Compose reproducible Dockerfiles from stage templates, lint them, and probe HTTP(S) through proxies.
 
             USAGE: stagebuild <command> [options]
 

@@ -44,7 +44,10 @@ enum UnifiedDiff {
             let hunk = edits[start..<end]
             let oldCount = hunk.filter { if case .added = $0 { false } else { true } }.count
             let newCount = hunk.filter { if case .removed = $0 { false } else { true } }.count
-            output += "@@ -\(oldLine),\(oldCount) +\(newLine),\(newCount) @@\n"
+            // An empty range is numbered by the line before it (`-0,0` for an empty file), as diff -u does.
+            let oldStart = oldCount == 0 ? oldLine - 1 : oldLine
+            let newStart = newCount == 0 ? newLine - 1 : newLine
+            output += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n"
             for edit in hunk {
                 switch edit {
                 case .same(let line): output += " " + line + "\n"
@@ -88,12 +91,13 @@ enum UnifiedDiff {
                 edits.append(.same(a[i]))
                 i += 1
                 j += 1
-            } else if j < b.count, i == a.count || length[i][j + 1] >= length[i + 1][j] {
-                edits.append(.added(b[j]))
-                j += 1
-            } else {
+            } else if i < a.count, j == b.count || length[i + 1][j] >= length[i][j + 1] {
+                // Removed lines before added ones, as diff -u prints a changed line.
                 edits.append(.removed(a[i]))
                 i += 1
+            } else {
+                edits.append(.added(b[j]))
+                j += 1
             }
         }
         return edits

@@ -1,0 +1,105 @@
+import DockerfileSyntax
+
+extension LintDocument {
+    /// An image the file names, as `[REGISTRY/]NAME[:TAG][@DIGEST]`.
+    struct ImageUse: Sendable {
+        /// Where the image is named.
+        enum Origin: Sendable {
+            /// `FROM IMAGE`.
+            case from
+            /// `COPY --from=IMAGE`.
+            case copyFrom
+            /// `RUN --mount=…,from=IMAGE`.
+            case mountFrom
+        }
+
+        /// The reference with known variables expanded.
+        var reference: String
+        /// Where it is named.
+        var origin: Origin
+        /// Where the reference starts in the file.
+        var location: SourceLocation
+
+        /// The part after `@`, e.g. `sha256:…`; `nil` without one.
+        var digest: String? {
+            guard let at = reference.firstIndex(of: "@") else { return nil }
+            return String(reference[reference.index(after: at)...])
+        }
+
+        /// The tag: the part after the last `:` that follows the last `/` (a registry port is
+        /// not a tag); `nil` without one.
+        var tag: String? {
+            let name = reference.prefix { $0 != "@" }
+            guard let colon = name.lastIndex(of: ":") else { return nil }
+            if let slash = name.lastIndex(of: "/"), slash > colon { return nil }
+            return String(name[name.index(after: colon)...])
+        }
+
+        /// Whether the digest is `sha256:` + 64 hex digits or `sha512:` + 128 (OCI image spec, "Digests").
+        var isPinnedByDigest: Bool {
+            guard let digest else { return false }
+            let parts = digest.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let length = ["sha256": 64, "sha512": 128][String(parts[0])] else { return false }
+            return parts[1].count == length && parts[1].allSatisfy(\.isHexDigit)
+        }
+    }
+
+    /// Every image the file names: `FROM`, `COPY --from` and `RUN --mount=…,from=`, with
+    /// known variables expanded. Build stage names, `scratch`, `stage:NAME` and references
+    /// whose variables have no known value are left out.
+    var images: [ImageUse] {
+        // A file without FROM is a layer template: a `--from` word that could be a stage name
+        // may name a build stage of the Stagefile that uses the template.
+        let standalone = !hasFrom
+        let names = stageNames
+        var uses: [ImageUse] = []
+        var earlierStages: Set<String> = []
+        for stage in stages {
+            if let from = stage.from, let base = stage.base, !stage.isTemplateReference,
+                let reference = Self.expand(base, with: globalArguments),
+                reference.lowercased() != "scratch", !earlierStages.contains(reference.lowercased())
+            {
+                let location = from.location(of: base, from: from.instruction.keyword.unicodeScalars.count)
+                uses.append(ImageUse(reference: reference, origin: .from, location: location))
+            }
+            if let alias = stage.alias { earlierStages.insert(alias) }
+            for index in stage.entryIndices {
+                for (origin, value, location) in Self.references(in: entries[index]) {
+                    guard let reference = Self.expand(value, with: variables(before: index)) else { continue }
+                    let lowered = reference.lowercased()
+                    if names.contains(lowered) || lowered.allSatisfy(\.isNumber) { continue }
+                    if standalone && !lowered.contains(where: { "/:@".contains($0) }) { continue }
+                    uses.append(ImageUse(reference: reference, origin: origin, location: location))
+                }
+            }
+        }
+        return uses
+    }
+
+    /// The `--from` values of a `COPY` and the `from=` mount options of a `RUN`.
+    private static func references(in entry: Entry) -> [(ImageUse.Origin, String, SourceLocation)] {
+        let instruction = entry.instruction
+        switch instruction.kind {
+        case "COPY":
+            guard let value = instruction.flag("from"), !value.isEmpty else { return [] }
+            let offset = entry.offset(of: "from=" + value).map { $0 + 5 } ?? entry.offset(of: "--from")
+            return [(.copyFrom, value, offset.map(entry.map.location(ofLogicalOffset:)) ?? entry.start)]
+        case "RUN":
+            var found: [(ImageUse.Origin, String, SourceLocation)] = []
+            var searchFrom = 0
+            for flag in instruction.flags where flag.hasPrefix("--mount=") {
+                let flagOffset = entry.offset(of: "--mount", from: searchFrom) ?? searchFrom
+                searchFrom = flagOffset + 1
+                for field in flag.dropFirst("--mount=".count).split(separator: ",") where field.lowercased().hasPrefix("from=") {
+                    let value = String(field.dropFirst(5))
+                    guard !value.isEmpty else { continue }
+                    let offset = entry.offset(of: "from=" + value, from: flagOffset).map { $0 + 5 } ?? flagOffset
+                    found.append((.mountFrom, value, entry.map.location(ofLogicalOffset: offset)))
+                }
+            }
+            return found
+        default:
+            return []
+        }
+    }
+}

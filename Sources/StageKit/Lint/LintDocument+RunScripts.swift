@@ -1,0 +1,84 @@
+import DockerfileSyntax
+
+extension LintDocument {
+    /// The shell commands one `RUN` runs: those of its command line, then those of each
+    /// heredoc that is a shell script (the heredoc is the whole command, as in `RUN <<EOF`,
+    /// or it feeds a shell, as in `RUN bash <<EOF`), with the commands of `sh -c SCRIPT`.
+    struct RunScript: Sendable {
+        /// The instruction's index in `LintDocument.entries`.
+        var entryIndex: Int
+        /// The `RUN`, or the `ONBUILD` that registers it.
+        var entry: Entry
+        /// The `RUN` itself (for `ONBUILD RUN`, the trigger).
+        var run: Instruction
+        /// The commands in order.
+        var commands: [ShellScript.Command]
+
+        /// The `--mount` flags as option dictionaries, e.g. `["type": "cache", "target": "/root/.npm"]`.
+        var mounts: [[String: String]] {
+            run.flags.compactMap { flag in
+                guard flag.hasPrefix("--mount=") else { return nil }
+                var options: [String: String] = [:]
+                for field in flag.dropFirst("--mount=".count).split(separator: ",") {
+                    let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
+                    options[parts[0].lowercased()] = parts.count == 2 ? parts[1] : ""
+                }
+                return options
+            }
+        }
+
+        /// The commands with the commands that come after each one, for rules that look for a
+        /// later command in the same `RUN` (a cleanup, a checkout).
+        var commandsWithFollowers: [(command: ShellScript.Command, followers: ArraySlice<ShellScript.Command>)] {
+            commands.indices.map { (commands[$0], commands[($0 + 1)...]) }
+        }
+    }
+
+    static func runScript(_ entry: Entry, index: Int) -> RunScript? {
+        let run: Instruction
+        if entry.instruction.kind == "RUN" {
+            run = entry.instruction
+        } else if entry.instruction.kind == "ONBUILD", let trigger = entry.instruction.onbuildTrigger, trigger.kind == "RUN" {
+            run = trigger
+        } else {
+            return nil
+        }
+        var script = RunScript(entryIndex: index, entry: entry, run: run, commands: [])
+        if run.isJSONForm {
+            // Each argument where it is written, when it holds no JSON escape; else the keyword.
+            var searchFrom = 0
+            let words = run.arguments.map { argument in
+                let offset = entry.offset(of: "\"" + argument + "\"", from: searchFrom)
+                if let offset { searchFrom = offset + argument.unicodeScalars.count + 2 }
+                let location = offset.map { entry.map.location(ofLogicalOffset: $0 + 1) } ?? entry.start
+                return ShellScript.Word(text: argument, isQuoted: true, location: location)
+            }
+            let argv = ShellScript.Command(words: words, heredocDelimiters: [], separator: .end)
+            script.commands = [argv]
+            if let inner = argv.shellCommandWord {
+                script.commands += ShellScript(inner.text, locate: { _ in inner.location }).commands
+            }
+            return script
+        }
+        let text = run.arguments.first ?? ""
+        let base = entry.offset(ofTrailing: text)
+        let commandLine = ShellScript(text, locate: { entry.map.location(ofLogicalOffset: base + $0) }).commands
+        script.commands = commandLine
+        for (position, heredoc) in run.heredocs.enumerated() where isShellScript(heredoc, commandLine: commandLine) {
+            let locate = entry.map.heredocLocator(position, in: run.heredocs)
+            script.commands += ShellScript(heredoc.content, locate: locate).commands
+        }
+        return script
+    }
+
+    /// Whether a heredoc of a `RUN` is run as a shell script rather than read as data.
+    private static func isShellScript(_ heredoc: Heredoc, commandLine: [ShellScript.Command]) -> Bool {
+        let interpreter = ShellScript.interpreter(of: heredoc.content)
+        let runsAsShell = interpreter.map { ShellScript.shells.contains($0) } ?? true
+        guard let owner = commandLine.first(where: { $0.heredocDelimiters.contains(heredoc.name) }) else {
+            return runsAsShell && commandLine.allSatisfy { $0.invocation.isEmpty }
+        }
+        if owner.invocation.isEmpty { return runsAsShell }
+        return owner.runsShell && owner.shellCommandWord == nil
+    }
+}

@@ -1,0 +1,92 @@
+import DockerfileSyntax
+
+/// A Dockerfile, stage template or Stagefile as lint rules read it: its instructions with
+/// their source positions, its build stages, the images it names, and the shell commands its
+/// `RUN` instructions run (heredoc scripts included).
+///
+/// A stage template without `FROM` is one build stage without a base; `FROM stage:NAME` and
+/// `USE NAME` lines of a Stagefile name stage templates, not images, and rules skip them.
+public struct LintDocument: Sendable {
+    /// The syntax tree the document was read from.
+    public let tree: DockerfileSyntaxTree
+    /// Every instruction with its source text, in file order.
+    let entries: [Entry]
+    /// The build stages in file order. Instructions before the first `FROM` (global `ARG`s,
+    /// or all of a layer template) form a first stage without a `FROM`.
+    let stages: [BuildStage]
+    /// The shell commands of every `RUN` (and `ONBUILD RUN`), one script per instruction.
+    let runScripts: [RunScript]
+
+    /// Reads a parsed file.
+    ///
+    /// - Parameter tree: The syntax tree from `DockerfileParser.parse(_:)`.
+    public init(_ tree: DockerfileSyntaxTree) {
+        self.tree = tree
+        let escape = tree.directives.escapeCharacter.scalar
+        var entries: [Entry] = []
+        for element in tree.elements {
+            guard case .instruction(let instruction) = element.kind else { continue }
+            entries.append(Entry(instruction: instruction, text: element.text, startLine: element.startLine, escape: escape))
+        }
+        self.entries = entries
+        stages = Self.buildStages(entries)
+        runScripts = entries.indices.compactMap { Self.runScript(entries[$0], index: $0) }
+    }
+
+    /// Whether the file has a `FROM` of its own (`FROM stage:NAME` counts): false for a layer template.
+    var hasFrom: Bool { stages.contains { $0.from != nil } }
+
+    /// One instruction with the source text it came from.
+    struct Entry: Sendable {
+        /// The instruction.
+        var instruction: Instruction
+        /// Maps offsets in the instruction's logical line and heredoc bodies to the file.
+        var map: SourceMap
+
+        init(instruction: Instruction, text: String, startLine: Int, escape: Unicode.Scalar) {
+            self.instruction = instruction
+            self.map = SourceMap(text: text, startLine: startLine, escape: escape)
+        }
+
+        /// Where the keyword starts.
+        var start: SourceLocation { map.location(ofLogicalOffset: 0) }
+
+        /// Where a text first occurs in the logical line at or after an offset, or the
+        /// keyword's position when it does not occur (it was written with quotes, say).
+        ///
+        /// - Parameters:
+        ///   - needle: The text to find.
+        ///   - offset: The 0-based offset in the logical line to search from.
+        func location(of needle: String, from offset: Int = 0) -> SourceLocation {
+            self.offset(of: needle, from: offset).map(map.location(ofLogicalOffset:)) ?? start
+        }
+
+        /// The 0-based offset of a text in the logical line at or after `from`, in Unicode scalars.
+        func offset(of needle: String, from: Int = 0) -> Int? {
+            let line = instruction.logicalLine.scalars
+            let target = needle.scalars
+            guard !target.isEmpty, target.count <= line.count else { return nil }
+            var index = max(from, 0)
+            while index + target.count <= line.count {
+                if line[index] == target[0], Array(line[index..<index + target.count]) == target { return index }
+                index += 1
+            }
+            return nil
+        }
+
+        /// The offset in the logical line where a trailing argument text starts: BuildKit
+        /// keeps the rest of the line after the flags, trimmed, as a shell-form command.
+        func offset(ofTrailing text: String) -> Int {
+            let line = instruction.logicalLine.scalars
+            var end = line.count
+            while end > 0, line[end - 1].properties.isWhitespace { end -= 1 }
+            return max(0, end - text.unicodeScalars.count)
+        }
+    }
+
+    /// The text after `=` of a `NAME=value` word with quotes removed, as BuildKit reads an
+    /// `ARG` default or an `ENV` value.
+    func unquoted(_ word: String) -> String {
+        (try? ShellWordLexer(escape: tree.directives.escapeCharacter.scalar).word(word)) ?? word
+    }
+}

@@ -1,0 +1,63 @@
+import DockerfileSyntax
+
+/// SB008: `npm install` without package names installs from `package.json` and may resolve
+/// new versions and rewrite `package-lock.json`; `npm ci` installs exactly what the lockfile
+/// says and fails when it is out of date. `npm install NAME@VERSION` of named packages is
+/// left alone.
+///
+/// Source: npm docs, "npm ci" ("a clean install … for automated environments"); hadolint
+/// has no equivalent (DL3016 checks versions of named npm packages).
+struct SB008NpmInstallInsteadOfCi: LintRule {
+    let id = "SB008"
+    let name = "npm-install-instead-of-ci"
+    let severity = LintSeverity.warning
+    let summary = "npm install installs a project's dependencies where npm ci belongs."
+    let hint = "copy package-lock.json into the image and run npm ci (npm ci --omit=dev for production)"
+    let triggeringExamples = [
+        "RUN npm install\n",
+        "RUN npm i --omit=dev\n",
+        "RUN cd /app && npm install --production --no-audit\n",
+        "RUN <<EOF\nset -eux\nnpm --prefix /app install\nEOF\n",
+    ]
+    let nonTriggeringExamples = [
+        "RUN npm ci --omit=dev\n",
+        "RUN npm install -g npm@10.8.2\n",
+        "RUN npm install --save-exact express@4.19.2\n",
+        "RUN --mount=type=cache,target=/root/.npm npm ci\n",
+    ]
+
+    /// npm's spellings of `install` (its command aliases).
+    private static let installAliases: Set<String> = [
+        "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall",
+    ]
+
+    /// npm options that take the next word as their value.
+    private static let valuedOptions: Set<String> = [
+        "--prefix", "--registry", "--cache", "--workspace", "-w", "--omit", "--include", "--userconfig", "--loglevel",
+        "--tag", "--only", "-C",
+    ]
+
+    func check(_ document: LintDocument) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        for script in document.runScripts {
+            for command in script.commands where command.program == "npm" {
+                var subcommand: ShellScript.Word?
+                var packages: [ShellScript.Word] = []
+                var arguments = command.arguments[...]
+                while let word = arguments.popFirst() {
+                    if word.text.hasPrefix("-") {
+                        if Self.valuedOptions.contains(word.text) { _ = arguments.popFirst() }
+                    } else if subcommand == nil {
+                        subcommand = word
+                    } else {
+                        packages.append(word)
+                    }
+                }
+                guard let subcommand, Self.installAliases.contains(subcommand.text), packages.isEmpty else { continue }
+                findings.append(
+                    finding("npm \(subcommand.text) resolves dependencies again instead of npm ci", at: subcommand.location))
+            }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,62 @@
+import DockerfileSyntax
+
+/// SB009: a download is run as a script without being checked: `curl … | sh`,
+/// `wget -O- … | bash`, `sh -c "$(curl …)"` or `bash <(curl …)`. Whatever the server sends
+/// that day runs as root in the build, and two builds may run different scripts.
+///
+/// Source: Docker docs, "Building best practices" (verify downloads with a checksum); hadolint
+/// has no equivalent (DL4006 asks for `set -o pipefail` in such pipes).
+struct SB009DownloadPipedToShell: LintRule {
+    let id = "SB009"
+    let name = "download-piped-to-shell"
+    let severity = LintSeverity.warning
+    let summary = "A script downloaded with curl or wget is run by a shell without being checked."
+    let hint = "download to a file, check it with echo '<sha256>  FILE' | sha256sum -c -, then run it"
+    let triggeringExamples = [
+        "RUN curl -fsSL https://deb.nodesource.com/setup_20.x | bash -\n",
+        "RUN wget -qO- https://get.example.com/install.sh | sh\n",
+        "RUN curl --proto '=https' -sSf https://sh.rustup.rs | sh -s -- -y\n",
+        "RUN <<EOF\nset -eux\ncurl -fsSL https://get.example.com/install.sh \\\n  | sudo -E bash\nEOF\n",
+        "RUN sh -c \"$(curl -fsSL https://get.example.com/install.sh)\"\n",
+    ]
+    let nonTriggeringExamples = [
+        #"""
+        RUN curl -fsSLo /tmp/install.sh https://get.example.com/install.sh \
+            && echo "7c9bbe5ec9b3fb774e8fa0f54247e93c34ddf8e5d16fe3073420de0ae81a262d  /tmp/install.sh" | sha256sum -c - \
+            && sh /tmp/install.sh
+        """#,
+        "RUN curl -fsSL https://example.com/tool.tar.gz | tar -xz -C /opt\n",
+        "RUN <<EOF\nset -eux\n# never: curl https://get.example.com | sh\necho done\nEOF\n",
+    ]
+
+    private static let downloaders: Set<String> = ["curl", "wget"]
+
+    func check(_ document: LintDocument) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        for script in document.runScripts {
+            var downloader: String?
+            for command in script.commands {
+                if let shell = command.invocation.first, command.runsShell {
+                    if let downloader {
+                        findings.append(finding("output of \(downloader) is piped into \(shell.text)", at: shell.location))
+                    } else if let fetch = command.arguments.first(where: { Self.substitutesDownload($0.text) }) {
+                        findings.append(
+                            finding(
+                                "\(shell.text) runs a script fetched by \(fetch.text.contains("wget") ? "wget" : "curl")",
+                                at: shell.location))
+                    }
+                }
+                if let program = command.program, Self.downloaders.contains(program) { downloader = downloader ?? program }
+                if command.separator != .pipe { downloader = nil }
+            }
+        }
+        return findings
+    }
+
+    /// `$(curl …)`, `` `wget …` `` or `<(curl …)` inside a word.
+    private static func substitutesDownload(_ text: String) -> Bool {
+        ["$(", "<(", "`"].contains { opener in
+            downloaders.contains { text.contains(opener + $0 + " ") }
+        }
+    }
+}

@@ -1,0 +1,423 @@
+import DockerfileSyntax
+
+/// A shell script split into simple commands the way POSIX `sh` splits it, enough for lint
+/// rules to see which programs run with which arguments: words with quotes and escapes
+/// removed, `&&`, `||`, `;`, `|`, `&` and new lines between commands, `\` line continuations,
+/// comments, redirections (a redirection's target is not an argument) and the bodies of the
+/// script's own here-documents (data, not commands) skipped. Command substitutions stay inside
+/// their word as written; `sh -c SCRIPT` is read into the commands of SCRIPT as well.
+///
+/// Variables are never expanded: `$NAME` stays in the word as written.
+struct ShellScript: Sendable {
+    /// One word of a command.
+    struct Word: Sendable, Hashable {
+        /// The word with quotes and escapes removed, variable references as written.
+        var text: String
+        /// True when any part of the word was quoted or escaped.
+        var isQuoted: Bool
+        /// Where the word starts in the Dockerfile.
+        var location: SourceLocation
+    }
+
+    /// What follows a command.
+    enum Separator: Sendable, Hashable {
+        /// `|` or `|&`: the next command reads this one's output.
+        case pipe
+        /// `&&`.
+        case and
+        /// `||`.
+        case or
+        /// `;`, `&`, a new line, or a parenthesis.
+        case sequence
+        /// The end of the script.
+        case end
+    }
+
+    /// One simple command.
+    struct Command: Sendable, Hashable {
+        /// Its words, leading assignments and wrappers included.
+        var words: [Word]
+        /// The delimiters of the here-documents it reads, e.g. `EOF` for `cat <<'EOF'`.
+        var heredocDelimiters: [String]
+        /// What follows it.
+        var separator: Separator
+
+        /// The words from the program on: leading `NAME=value` assignments, shell keywords
+        /// (`if`, `then`, `do`, `!`, `{`, …) and wrappers (`sudo`, `env`, `exec`, `command`,
+        /// `nice`, `nohup`, `time`) with their options skipped.
+        var invocation: ArraySlice<Word> {
+            var index = 0
+            func skipOptions(valued: Set<String>) {
+                while index < words.count, words[index].text.hasPrefix("-"), words[index].text != "-" {
+                    index += valued.contains(words[index].text) ? 2 : 1
+                }
+            }
+            while index < words.count {
+                let text = words[index].text
+                if Self.isAssignment(text) || Self.keywords.contains(text) {
+                    index += 1
+                } else if text == "sudo" || text == "doas" {
+                    index += 1
+                    skipOptions(valued: ["-u", "-g", "-C", "-p", "-U", "-h", "-r", "-t", "-T", "-D"])
+                } else if text == "env" {
+                    index += 1
+                    while index < words.count, words[index].text.hasPrefix("-") || Self.isAssignment(words[index].text) {
+                        index += ["-u", "--unset", "-C", "--chdir"].contains(words[index].text) ? 2 : 1
+                    }
+                } else if text == "nice" {
+                    index += 1
+                    skipOptions(valued: ["-n"])
+                } else {
+                    break
+                }
+            }
+            return words[min(index, words.count)...]
+        }
+
+        /// The program's file name without its folder, e.g. `apt-get` for `/usr/bin/apt-get`.
+        var program: String? {
+            invocation.first.map { word in word.text.split(separator: "/").last.map(String.init) ?? word.text }
+        }
+
+        /// The words after the program.
+        var arguments: ArraySlice<Word> { invocation.dropFirst() }
+
+        /// True when the command runs a POSIX-like shell (`sh`, `bash`, `dash`, …).
+        var runsShell: Bool { program.map { ShellScript.shells.contains($0) } ?? false }
+
+        /// For a shell run as `sh -c SCRIPT`, the word holding SCRIPT.
+        var shellCommandWord: Word? {
+            guard runsShell else { return nil }
+            let arguments = Array(self.arguments)
+            guard let flag = arguments.firstIndex(where: { Self.isShellCommandFlag($0.text) }),
+                flag + 1 < arguments.count
+            else { return nil }
+            return arguments[flag + 1]
+        }
+
+        private static let keywords: Set<String> = [
+            "if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "time", "exec", "command",
+            "builtin", "nohup",
+        ]
+
+        /// `NAME=value` or `NAME+=value` with a shell variable name.
+        static func isAssignment(_ text: String) -> Bool {
+            guard let equals = text.firstIndex(of: "=") else { return false }
+            var name = text[..<equals]
+            if name.hasSuffix("+") { name = name.dropLast() }
+            guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else {
+                return false
+            }
+            return name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+            }
+        }
+
+        /// `-c`, or a cluster of short options holding `c` such as `-ec` or `-euxc`.
+        static func isShellCommandFlag(_ text: String) -> Bool {
+            text.hasPrefix("-") && !text.hasPrefix("--") && text.contains("c")
+        }
+    }
+
+    /// The programs read as shells.
+    static let shells: Set<String> = ["sh", "bash", "dash", "ash", "zsh", "ksh", "mksh", "busybox"]
+
+    /// The commands in order, those of `sh -c SCRIPT` right after the shell command.
+    private(set) var commands: [Command]
+
+    /// Reads a script.
+    ///
+    /// - Parameters:
+    ///   - source: The script text.
+    ///   - locate: The position in the Dockerfile of a 0-based offset, in Unicode scalars, into `source`.
+    init(_ source: String, locate: (Int) -> SourceLocation) {
+        var reader = Reader(scalars: Array(source.unicodeScalars))
+        reader.run()
+        commands = Self.commands(of: reader.commands, locate: locate, depth: 0)
+    }
+
+    private static func commands(of raw: [Reader.RawCommand], locate: (Int) -> SourceLocation, depth: Int) -> [Command] {
+        var commands: [Command] = []
+        for command in raw {
+            let words = command.words.map { Word(text: $0.text, isQuoted: $0.isQuoted, location: locate($0.offset)) }
+            let made = Command(words: words, heredocDelimiters: command.heredocs, separator: command.separator)
+            commands.append(made)
+            if depth < 3, let script = made.shellCommandWord {
+                var reader = Reader(scalars: Array(script.text.unicodeScalars))
+                reader.run()
+                commands += Self.commands(of: reader.commands, locate: { _ in script.location }, depth: depth + 1)
+            }
+        }
+        return commands
+    }
+
+    /// The interpreter a script's `#!` line names, without its folder (`bash` for
+    /// `#!/usr/bin/env bash`); `nil` when the script has no `#!` line.
+    ///
+    /// - Parameter script: The script text.
+    static func interpreter(of script: String) -> String? {
+        guard script.hasPrefix("#!") else { return nil }
+        let line = script.dropFirst(2).prefix { $0 != "\n" && $0 != "\r" }
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let first = words.first else { return "" }
+        var program = first.split(separator: "/").last.map(String.init) ?? String(first)
+        if program == "env" {
+            program = words.dropFirst().first { !$0.hasPrefix("-") }.map(String.init) ?? ""
+        }
+        return program
+    }
+}
+
+/// The scanner behind `ShellScript`: words with their offsets, grouped into commands.
+private struct Reader {
+    struct RawWord {
+        var text: String
+        var isQuoted: Bool
+        var offset: Int
+    }
+
+    struct RawCommand {
+        var words: [RawWord]
+        var heredocs: [String]
+        var separator: ShellScript.Separator
+    }
+
+    let scalars: [Unicode.Scalar]
+    var index = 0
+    var commands: [RawCommand] = []
+    var words: [RawWord] = []
+    var heredocs: [String] = []
+    var pendingBodies: [(delimiter: String, stripsTabs: Bool)] = []
+
+    init(scalars: [Unicode.Scalar]) {
+        self.scalars = scalars
+    }
+
+    func at(_ position: Int) -> Unicode.Scalar? { position < scalars.count ? scalars[position] : nil }
+
+    mutating func run() {
+        while let scalar = at(index) {
+            switch scalar {
+            case " ", "\t", "\r":
+                index += 1
+            case "\n":
+                index += 1
+                end(.sequence)
+                skipHeredocBodies()
+            case "#":
+                while let next = at(index), next != "\n" { index += 1 }
+            case ";":
+                index += at(index + 1) == ";" ? 2 : 1
+                end(.sequence)
+            case "&":
+                if at(index + 1) == "&" {
+                    index += 2
+                    end(.and)
+                } else if at(index + 1) == ">" {
+                    redirect()
+                } else {
+                    index += 1
+                    end(.sequence)
+                }
+            case "|":
+                if at(index + 1) == "|" {
+                    index += 2
+                    end(.or)
+                } else {
+                    index += at(index + 1) == "&" ? 2 : 1
+                    end(.pipe)
+                }
+            case "(", ")":
+                index += 1
+                end(.sequence)
+            case "<", ">":
+                if at(index + 1) == "(" { words.append(word()) } else { redirect() }
+            case "\\" where at(index + 1) == "\n":
+                index += 2
+            default:
+                let word = word()
+                let isDescriptor =
+                    !word.isQuoted && !word.text.isEmpty && word.text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+                if isDescriptor, let next = at(index), next == "<" || next == ">" {
+                    redirect()
+                } else {
+                    words.append(word)
+                }
+            }
+        }
+        end(.end)
+    }
+
+    mutating func end(_ separator: ShellScript.Separator) {
+        if !words.isEmpty || !heredocs.isEmpty {
+            commands.append(RawCommand(words: words, heredocs: heredocs, separator: separator))
+        }
+        words = []
+        heredocs = []
+    }
+
+    /// Reads one word up to unquoted white space or an operator.
+    mutating func word() -> RawWord {
+        let start = index
+        var text = String.UnicodeScalarView()
+        var isQuoted = false
+        loop: while let scalar = at(index) {
+            switch scalar {
+            case " ", "\t", "\n", "\r", ";", "&", "|", "(", ")":
+                break loop
+            case "<", ">":
+                guard at(index + 1) == "(" else { break loop }
+                text.append(scalar)
+                index += 1
+                group(into: &text, open: "(", close: ")")
+            case "\\":
+                if at(index + 1) == "\n" {
+                    index += 2
+                } else if let next = at(index + 1) {
+                    text.append(next)
+                    isQuoted = true
+                    index += 2
+                } else {
+                    index += 1
+                }
+            case "'":
+                isQuoted = true
+                index += 1
+                while let next = at(index), next != "'" {
+                    text.append(next)
+                    index += 1
+                }
+                index += 1
+            case "\"":
+                isQuoted = true
+                index += 1
+                doubleQuoted(into: &text)
+            case "$":
+                text.append(scalar)
+                index += 1
+                if at(index) == "(" {
+                    group(into: &text, open: "(", close: ")")
+                } else if at(index) == "{" {
+                    group(into: &text, open: "{", close: "}")
+                }
+            case "`":
+                backquoted(into: &text)
+            default:
+                text.append(scalar)
+                index += 1
+            }
+        }
+        return RawWord(text: String(text), isQuoted: isQuoted, offset: start)
+    }
+
+    mutating func doubleQuoted(into text: inout String.UnicodeScalarView) {
+        while let scalar = at(index), scalar != "\"" {
+            if scalar == "\\", let next = at(index + 1), "$`\"\\\n".unicodeScalars.contains(next) {
+                if next != "\n" { text.append(next) }
+                index += 2
+            } else if scalar == "$", at(index + 1) == "(" || at(index + 1) == "{" {
+                text.append(scalar)
+                index += 1
+                group(into: &text, open: scalars[index], close: scalars[index] == "(" ? ")" : "}")
+            } else if scalar == "`" {
+                backquoted(into: &text)
+            } else {
+                text.append(scalar)
+                index += 1
+            }
+        }
+        index += 1
+    }
+
+    /// Copies a balanced group such as `(…)` as written, quotes inside it respected.
+    mutating func group(into text: inout String.UnicodeScalarView, open: Unicode.Scalar, close: Unicode.Scalar) {
+        var depth = 0
+        while let scalar = at(index) {
+            text.append(scalar)
+            index += 1
+            switch scalar {
+            case open:
+                depth += 1
+            case close:
+                depth -= 1
+                if depth == 0 { return }
+            case "\\":
+                if let next = at(index) {
+                    text.append(next)
+                    index += 1
+                }
+            case "'", "\"":
+                while let next = at(index) {
+                    text.append(next)
+                    index += 1
+                    if next == scalar { break }
+                    if next == "\\", scalar == "\"", let escaped = at(index) {
+                        text.append(escaped)
+                        index += 1
+                    }
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    mutating func backquoted(into text: inout String.UnicodeScalarView) {
+        text.append("`")
+        index += 1
+        while let scalar = at(index) {
+            text.append(scalar)
+            index += 1
+            if scalar == "`" { return }
+            if scalar == "\\", let next = at(index) {
+                text.append(next)
+                index += 1
+            }
+        }
+    }
+
+    /// Reads a redirection operator and its target, which is not an argument of the command.
+    mutating func redirect() {
+        var operation = String.UnicodeScalarView()
+        if at(index) == "&" {
+            operation.append("&")
+            index += 1
+        }
+        guard let first = at(index) else { return }
+        operation.append(first)
+        index += 1
+        let followers: Set<Unicode.Scalar> = first == "<" ? ["<", ">", "&"] : [">", "|", "&"]
+        if let next = at(index), followers.contains(next) {
+            operation.append(next)
+            index += 1
+            if String(operation) == "<<", let third = at(index), third == "<" || third == "-" {
+                operation.append(third)
+                index += 1
+            }
+        }
+        while let next = at(index), next == " " || next == "\t" { index += 1 }
+        guard let next = at(index), !"\n;|&()<>".unicodeScalars.contains(next) else { return }
+        let target = word()
+        let kind = String(operation)
+        if kind == "<<" || kind == "<<-" {
+            pendingBodies.append((target.text, kind == "<<-"))
+            heredocs.append(target.text)
+        }
+    }
+
+    /// Skips the bodies of the here-documents opened on the line that just ended.
+    mutating func skipHeredocBodies() {
+        for body in pendingBodies {
+            while index < scalars.count {
+                var end = index
+                while end < scalars.count, scalars[end] != "\n" { end += 1 }
+                var line = scalars[index..<end]
+                if line.last == "\r" { line = line.dropLast() }
+                if body.stripsTabs { line = line.drop(while: { $0 == "\t" }) }
+                index = min(end + 1, scalars.count)
+                if String(String.UnicodeScalarView(line)) == body.delimiter { break }
+            }
+        }
+        pendingBodies = []
+    }
+}

@@ -1,0 +1,221 @@
+import DockerfileSyntax
+import StageKit
+import Testing
+
+/// The composition rules of issue 2 part 5 and the output rules of part 6, asserted on the
+/// meaning of the output (so that a careless re-recording of a golden file cannot hide a
+/// broken rule).
+@Suite struct CompositionRuleTests {
+    static func fixture(_ name: String) -> FixtureCase { FixtureCase(group: "composed", name: name) }
+
+    /// The template names in the order their blocks appear, `Stagefile` for the Stagefile's own lines.
+    static func blockOrder(_ output: String) -> [String] {
+        output.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("# ["), let close = line.firstIndex(of: "]") else { return nil }
+            return String(line[line.index(line.startIndex, offsetBy: 3)..<close])
+        }
+    }
+
+    static let base = "# summary: base\nFROM alpine:3.20\n"
+
+    // MARK: - Order
+
+    @Test func followsRequiresTransitivelyOncePerBuildStageBeforeTheFirstDependent() throws {
+        let output = try Self.fixture("requires-order").compose()
+        // service requires runtime and certs (written in that order: ties break by name, so certs
+        // first); runtime requires tools; extra requires tools again, which is not repeated;
+        // the Stagefile's own RUN keeps its place between USE service and USE extra.
+        #expect(Self.blockOrder(output) == ["os", "certs", "tools", "runtime", "service", "Stagefile", "extra"])
+        #expect(output.contains("# [tools] stage template Stages/tools.Dockerfile (required by runtime)\n"))
+        #expect(output.contains("# [certs] stage template Stages/certs.Dockerfile (required by service)\n"))
+        #expect(output.contains("# [service] stage template Stages/service.Dockerfile\n"))
+    }
+
+    @Test func keepsTheStagefilesOrderWhenNothingIsRequired() throws {
+        let project = MemoryProject(templates: [
+            "os": Self.base, "zeta": "# summary: z\nRUN echo zeta\n", "alpha": "# summary: a\nRUN echo alpha\n",
+        ])
+        let output = try project.compose("FROM stage:os\nUSE zeta\nRUN echo own\nUSE alpha\n")
+        #expect(Self.blockOrder(output) == ["os", "zeta", "Stagefile", "alpha"])
+    }
+
+    @Test func placesTemplatesRequiredByABaseTemplateRightAfterIt() throws {
+        let project = MemoryProject(templates: [
+            "os": "# summary: base\n# requires: users, certs\nFROM alpine:3.20\n",
+            "users": "# summary: u\nRUN adduser -D app\n", "certs": "# summary: c\nRUN echo certs\n",
+        ])
+        let output = try project.compose("FROM stage:os\nRUN echo own\n")
+        #expect(Self.blockOrder(output) == ["os", "certs", "users", "Stagefile"])
+    }
+
+    @Test func composesSeveralBuildStagesEachWithItsOwnTemplates() throws {
+        let output = try Self.fixture("build-stages").compose()
+        #expect(
+            Self.blockOrder(output) == [
+                "builder", "Stagefile", "user", "os", "user", "Stagefile", "Stagefile", "user", "Stagefile",
+            ])
+        let tree = try DockerfileParser.parse(output)
+        let stages = tree.instructions.filter { $0.kind == "FROM" }.map { $0.arguments.joined(separator: " ") }
+        #expect(stages == ["golang:1.22-bookworm AS build", "debian:bookworm-slim AS runtime", "alpine:3.20 AS smoke"])
+        let users = tree.instructions.filter { $0.kind == "ARG" && $0.arguments[0].hasPrefix("USER_NAME=") }.map {
+            $0.arguments[0]
+        }
+        #expect(users == ["USER_NAME=builder", "USER_NAME=server", "USER_NAME=tester"])
+        let copies = tree.instructions.filter { $0.kind == "COPY" }.compactMap { $0.flag("from") }
+        #expect(copies == ["build", "runtime"])
+    }
+
+    @Test func allowsTheSameValueForOneParameterInTwoTemplates() throws {
+        let project = MemoryProject(templates: [
+            "os": Self.base,
+            "api": "# summary: a\nARG PORT=8080\nEXPOSE ${PORT}\n",
+            "metrics": "# summary: m\nARG PORT\nRUN echo ${PORT}\n",
+        ])
+        let output = try project.compose("FROM stage:os\nUSE api PORT=9090\nUSE metrics PORT=9090\n")
+        #expect(output.components(separatedBy: "ARG PORT=9090\n").count == 3)
+    }
+
+    @Test func reportsATemplateThatRequiresItselfAsACycle() throws {
+        let project = MemoryProject(templates: ["os": Self.base, "loop": "# summary: l\n# requires: loop\nRUN echo\n"])
+        let error = try #require(project.error(composing: "FROM stage:os\nUSE loop\n"))
+        #expect(error.description == "Stagefile:2:5: requires cycle: loop -> loop")
+    }
+
+    // MARK: - Directives and header
+
+    @Test func writesOneSyntaxDirectiveOnTheFirstLine() throws {
+        let output = try Self.fixture("syntax-and-arguments").compose()
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "# syntax=docker/dockerfile:1.7")
+        #expect(lines.filter { $0.hasPrefix("# syntax=") }.count == 1)
+        #expect(try DockerfileParser.parse(output).directives.syntax == "docker/dockerfile:1.7")
+    }
+
+    @Test func keepsTheStagefilesSyntaxAndCheckDirectivesAtTheTop() throws {
+        let project = MemoryProject(templates: ["os": "# syntax=docker/dockerfile:1.7\n# summary: b\nFROM alpine:3.20\n"])
+        let output = try project.compose("# syntax=docker/dockerfile:1.7\n# check=error=true\nFROM stage:os\n")
+        let lines = output.split(separator: "\n").prefix(2)
+        #expect(lines == ["# syntax=docker/dockerfile:1.7", "# check=error=true"])
+        let directives = try DockerfileParser.parse(output).directives
+        #expect(directives.syntax == "docker/dockerfile:1.7")
+        #expect(directives.check == "error=true")
+    }
+
+    @Test func headerSaysGeneratedAndNamesTheRegenerateCommand() throws {
+        var project = MemoryProject(templates: ["os": Self.base])
+        project.regenerateCommand = "stagebuild compose Stagefile -o out/Dockerfile (run in the Stagefile's folder)"
+        let output = try project.compose("FROM stage:os\n")
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "# Generated by stagebuild compose (format \(Composer.formatVersion)) from Stagefile. Do not edit.")
+        #expect(lines[1] == "# Regenerate with: stagebuild compose Stagefile -o out/Dockerfile (run in the Stagefile's folder)")
+        #expect(lines[2] == "")
+    }
+
+    @Test func provenanceNamesTheTemplateAndItsPathRelativeToTheStagefile() throws {
+        var project = MemoryProject(templates: ["os": Self.base, "tools": "# summary: t\nRUN echo tools\n"])
+        project.stagefileDirectory = "/home/someone/work/app"
+        project.catalogFolder = "/home/someone/work/catalog"
+        let output = try project.compose("FROM stage:os\nUSE tools\n")
+        #expect(output.contains("\n# [os] stage template ../catalog/os.Dockerfile\nFROM alpine:3.20\n"))
+        #expect(output.contains("\n# [tools] stage template ../catalog/tools.Dockerfile\nRUN echo tools\n"))
+        #expect(!output.contains("/home"))
+    }
+
+    // MARK: - Parameters
+
+    @Test func boundArgumentsReplaceTheTemplatesArgLines() throws {
+        let output = try Self.fixture("syntax-and-arguments").compose()
+        let block = try #require(ComposerGoldenTests.blocks(of: output).first { $0.hasPrefix("# [web]") })
+        let lines = block.split(separator: "\n").map(String.init)
+        // One ARG per parameter, in declaration order, right after the provenance comment; the
+        // template's own ARG lines (one in the middle, one declaring two names) are gone.
+        #expect(
+            Array(lines[1...5]) == [
+                "ARG PORT=9090", "ARG ROOT='/srv/my site'", #"ARG GREETING="it's \"data\", not \$CODE""#,
+                "ARG MODE=0644", "ARG OWNER=www-data",
+            ])
+        #expect(lines.filter { $0.hasPrefix("ARG ") }.count == 5)
+        #expect(!block.contains("hello, world"))
+    }
+
+    @Test func keepsTheTemplatesFormattingCommentsAndContinuations() throws {
+        let output = try Self.fixture("syntax-and-arguments").compose()
+        #expect(
+            output.contains(
+                """
+                RUN mkdir -p "${ROOT}"
+
+                # The page; its text comes from a parameter.
+                RUN printf '%s\\n' "${GREETING}" > "${ROOT}/index.html" \\
+                    && chmod "${MODE}" "${ROOT}/index.html" \\
+                """))
+        // The metadata comments above the first instruction are not copied.
+        #expect(!output.contains("# param PORT"))
+        #expect(!output.contains("# summary:"))
+    }
+
+    // MARK: - Bytes
+
+    @Test(arguments: FixtureCase.all("composed"))
+    func writesLFLineEndingsAndExactlyOneTrailingNewline(_ fixture: FixtureCase) throws {
+        let output = try fixture.compose()
+        #expect(!output.unicodeScalars.contains("\r"))
+        #expect(output.hasSuffix("\n"))
+        #expect(!output.hasSuffix("\n\n"))
+    }
+
+    @Test func turnsCRLFTemplatesIntoLFWithOneTrailingNewline() throws {
+        let fixture = Self.fixture("crlf-endings")
+        // The fixture really is what the test is about (git must not have normalised it).
+        let template = try fixture.text("Stages/os.Dockerfile")
+        try #require(template.contains("\r\n") && !template.hasSuffix("\n"))
+        try #require(try fixture.text("Stagefile").contains("\r\n"))
+        try #require(try fixture.text("Stages/tidy.Dockerfile").hasSuffix("\n\n\n\n"))
+
+        let output = try fixture.compose()
+        #expect(!output.unicodeScalars.contains("\r"))
+        #expect(output.contains("RUN <<EOF\necho one\necho two\nEOF\nRUN echo last\n\n# [tidy]"))
+        #expect(output.hasSuffix("RUN rm -rf /tmp/*\n\n# [Stagefile] Stagefile:4\nRUN echo done\n"))
+    }
+
+    @Test func composingTwiceGivesTheSameBytes() throws {
+        for fixture in FixtureCase.all("composed") {
+            #expect(try fixture.compose() == fixture.compose(), "\(fixture.name)")
+        }
+    }
+
+    // MARK: - Faults found while writing these tests
+
+    @Test func rejectsTemplateWhoseLastInstructionEndsWithALineContinuation() throws {
+        let project = MemoryProject(templates: [
+            "os": "# summary: base\nFROM alpine:3.20\nRUN echo one \\\n# a comment after the open line\n",
+            "two": "# summary: t\nRUN echo two\n",
+        ])
+        let error = try #require(project.error(composing: "FROM stage:os\nUSE two\n"))
+        #expect(error.file == "Stages/os.Dockerfile")
+        #expect(error.location == DockerfileSyntax.SourceLocation(line: 3, column: 1))
+        #expect(error.message.contains("line continuation"))
+    }
+
+    @Test func acceptsTemplateEndingInAHeredocOrWithoutAFinalNewline() throws {
+        let project = MemoryProject(templates: [
+            "os": "# summary: base\nFROM alpine:3.20\nRUN <<EOF\necho one \\\nEOF\n",
+            "two": "# summary: t\nRUN echo two",
+        ])
+        let output = try project.compose("FROM stage:os\nUSE two\nRUN echo three\n")
+        #expect(try DockerfileParser.parse(output).instructions.count == 4)
+    }
+
+    @Test func rejectsUseBeforeAnyFrom() throws {
+        let project = MemoryProject(templates: ["os": Self.base, "tools": "# summary: t\nRUN echo tools\n"])
+        let error = try #require(project.error(composing: "# tools first\nUSE tools\nFROM stage:os\n"))
+        #expect(error.description.hasPrefix("Stagefile:2:5: USE tools comes before any FROM"))
+    }
+
+    @Test func reportsABindingOnAContinuationLineAtItsOwnLineAndColumn() throws {
+        let project = MemoryProject(templates: ["os": Self.base, "web": "# summary: w\nARG PORT=1\nEXPOSE ${PORT}\n"])
+        let stagefile = "FROM stage:os\nUSE web \\\n    # a comment inside the instruction\n    PORT=80 \\\n  PROT=8080\n"
+        let error = try #require(project.error(composing: stagefile))
+        #expect(error.description.hasPrefix("Stagefile:5:3: stage template 'web' has no parameter PROT"))
+    }
+}

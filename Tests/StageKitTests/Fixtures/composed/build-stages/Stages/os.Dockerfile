@@ -1,0 +1,2 @@
+# summary: Debian slim
+FROM debian:bookworm-slim

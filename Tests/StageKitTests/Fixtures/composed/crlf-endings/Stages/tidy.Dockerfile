@@ -1,0 +1,7 @@
+# summary: ends with blank lines
+
+
+RUN rm -rf /tmp/*
+
+
+

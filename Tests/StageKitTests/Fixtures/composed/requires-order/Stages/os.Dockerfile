@@ -1,0 +1,2 @@
+# summary: Alpine base of the fixture catalog
+FROM alpine:3.20

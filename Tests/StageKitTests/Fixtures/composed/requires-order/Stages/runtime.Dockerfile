@@ -1,0 +1,3 @@
+# summary: a runtime built with the tools
+# requires: tools
+RUN make runtime

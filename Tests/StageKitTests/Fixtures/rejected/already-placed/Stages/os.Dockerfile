@@ -1,0 +1,2 @@
+# summary: Alpine base
+FROM alpine:3.20

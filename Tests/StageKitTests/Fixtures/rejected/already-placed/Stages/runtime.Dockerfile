@@ -1,0 +1,2 @@
+# summary: a runtime
+RUN echo runtime

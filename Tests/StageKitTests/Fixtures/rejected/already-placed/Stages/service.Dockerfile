@@ -1,0 +1,3 @@
+# summary: a service on the runtime
+# requires: runtime
+RUN echo service

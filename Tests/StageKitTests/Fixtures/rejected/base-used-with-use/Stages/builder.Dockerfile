@@ -1,0 +1,2 @@
+# summary: Go toolchain
+FROM golang:1.22-bookworm

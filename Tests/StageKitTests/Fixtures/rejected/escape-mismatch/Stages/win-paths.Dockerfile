@@ -1,0 +1,4 @@
+# escape=`
+# summary: written for the backtick escape
+RUN echo C:\app `
+    && dir

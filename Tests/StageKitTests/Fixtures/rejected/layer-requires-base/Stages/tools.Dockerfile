@@ -1,0 +1,3 @@
+# summary: tools that wrongly require a base
+# requires: os
+RUN echo tools

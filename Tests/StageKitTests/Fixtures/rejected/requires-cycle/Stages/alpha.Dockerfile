@@ -1,0 +1,3 @@
+# summary: needs beta
+# requires: beta
+RUN echo alpha

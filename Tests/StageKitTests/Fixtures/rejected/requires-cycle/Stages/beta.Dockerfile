@@ -1,0 +1,3 @@
+# summary: needs alpha
+# requires: alpha
+RUN echo beta

@@ -1,0 +1,3 @@
+# summary: enters the cycle
+# requires: alpha
+RUN echo entry

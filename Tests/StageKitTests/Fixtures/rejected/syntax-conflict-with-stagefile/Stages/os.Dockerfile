@@ -1,0 +1,3 @@
+# syntax=docker/dockerfile:1.4
+# summary: asks for the 1.4 frontend
+FROM alpine:3.20

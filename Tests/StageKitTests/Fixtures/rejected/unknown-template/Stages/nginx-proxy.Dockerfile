@@ -1,0 +1,2 @@
+# summary: nginx-proxy
+RUN echo nginx-proxy

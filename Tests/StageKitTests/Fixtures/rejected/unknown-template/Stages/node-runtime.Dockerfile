@@ -1,0 +1,2 @@
+# summary: node-runtime
+RUN echo node-runtime

@@ -1,0 +1,2 @@
+# summary: node-service
+RUN echo node-service
