@@ -223,12 +223,16 @@ private struct CompositionSession {
         block += "\n"
         var body = ""
         var seenInstruction = false
+        var pragmas = ""
         for element in template.syntax.elements {
             switch element.kind {
             case .instruction(let instruction):
                 seenInstruction = true
                 if instruction.kind == "ARG" { continue }
                 if instruction.kind == "FROM" {
+                    // Lint pragmas directly above the FROM are the one part of the header
+                    // that must survive: they belong to the FROM line.
+                    block += pragmas
                     let flags = instruction.flags.map { $0 + " " }.joined()
                     block += "\(instruction.keyword) \(flags)\(instruction.arguments[0])\(alias.map { " AS \($0)" } ?? "")\n"
                     block += arguments
@@ -237,8 +241,16 @@ private struct CompositionSession {
                 body += element.text
             case .directive:
                 continue
-            case .comment, .blank:
-                if seenInstruction { body += element.text }
+            case .comment:
+                if seenInstruction {
+                    body += element.text
+                } else if !LintPragma.ignoredRuleIDs(in: element.commentText ?? "").isEmpty {
+                    pragmas += element.text.replacingLineEndings()
+                } else {
+                    pragmas = ""
+                }
+            case .blank:
+                if seenInstruction { body += element.text } else { pragmas = "" }
             }
         }
         if template.kind == .layer { block += arguments }

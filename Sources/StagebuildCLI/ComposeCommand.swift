@@ -24,6 +24,9 @@ enum ComposeCommand: Subcommand {
         ArgumentScanner.Option(
             names: ["--check"], takesValue: false,
             help: "Do not write; exit 1 with a diff when FILE (default: Dockerfile beside the Stagefile) is stale."),
+        ArgumentScanner.Option(
+            names: ["--lint"], takesValue: false,
+            help: "Also lint the composed Dockerfile; findings go to stderr, exit 1 at warning or above."),
         CatalogSearchPath.option,
     ]
 
@@ -66,18 +69,30 @@ enum ComposeCommand: Subcommand {
             return .dataError
         }
 
+        let written = write(
+            composed, to: outputPath, checking: checking, context: context, display: display,
+            stagefile: stagefileArgument)
+        guard written == .success, arguments.has("--lint") else { return written }
+        return lint(composed, as: outputPath.map(display) ?? "<stdout>", context: context)
+    }
+
+    /// Writes the Dockerfile to stdout or FILE, or with `--check` compares it with FILE.
+    private static func write(
+        _ composed: String, to outputPath: String?, checking: Bool, context: CommandContext,
+        display: (String) -> String, stagefile: String
+    ) -> ExitCode {
         guard let outputPath else {
             context.standardOutput.write(composed)
             return .success
         }
         let outputDisplay = display(outputPath)
         if checking {
-            let current = (try? fileSystem.readText(at: outputPath)) ?? ""
+            let current = (try? LocalFileSystem().readText(at: outputPath)) ?? ""
             guard current != composed else { return .success }
             context.standardOutput.write(
                 UnifiedDiff.diff(old: current, new: composed, oldName: "a/\(outputDisplay)", newName: "b/\(outputDisplay)"))
             context.reportError(
-                "\(outputDisplay) is stale; regenerate it with: stagebuild compose \(stagefileArgument) -o \(outputDisplay)")
+                "\(outputDisplay) is stale; regenerate it with: stagebuild compose \(stagefile) -o \(outputDisplay)")
             return .checkFailed
         }
         do {
@@ -87,6 +102,18 @@ enum ComposeCommand: Subcommand {
             return .ioError
         }
         return .success
+    }
+
+    /// `--lint`: the lint findings of the composed text on stderr; exit 1 when one reaches the
+    /// default failure threshold (warning), as `stagebuild lint` would.
+    private static func lint(_ composed: String, as name: String, context: CommandContext) -> ExitCode {
+        let linter = Linter()
+        guard let findings = try? linter.lint(text: composed) else {
+            context.reportError("the composed Dockerfile does not parse; this is a bug in stagebuild")
+            return .internalError
+        }
+        context.standardError.write(LintCommand.textReport([(name, findings)]))
+        return linter.fails(findings) ? .checkFailed : .success
     }
 
     /// The command written into the header: paths relative to the Stagefile's folder, so the
