@@ -9,16 +9,43 @@ let package = Package(
     targets: [
         // Dockerfile source text -> syntax tree -> typed instructions -> printed text. Pure: no I/O.
         .target(name: "DockerfileSyntax"),
-        // Stage templates, catalogs, Stagefiles and the composition of one reproducible Dockerfile.
-        .target(name: "StageKit", dependencies: ["DockerfileSyntax"]),
-        // Argument parsing, help text, commands and exit codes; runs in-process for tests.
-        .target(name: "StagebuildCLI", dependencies: ["StageKit", "DockerfileSyntax"]),
+        // Stage templates, catalogs, Stagefiles, composition, lint rules, image references, the
+        // lockfile and registry resolution. Resolution speaks the registry HTTP API v2 through the
+        // `RegistryTransport` protocol only, so StageKit stays free of network code and tests swap
+        // the transport; the real one (libcurl with ProbeKit's proxy selection) lives in the CLI,
+        // which already depends on both kits and chooses every side effect.
+        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests"]),
+        // Argument parsing, help text, commands and exit codes; runs in-process for tests. Holds the
+        // libcurl registry transport for `stagebuild lock` (see StageKit).
+        .target(
+            name: "StagebuildCLI", dependencies: ["StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl"]),
+        // HTTP/1.1 sanity upstream on POSIX sockets: a pure request parser, echo routes, graceful shutdown.
+        .target(name: "SanityServer", dependencies: ["Digests"]),
+        // OpenSSL's libcrypto from Debian's libssl-dev, with a small shim over its EVP digest calls.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The only importer of CCrypto: SHA-256 digests as bytes, hex and "sha256:" + hex.
+        .target(name: "Digests", dependencies: ["CCrypto"]),
+        // libcurl from Debian's libcurl4-openssl-dev, with typed C wrappers for its variadic calls.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The only importer of CCurl: an easy handle with typed options, timings and CURLcode errors.
+        .target(name: "Curl", dependencies: ["CCurl"]),
+        // Probe requests through HTTP proxies: proxy selection as curl does it, policies, outcomes.
+        .target(name: "ProbeKit", dependencies: ["Curl"]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
 
         .testTarget(name: "DockerfileSyntaxTests", dependencies: ["DockerfileSyntax"], resources: [.copy("Corpus")]),
         .testTarget(name: "StageKitTests", dependencies: ["StageKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI"]),
+        .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI", "StageKit"]),
+        .testTarget(name: "CurlTests", dependencies: ["Curl"]),
+        .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit"], exclude: ["Golden"]),
+        .testTarget(name: "SanityServerTests", dependencies: ["SanityServer"]),
+        .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
+        // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.
+        .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax"]),
+        // Runs the built stagebuild lock/compose against real registries on loopback (Tests/e2e/registry);
+        // needs STAGEBUILD_REGISTRY_STATE.
+        .testTarget(name: "LockE2ETests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,9 @@ public struct CompositionError: Error, Sendable, Hashable, CustomStringConvertib
     public var location: SourceLocation?
     /// What is wrong and, where there is one, how to fix it.
     public var message: String
+    /// True when a file could not be read (an I/O failure, exit 74), false when an input says
+    /// something wrong (bad data, exit 65).
+    public var isReadFailure: Bool
 
     /// Creates an error.
     ///
@@ -15,10 +18,12 @@ public struct CompositionError: Error, Sendable, Hashable, CustomStringConvertib
     ///   - message: What is wrong.
     ///   - file: The file.
     ///   - location: The position in the file.
-    public init(_ message: String, file: String, at location: SourceLocation? = nil) {
+    ///   - isReadFailure: Whether the file could not be read at all.
+    public init(_ message: String, file: String, at location: SourceLocation? = nil, isReadFailure: Bool = false) {
         self.message = message
         self.file = file
         self.location = location
+        self.isReadFailure = isReadFailure
     }
 
     /// `file:line:column: message`, the form editors and CI annotate.

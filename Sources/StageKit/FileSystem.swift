@@ -22,6 +22,13 @@ public protocol FileSystem: Sendable {
     func resolvingSymlinks(_ path: String) -> String?
 }
 
+extension FileSystem {
+    /// Whether anything exists at the path itself, a dangling symbolic link included.
+    ///
+    /// - Parameter path: An absolute path.
+    public func entryExists(at path: String) -> Bool { resolvingSymlinks(path) != nil }
+}
+
 /// A file that could not be read.
 public struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path as given.
@@ -31,6 +38,12 @@ public struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertibl
     /// True when the file was read but its bytes are not UTF-8 text: bad input data rather
     /// than an I/O failure.
     public var isMalformedText: Bool
+
+    /// True when there is no file at the path.
+    public var isMissing: Bool { reason == Self.missingReason }
+
+    /// The reason given for a path where no file exists (strerror of ENOENT).
+    public static let missingReason = "No such file or directory"
 
     /// Creates an error.
     ///
@@ -55,12 +68,23 @@ public struct LocalFileSystem: FileSystem {
 
     /// Reads a UTF-8 file; see `FileSystem.readText(at:)`.
     public func readText(at path: String) throws(FileSystemError) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw FileSystemError(path: path, reason: "is a directory")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            // FileHandle hides errno; open(2) once more to give the system's reason.
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            let reason = descriptor < 0 ? String(cString: strerror(errno)) : "cannot be read"
+            if descriptor >= 0 { close(descriptor) }
+            throw FileSystemError(path: path, reason: reason)
+        }
+        defer { try? handle.close() }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try handle.readToEnd() ?? Data()
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "No such file or directory"
-            throw FileSystemError(path: path, reason: reason)
+            throw FileSystemError(path: path, reason: "read failed: \(error.localizedDescription)")
         }
         // Not String(data:encoding:), which silently drops a byte order mark.
         guard let text = String(validating: data, as: UTF8.self) else {
@@ -73,6 +97,12 @@ public struct LocalFileSystem: FileSystem {
     public func entries(ofDirectory path: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
+    /// lstat(2): true for any entry, a dangling symbolic link included.
+    public func entryExists(at path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
     }
 
     /// Resolves symbolic links with realpath(3).

@@ -57,4 +57,15 @@ public enum Paths {
     public static func fileName(of path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
+
+    /// A path as messages show it: relative to `directory` when it lies inside it, absolute
+    /// otherwise (a chain of `../` helps nobody find a file).
+    ///
+    /// - Parameters:
+    ///   - path: An absolute path.
+    ///   - directory: The current directory.
+    public static func shown(_ path: String, from directory: String) -> String {
+        let relative = relative(path, from: directory)
+        return relative.hasPrefix("../") || relative == ".." ? normalized(path) : relative
+    }
 }

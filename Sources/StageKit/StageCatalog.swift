@@ -7,8 +7,8 @@ public struct StageCatalog: Sendable {
     /// The catalog folders in search order, absolute.
     public var folders: [String]
     private let fileSystem: any FileSystem
-    /// How to show a path in messages (e.g. relative to the Stagefile).
-    private let display: @Sendable (String) -> String
+    /// How to show a path in messages (e.g. relative to the current directory).
+    public let display: @Sendable (String) -> String
 
     /// Creates a catalog over folders.
     ///
@@ -60,7 +60,10 @@ public struct StageCatalog: Sendable {
         guard Self.isValidName(name) else { throw .invalidName(name) }
         for folder in folders {
             let path = folder + "/" + name + Self.fileSuffix
-            guard let resolved = fileSystem.resolvingSymlinks(path) else { continue }
+            guard let resolved = fileSystem.resolvingSymlinks(path) else {
+                if fileSystem.entryExists(at: path) { throw .unreadable(display(path), "symbolic link to a missing file") }
+                continue
+            }
             guard let root = fileSystem.resolvingSymlinks(folder), resolved.hasPrefix(root + "/") else {
                 throw .outsideCatalog(name: name, path: display(path))
             }
@@ -68,6 +71,7 @@ public struct StageCatalog: Sendable {
             do {
                 text = try fileSystem.readText(at: resolved)
             } catch {
+                if error.isMalformedText { throw .malformed(CompositionError(error.reason, file: display(path))) }
                 throw .unreadable(display(path), error.reason)
             }
             do {

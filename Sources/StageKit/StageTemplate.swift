@@ -30,6 +30,9 @@ public struct StageTemplate: Sendable, Hashable {
     public var syntax: DockerfileSyntaxTree
     /// The line where each `requires` name is written, for error messages.
     var requiresLine: Int
+    /// The SHA-256 of the file's bytes (UTF-8 text as read, byte order mark included): what
+    /// `stagebuild.lock` records to notice a changed template.
+    public var contentDigest: Digest
 
     /// The parameter with a name, if the template declares it.
     ///
@@ -58,6 +61,7 @@ public struct StageTemplate: Sendable, Hashable {
         self.name = name
         self.path = path
         self.syntax = tree
+        self.contentDigest = Digest.sha256(of: text.utf8)
         var metadata = TemplateMetadata()
         for element in tree.elements {
             if case .instruction = element.kind { break }

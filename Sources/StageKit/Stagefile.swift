@@ -12,6 +12,17 @@ public struct Stagefile: Sendable {
         public var bindings: [Binding]
         /// Where the reference is written.
         public var location: SourceLocation
+        /// For a template pulled in by another's `requires`, where that line is: errors about
+        /// the name itself point there; errors about values point at `location` in the Stagefile.
+        public var requiredAt: RequiresLine?
+    }
+
+    /// A template's `# requires:` line.
+    public struct RequiresLine: Sendable, Hashable {
+        /// The requiring template's path, as shown to the user.
+        public var file: String
+        /// The line of `# requires:`.
+        public var location: SourceLocation
     }
 
     /// One `KEY=VALUE` of a reference.

@@ -1,3 +1,4 @@
+import Foundation
 import StageKit
 
 /// The catalog folders `compose` and `stages` search, in order: each `--stages DIR`, then
@@ -18,5 +19,17 @@ enum CatalogSearchPath {
         folders.append(Paths.absolute("../share/stagebuild/Stages", from: binDirectory))
         var seen: Set<String> = []
         return folders.filter { seen.insert($0).inserted }
+    }
+
+    /// Refuses a `--stages DIR` that is not a folder: a typo there would otherwise fall
+    /// through to another catalog silently.
+    static func checkExplicitFolders(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) {
+        for folder in arguments.all("--stages") {
+            var isDirectory: ObjCBool = false
+            let path = Paths.absolute(folder, from: context.currentDirectory)
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw UsageError("--stages \(folder) is not a folder")
+            }
+        }
     }
 }

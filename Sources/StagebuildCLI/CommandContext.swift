@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Everything a command reads from or writes to outside itself, so tests run commands
 /// in-process with a fixed environment and captured output.
@@ -13,6 +14,9 @@ public struct CommandContext: Sendable {
     public var standardOutput: any TextSink
     /// Standard error.
     public var standardError: any TextSink
+    /// Whether a command may take over SIGINT (`probe` cancels its run and still reports);
+    /// `true` for the real process, `false` for in-process tests.
+    public var handlesInterrupts = false
 
     /// Creates a context.
     ///
@@ -36,11 +40,13 @@ public struct CommandContext: Sendable {
     /// The context of this process: its environment, directory, and stdout/stderr.
     public static func process() -> CommandContext {
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        return CommandContext(
+        var context = CommandContext(
             environment: ProcessInfo.processInfo.environment,
             currentDirectory: FileManager.default.currentDirectoryPath,
             executablePath: URL(fileURLWithPath: executable).resolvingSymlinksInPath().path,
             standardOutput: FileDescriptorSink(descriptor: 1), standardError: FileDescriptorSink(descriptor: 2))
+        context.handlesInterrupts = true
+        return context
     }
 
     /// Whether diagnostics may be coloured: stderr is a terminal and `NO_COLOR` is unset
@@ -66,12 +72,21 @@ public protocol TextSink: Sendable {
     func write(_ text: String)
     /// True when the sink is a terminal (colour and progress may be shown).
     var isTerminal: Bool { get }
+    /// The system's reason for the first write that failed (e.g. `No space left on device`),
+    /// `nil` while every write succeeded.
+    var writeFailure: String? { get }
+}
+
+extension TextSink {
+    /// Sinks that cannot fail never report a failure.
+    public var writeFailure: String? { nil }
 }
 
 /// A sink over an open file descriptor, e.g. 1 for stdout.
-public struct FileDescriptorSink: TextSink {
+public final class FileDescriptorSink: TextSink, Sendable {
     /// The descriptor written to.
-    public var descriptor: Int32
+    public let descriptor: Int32
+    private let failure = Mutex<String?>(nil)
 
     /// Creates a sink.
     ///
@@ -80,18 +95,25 @@ public struct FileDescriptorSink: TextSink {
         self.descriptor = descriptor
     }
 
-    /// Writes all bytes, retrying short writes and EINTR.
+    /// Writes all bytes, retrying short writes and EINTR; after a failure (a full disk, a
+    /// closed descriptor) nothing more is written and `writeFailure` says why.
     public func write(_ text: String) {
+        guard writeFailure == nil else { return }
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                failure.withLock { $0 = $0 ?? reason }
                 return
             }
             bytes = bytes.dropFirst(written)
         }
     }
+
+    /// The reason of the first failed write, if any.
+    public var writeFailure: String? { failure.withLock { $0 } }
 
     /// isatty(3) on the descriptor.
     public var isTerminal: Bool { isatty(descriptor) == 1 }

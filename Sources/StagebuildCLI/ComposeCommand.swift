@@ -1,3 +1,4 @@
+import Foundation
 import StageKit
 
 /// `stagebuild compose`: layers stage templates and the Stagefile's own steps into one
@@ -5,18 +6,25 @@ import StageKit
 enum ComposeCommand: Subcommand {
     static let name = "compose"
     static let summary = "Layer stage templates into one reproducible Dockerfile."
-    static let usage = "compose [STAGEFILE] [-o FILE] [--check] [--stages DIR]..."
+    static let usage = "compose [STAGEFILE] [-o FILE] [--check] [--locked] [--lint] [--stages DIR]..."
     static let discussion = """
         Reads STAGEFILE (default ./Stagefile): Dockerfile syntax plus `FROM stage:NAME [AS alias]`
-        and `USE NAME [KEY=VALUE ...]`. Writes the Dockerfile to stdout, or atomically to FILE.
-        The same inputs always give the same bytes.
+        and `USE NAME [KEY=VALUE ...]`. Writes the Dockerfile to stdout (also with -o -), or
+        atomically to FILE, keeping FILE's permissions. The same inputs always give the same
+        bytes. FILE can never be the Stagefile or a file in a catalog folder.
 
         Catalog search path: each --stages DIR, then STAGEBUILD_STAGES (colon-separated), then
         ./Stages, then the catalog installed next to the tool.
 
-        Exit status: 0 written or current, 1 --check found FILE stale (a diff is printed),
-        64 usage, 65 a Stagefile or template error (file:line:column), 74 a file not readable
-        or writable.
+        Lockfile: when stagebuild.lock (written by `stagebuild lock`) is beside the Stagefile,
+        every image it holds comes out pinned, IMAGE:TAG@sha256:DIGEST, and the header names
+        it. A stale lockfile gives a warning and leaves the images it lacks as written; with
+        --locked a missing or stale lockfile is an error that names what is stale.
+
+        Exit status: 0 written or current, 1 --check found FILE stale or missing (a diff is
+        printed), --lint found a warning, or --locked found the lockfile missing or stale,
+        64 usage, 65 a Stagefile, template or lockfile error (file:line:column), 74 a file not
+        readable or writable.
         """
     static let options = [
         ArgumentScanner.Option(
@@ -24,6 +32,9 @@ enum ComposeCommand: Subcommand {
         ArgumentScanner.Option(
             names: ["--check"], takesValue: false,
             help: "Do not write; exit 1 with a diff when FILE (default: Dockerfile beside the Stagefile) is stale."),
+        ArgumentScanner.Option(
+            names: ["--locked"], takesValue: false,
+            help: "Exit 1 unless stagebuild.lock is present and current; every image comes out pinned."),
         ArgumentScanner.Option(
             names: ["--lint"], takesValue: false,
             help: "Also lint the composed Dockerfile; findings go to stderr, exit 1 at warning or above."),
@@ -40,9 +51,14 @@ enum ComposeCommand: Subcommand {
         let stagefileDirectory = Paths.directory(of: stagefilePath)
         let checking = arguments.has("--check")
         let outputArgument = arguments.value("--output")
+        if outputArgument == "" { throw UsageError("-o needs a file name; use -o - for standard output") }
         let outputPath =
-            outputArgument.map { Paths.absolute($0, from: cwd) }
+            outputArgument.flatMap { $0 == "-" ? nil : Paths.absolute($0, from: cwd) }
             ?? (checking ? stagefileDirectory + "/Dockerfile" : nil)
+        if checking && outputArgument == "-" { throw UsageError("--check compares with a file; -o - is standard output") }
+        try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
+        let folders = CatalogSearchPath.folders(arguments, context: context)
+        if let outputPath { try refuseOverwritingInputs(outputPath, stagefile: stagefilePath, catalogFolders: folders) }
 
         let fileSystem = LocalFileSystem()
         let text: String
@@ -52,26 +68,44 @@ enum ComposeCommand: Subcommand {
             context.reportError("cannot read Stagefile \(stagefileArgument): \(error.reason)")
             return error.isMalformedText ? .dataError : .ioError
         }
-        let display = { @Sendable (path: String) in Paths.relative(path, from: cwd) }
-        let folders = CatalogSearchPath.folders(arguments, context: context)
+        let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
         let composer = Composer(
             catalog: StageCatalog(folders: folders, fileSystem: fileSystem, display: display),
             stagefileDirectory: stagefileDirectory,
             stagefileName: Paths.fileName(of: stagefilePath),
             regenerateCommand: regenerateCommand(
                 arguments, stagefilePath: stagefilePath, outputPath: outputPath, context: context))
+        let lock = LockInput(stagefileDirectory: stagefileDirectory, stagefileArgument: stagefileArgument, display: display)
+        let lockfile: Lockfile?
+        switch lock.load(context: context) {
+        case .success(let loaded): lockfile = loaded
+        case .failure(let failure): return failure.code
+        }
+        let locked = arguments.has("--locked")
+        if locked && lockfile == nil {
+            context.reportError(
+                "\(display(lock.path)) is missing, so the images cannot be pinned; write it with: \(lock.fix)")
+            return .checkFailed
+        }
         let composed: String
         do {
             let stagefile = try Stagefile(text: text, displayPath: stagefileArgument)
-            composed = try composer.compose(stagefile)
+            let composition = try composer.composition(of: stagefile, lockfile: lockfile)
+            if let lockfile {
+                let status = lock.check(lockfile, of: composition, locked: locked, context: context)
+                if status != .success { return status }
+            }
+            composed = composition.text
         } catch {
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            return .dataError
+            return error.isReadFailure ? .ioError : .dataError
         }
 
+        let rerun =
+            (["stagebuild", "compose", stagefileArgument, "-o", outputArgument ?? "Dockerfile"]
+            + arguments.all("--stages").flatMap { ["--stages", $0] }).map(ShellQuoting.quoted).joined(separator: " ")
         let written = write(
-            composed, to: outputPath, checking: checking, context: context, display: display,
-            stagefile: stagefileArgument)
+            composed, to: outputPath, checking: checking, context: context, display: display, rerun: rerun)
         guard written == .success, arguments.has("--lint") else { return written }
         return lint(composed, as: outputPath.map(display) ?? "<stdout>", context: context)
     }
@@ -79,7 +113,7 @@ enum ComposeCommand: Subcommand {
     /// Writes the Dockerfile to stdout or FILE, or with `--check` compares it with FILE.
     private static func write(
         _ composed: String, to outputPath: String?, checking: Bool, context: CommandContext,
-        display: (String) -> String, stagefile: String
+        display: (String) -> String, rerun: String
     ) -> ExitCode {
         guard let outputPath else {
             context.standardOutput.write(composed)
@@ -87,12 +121,22 @@ enum ComposeCommand: Subcommand {
         }
         let outputDisplay = display(outputPath)
         if checking {
-            let current = (try? LocalFileSystem().readText(at: outputPath)) ?? ""
+            let current: String
+            do {
+                current = try LocalFileSystem().readText(at: outputPath)
+            } catch  where error.isMissing {
+                context.standardOutput.write(
+                    UnifiedDiff.diff(old: "", new: composed, oldName: "/dev/null", newName: "b/\(outputDisplay)"))
+                context.reportError("\(outputDisplay) does not exist; create it with: \(rerun)")
+                return .checkFailed
+            } catch {
+                context.reportError("cannot read \(outputDisplay): \(error.reason)")
+                return error.isMalformedText ? .dataError : .ioError
+            }
             guard current != composed else { return .success }
             context.standardOutput.write(
                 UnifiedDiff.diff(old: current, new: composed, oldName: "a/\(outputDisplay)", newName: "b/\(outputDisplay)"))
-            context.reportError(
-                "\(outputDisplay) is stale; regenerate it with: stagebuild compose \(stagefile) -o \(outputDisplay)")
+            context.reportError("\(outputDisplay) is stale; regenerate it with: \(rerun)")
             return .checkFailed
         }
         do {
@@ -138,5 +182,23 @@ enum ComposeCommand: Subcommand {
             command += " --stages \(ShellQuoting.quoted(Paths.relative(localCatalog, from: base)))"
         }
         return command + " (run in the Stagefile's folder)"
+    }
+
+    /// Refuses an output path that is the Stagefile itself (by inode, so also through links and
+    /// other spellings) or a file in a catalog folder, so a slip of `-o` never destroys an input.
+    private static func refuseOverwritingInputs(_ output: String, stagefile: String, catalogFolders: [String]) throws(UsageError)
+    {
+        var outputStatus = stat()
+        var stagefileStatus = stat()
+        if stat(output, &outputStatus) == 0, stat(stagefile, &stagefileStatus) == 0,
+            outputStatus.st_dev == stagefileStatus.st_dev, outputStatus.st_ino == stagefileStatus.st_ino
+        {
+            throw UsageError("the output \(output) is the Stagefile itself; choose another file with -o")
+        }
+        let fileSystem = LocalFileSystem()
+        let outputFolder = fileSystem.resolvingSymlinks(Paths.directory(of: output)) ?? Paths.directory(of: output)
+        for folder in catalogFolders where fileSystem.resolvingSymlinks(folder) == outputFolder {
+            throw UsageError("the output \(output) is inside the catalog folder \(folder); choose another file with -o")
+        }
     }
 }

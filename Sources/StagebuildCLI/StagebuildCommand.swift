@@ -6,7 +6,9 @@ public enum StagebuildCommand {
     /// The tool's version, printed by `--version`.
     public static let version = "0.1.0"
 
-    static let subcommands: [any Subcommand.Type] = [ComposeCommand.self, StagesCommand.self, LintCommand.self]
+    static let subcommands: [any Subcommand.Type] = [
+        ComposeCommand.self, StagesCommand.self, LintCommand.self, LockCommand.self, ProbeCommand.self, ServeCommand.self,
+    ]
 
     /// Runs `stagebuild` with this process's arguments and environment, then exits.
     public static func exitAfterRunning() -> Never {
@@ -21,6 +23,17 @@ public enum StagebuildCommand {
     ///   - context: Environment, directory and output streams.
     /// - Returns: The exit status (sysexits, see `ExitCode`).
     public static func run(_ arguments: [String], context: CommandContext) -> ExitCode {
+        let status = dispatch(arguments, context: context)
+        // Output that did not reach its reader (a full disk, a closed pipe) is an I/O error,
+        // whatever the command thought of its own work.
+        if let failure = context.standardOutput.writeFailure {
+            context.reportError("cannot write to standard output: \(failure)")
+            return .ioError
+        }
+        return status
+    }
+
+    private static func dispatch(_ arguments: [String], context: CommandContext) -> ExitCode {
         guard let first = arguments.first else {
             context.standardError.write(overview)
             return .usage
@@ -84,7 +97,7 @@ public enum StagebuildCommand {
 
             See 'stagebuild <command> --help' for a command's options.
             Exit status: 0 ok, 1 a check failed, 64 usage, 65 bad input data, 69 service unavailable,
-            70 internal error, 74 I/O error.
+            70 internal error, 74 I/O error, 130 interrupted.
 
             """
         return text

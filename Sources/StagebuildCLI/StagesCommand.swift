@@ -9,6 +9,10 @@ enum StagesCommand: Subcommand {
         Without NAME, lists every template on the catalog search path: name, base or layer,
         summary. With NAME, shows its path, what it requires and each parameter's default,
         whether it is required, and its documentation.
+
+        Catalog search path: each --stages DIR, then STAGEBUILD_STAGES (colon-separated), then
+        ./Stages, then the catalog installed next to the tool. A template that cannot be read
+        is reported on stderr; the others are still listed.
         """
     static let options = [
         CatalogSearchPath.option,
@@ -20,29 +24,54 @@ enum StagesCommand: Subcommand {
         let format = arguments.value("--format") ?? "text"
         guard format == "text" || format == "json" else { throw UsageError("--format must be text or json, not '\(format)'") }
         guard arguments.positionals.count <= 1 else { throw UsageError("expected at most one template name") }
+        if let name = arguments.positionals.first, !StageCatalog.isValidName(name) {
+            throw UsageError(CatalogError.invalidName(name).description)
+        }
+        try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
         let cwd = context.currentDirectory
         let catalog = StageCatalog(
             folders: CatalogSearchPath.folders(arguments, context: context), fileSystem: LocalFileSystem(),
-            display: { Paths.relative($0, from: cwd) })
-        do {
-            if let name = arguments.positionals.first {
+            display: { Paths.shown($0, from: cwd) })
+        if let name = arguments.positionals.first {
+            do {
                 let template = try catalog.template(named: name)
                 context.standardOutput.write(
                     format == "json"
                         ? TemplateReport.json([template], detailed: true, cwd: cwd) : TemplateReport.detail(template, cwd: cwd))
-            } else {
-                let templates = try catalog.names.map { name throws(CatalogError) in try catalog.template(named: name) }
-                context.standardOutput.write(
-                    format == "json" ? TemplateReport.json(templates, detailed: false, cwd: cwd) : TemplateReport.list(templates))
+                return .success
+            } catch {
+                return report(error, context: context)
             }
-        } catch {
-            if case .malformed(let inner) = error {
-                context.standardError.write(Diagnostic.error(inner).rendered(color: context.usesColor))
-                return .dataError
+        }
+        // One broken entry must not hide the others: list every good template, then report
+        // each bad one and exit with the worst status.
+        var templates: [StageTemplate] = []
+        var status = ExitCode.success
+        for name in catalog.names {
+            do {
+                templates.append(try catalog.template(named: name))
+            } catch {
+                let failure = report(error, context: context)
+                if status != .ioError { status = failure }
             }
+        }
+        context.standardOutput.write(
+            format == "json" ? TemplateReport.json(templates, detailed: false, cwd: cwd) : TemplateReport.list(templates))
+        return status
+    }
+
+    /// Prints a catalog error; 74 when a file could not be read, 65 for a bad template.
+    private static func report(_ error: CatalogError, context: CommandContext) -> ExitCode {
+        switch error {
+        case .malformed(let inner):
+            context.standardError.write(Diagnostic.error(inner).rendered(color: context.usesColor))
+            return .dataError
+        case .unreadable:
+            context.reportError(error.description)
+            return .ioError
+        default:
             context.reportError(error.description)
             return .dataError
         }
-        return .success
     }
 }

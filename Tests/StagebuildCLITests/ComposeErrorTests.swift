@@ -93,7 +93,7 @@ import Testing
 
     @Test func rejectsLayerTemplateThatRequiresABaseTemplate() throws {
         try expectRejected(
-            Scratch(fixture: "rejected", "layer-requires-base"), at: "Stagefile:2:5",
+            Scratch(fixture: "rejected", "layer-requires-base"), at: "Stages/tools.Dockerfile:2:1",
             mentions: ["'os' is a base template", "'tools' cannot require it"])
     }
 
@@ -105,7 +105,7 @@ import Testing
 
     @Test func rejectsRequiresCyclePrintingTheCycle() throws {
         try expectRejected(
-            Scratch(fixture: "rejected", "requires-cycle"), at: "Stagefile:2:5",
+            Scratch(fixture: "rejected", "requires-cycle"), at: "Stages/beta.Dockerfile:2:1",
             mentions: ["requires cycle: alpha -> beta -> alpha"])
     }
 

@@ -72,8 +72,11 @@ import Testing
         #expect(result.status == .checkFailed)
         let added = expected.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "+" + $0 }
         #expect(
-            result.stdout == "--- a/Dockerfile\n+++ b/Dockerfile\n@@ -0,0 +1,\(added.count) @@\n" + added.joined(separator: "\n")
+            result.stdout == "--- /dev/null\n+++ b/Dockerfile\n@@ -0,0 +1,\(added.count) @@\n" + added.joined(separator: "\n")
                 + "\n")
+        #expect(
+            result.stderr.hasPrefix(
+                "error: Dockerfile does not exist; create it with: stagebuild compose Stagefile -o Dockerfile"))
         #expect(!scratch.exists("Dockerfile"))
     }
 
@@ -118,7 +121,7 @@ import Testing
         #expect(scratch.listing() == before)
     }
 
-    @Test(arguments: [("missing", "No such file or directory"), ("Stages", "cannot be read")])
+    @Test(arguments: [("missing", "No such file or directory"), ("Stages", "is a directory")])
     func failsWithAnIOErrorWhenTheStagefileCannotBeRead(stagefile: String, reason: String) throws {
         let scratch = try Scratch(fixture: "composed", "requires-order")
         try scratch.backdate("Dockerfile")

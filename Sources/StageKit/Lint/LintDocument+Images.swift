@@ -13,8 +13,13 @@ extension LintDocument {
             case mountFrom
         }
 
-        /// The reference with known variables expanded.
+        /// The reference with known variables expanded; the text as written when a variable
+        /// has no known value (see `isExpanded`).
         var reference: String
+        /// The reference as written in the file, variables not expanded.
+        var written: String
+        /// False when a variable in `written` has no known value, so `reference` is not the image.
+        var isExpanded = true
         /// Where it is named.
         var origin: Origin
         /// Where the reference starts in the file.
@@ -47,7 +52,14 @@ extension LintDocument {
     /// Every image the file names: `FROM`, `COPY --from` and `RUN --mount=…,from=`, with
     /// known variables expanded. Build stage names, `scratch`, `stage:NAME` and references
     /// whose variables have no known value are left out.
-    var images: [ImageUse] {
+    var images: [ImageUse] { imageUses(includingUnexpanded: false) }
+
+    /// Every image the file names, as `images`, and with `includingUnexpanded` also the
+    /// references whose variables have no known value (`isExpanded` false), which `lint`
+    /// cannot judge but `stagebuild lock` must refuse.
+    ///
+    /// - Parameter includingUnexpanded: Whether to keep references that cannot be expanded.
+    func imageUses(includingUnexpanded: Bool) -> [ImageUse] {
         // A file without FROM is a layer template: a `--from` word that could be a stage name
         // may name a build stage of the Stagefile that uses the template.
         let standalone = !hasFrom
@@ -55,21 +67,31 @@ extension LintDocument {
         var uses: [ImageUse] = []
         var earlierStages: Set<String> = []
         for stage in stages {
-            if let from = stage.from, let base = stage.base, !stage.isTemplateReference,
-                let reference = Self.expand(base, with: globalArguments),
-                reference.lowercased() != "scratch", !earlierStages.contains(reference.lowercased())
-            {
-                let location = from.location(of: base, from: from.instruction.keyword.unicodeScalars.count)
-                uses.append(ImageUse(reference: reference, origin: .from, location: location))
+            if let from = stage.from, let base = stage.base, !stage.isTemplateReference {
+                let expanded = Self.expand(base, with: globalArguments)
+                let reference = expanded ?? base
+                if (expanded != nil || includingUnexpanded) && reference.lowercased() != "scratch"
+                    && !earlierStages.contains(reference.lowercased())
+                {
+                    let location = from.location(of: base, from: from.instruction.keyword.unicodeScalars.count)
+                    uses.append(
+                        ImageUse(
+                            reference: reference, written: base, isExpanded: expanded != nil, origin: .from, location: location))
+                }
             }
             if let alias = stage.alias { earlierStages.insert(alias) }
             for index in stage.entryIndices {
                 for (origin, value, location) in Self.references(in: entries[index]) {
-                    guard let reference = Self.expand(value, with: variables(before: index)) else { continue }
+                    let expanded = Self.expand(value, with: variables(before: index))
+                    guard expanded != nil || includingUnexpanded else { continue }
+                    let reference = expanded ?? value
                     let lowered = reference.lowercased()
                     if names.contains(lowered) || lowered.allSatisfy(\.isNumber) { continue }
                     if standalone && !lowered.contains(where: { "/:@".contains($0) }) { continue }
-                    uses.append(ImageUse(reference: reference, origin: origin, location: location))
+                    uses.append(
+                        ImageUse(
+                            reference: reference, written: value, isExpanded: expanded != nil, origin: origin, location: location)
+                    )
                 }
             }
         }

@@ -1,0 +1,134 @@
+import CCurl
+
+/// One option for an ``EasyHandle``, typed, named after its `CURLOPT_*` (curl_easy_setopt(3)).
+///
+/// Only options of libcurl 7.88.1 appear. Strings are copied by libcurl; lists are kept alive
+/// by the handle. ``description`` never shows a proxy password or the value of an
+/// `Authorization`/`Proxy-Authorization` header.
+public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
+    /// The proxy protocol for `CURLOPT_PROXYTYPE`.
+    public enum ProxyType: Sendable, Equatable {
+        /// `CURLPROXY_HTTP`: plain HTTP to the proxy.
+        case http
+        /// `CURLPROXY_HTTPS`: TLS to the proxy (an "HTTPS proxy").
+        case https
+    }
+
+    /// `CURLOPT_URL`: the target, e.g. `"https://example.com/health"`.
+    case url(String)
+    /// `CURLOPT_PROXY`: the proxy as `scheme://host:port`; `""` means no proxy at all.
+    case proxy(String)
+    /// `CURLOPT_PROXYTYPE`.
+    case proxyType(ProxyType)
+    /// `CURLOPT_PROXYUSERNAME`: the proxy user name, not percent-encoded.
+    case proxyUsername(String)
+    /// `CURLOPT_PROXYPASSWORD`: the proxy password, not percent-encoded.
+    case proxyPassword(String)
+    /// `CURLOPT_HTTPPROXYTUNNEL`: use CONNECT also for `http://` targets.
+    case proxyTunnel(Bool)
+    /// `CURLOPT_NOPROXY`: hosts that bypass the proxy, comma separated; `""` bypasses none and
+    /// stops libcurl from reading `no_proxy`/`NO_PROXY`.
+    case noProxy(String)
+    /// `CURLOPT_CAINFO`: a PEM file of CA certificates to trust for the target.
+    case caInfo(path: String)
+    /// `CURLOPT_PROXY_CAINFO`: a PEM file of CA certificates to trust for an HTTPS proxy.
+    case proxyCAInfo(path: String)
+    /// `CURLOPT_SSL_VERIFYPEER`: verify the target's certificate chain.
+    case verifyPeer(Bool)
+    /// `CURLOPT_SSL_VERIFYHOST`: check the target's certificate names the host (`true` sets 2,
+    /// `false` sets 0).
+    case verifyHost(Bool)
+    /// `CURLOPT_PROXY_SSL_VERIFYPEER`: verify an HTTPS proxy's certificate chain.
+    case proxyVerifyPeer(Bool)
+    /// `CURLOPT_PROXY_SSL_VERIFYHOST`: check an HTTPS proxy's certificate names the proxy host.
+    case proxyVerifyHost(Bool)
+    /// `CURLOPT_PINNEDPUBLICKEY`: `"sha256//BASE64[;sha256//BASE64...]"` or a PEM/DER file path.
+    case pinnedPublicKey(String)
+    /// `CURLOPT_PROXY_PINNEDPUBLICKEY`: the same for an HTTPS proxy.
+    case proxyPinnedPublicKey(String)
+    /// `CURLOPT_RESOLVE`: entries `"HOST:PORT:ADDRESS[,ADDRESS]"` that replace name resolution.
+    case resolve([String])
+    /// `CURLOPT_CONNECTTIMEOUT_MS`: limit for the connect phase (TCP, proxy CONNECT answer,
+    /// TLS handshake), milliseconds; `0` means libcurl's default of 300 seconds.
+    case connectTimeout(milliseconds: Int)
+    /// `CURLOPT_TIMEOUT_MS`: limit for the whole transfer, milliseconds; `0` means none.
+    case timeout(milliseconds: Int)
+    /// `CURLOPT_CUSTOMREQUEST`: the request method, e.g. `"DELETE"`.
+    case customRequest(String)
+    /// `CURLOPT_HTTPHEADER`: extra request header lines, `"Name: value"`.
+    case httpHeaders([String])
+    /// `CURLOPT_NOBODY`: do not fetch the body (a HEAD request for HTTP).
+    case noBody(Bool)
+    /// `CURLOPT_CERTINFO`: collect the peer's certificate chain (see ``CurlResponse/certificates``).
+    case certInfo(Bool)
+    /// `CURLOPT_VERBOSE`: collect libcurl's debug output (see ``CurlResponse/debugLog``); it is
+    /// captured through `CURLOPT_DEBUGFUNCTION`, never printed.
+    case verbose(Bool)
+    /// `CURLOPT_PROTOCOLS_STR`: the schemes allowed, e.g. `"http,https"` (the handle's default).
+    case protocols(String)
+    /// `CURLOPT_FRESH_CONNECT`: open a new connection instead of reusing one.
+    case freshConnect(Bool)
+
+    /// The option as curl's documentation names it, e.g. `"CURLOPT_URL"`.
+    public var name: String {
+        switch self {
+        case .url: "CURLOPT_URL"
+        case .proxy: "CURLOPT_PROXY"
+        case .proxyType: "CURLOPT_PROXYTYPE"
+        case .proxyUsername: "CURLOPT_PROXYUSERNAME"
+        case .proxyPassword: "CURLOPT_PROXYPASSWORD"
+        case .proxyTunnel: "CURLOPT_HTTPPROXYTUNNEL"
+        case .noProxy: "CURLOPT_NOPROXY"
+        case .caInfo: "CURLOPT_CAINFO"
+        case .proxyCAInfo: "CURLOPT_PROXY_CAINFO"
+        case .verifyPeer: "CURLOPT_SSL_VERIFYPEER"
+        case .verifyHost: "CURLOPT_SSL_VERIFYHOST"
+        case .proxyVerifyPeer: "CURLOPT_PROXY_SSL_VERIFYPEER"
+        case .proxyVerifyHost: "CURLOPT_PROXY_SSL_VERIFYHOST"
+        case .pinnedPublicKey: "CURLOPT_PINNEDPUBLICKEY"
+        case .proxyPinnedPublicKey: "CURLOPT_PROXY_PINNEDPUBLICKEY"
+        case .resolve: "CURLOPT_RESOLVE"
+        case .connectTimeout: "CURLOPT_CONNECTTIMEOUT_MS"
+        case .timeout: "CURLOPT_TIMEOUT_MS"
+        case .customRequest: "CURLOPT_CUSTOMREQUEST"
+        case .httpHeaders: "CURLOPT_HTTPHEADER"
+        case .noBody: "CURLOPT_NOBODY"
+        case .certInfo: "CURLOPT_CERTINFO"
+        case .verbose: "CURLOPT_VERBOSE"
+        case .protocols: "CURLOPT_PROTOCOLS_STR"
+        case .freshConnect: "CURLOPT_FRESH_CONNECT"
+        }
+    }
+
+    /// `"CURLOPT_NAME=value"`, with secrets shown as `***`.
+    public var description: String {
+        switch self {
+        case .url(let url): "\(name)=\(Redaction.url(url))"
+        case .proxy(let url): "\(name)=\(Redaction.url(url))"
+        case .proxyType(let type): "\(name)=\(type)"
+        case .proxyUsername(let user): "\(name)=\(user)"
+        case .proxyPassword: "\(name)=***"
+        case .noProxy(let list): "\(name)=\(list)"
+        case .caInfo(let path), .proxyCAInfo(let path): "\(name)=\(path)"
+        case .pinnedPublicKey(let pins), .proxyPinnedPublicKey(let pins): "\(name)=\(pins)"
+        case .resolve(let entries): "\(name)=\(entries)"
+        case .connectTimeout(let milliseconds), .timeout(let milliseconds): "\(name)=\(milliseconds)"
+        case .customRequest(let method): "\(name)=\(method)"
+        case .httpHeaders(let lines): "\(name)=\(lines.map { Redaction.headerLine(Substring($0)) })"
+        case .protocols(let list): "\(name)=\(list)"
+        case .proxyTunnel(let on), .verifyPeer(let on), .verifyHost(let on), .proxyVerifyPeer(let on),
+            .proxyVerifyHost(let on), .noBody(let on), .certInfo(let on), .verbose(let on), .freshConnect(let on):
+            "\(name)=\(on ? 1 : 0)"
+        }
+    }
+}
+
+extension EasyOption.ProxyType {
+    /// The `curl_proxytype` value for `CURLOPT_PROXYTYPE`.
+    var curlValue: Int {
+        switch self {
+        case .http: Int(CURLPROXY_HTTP.rawValue)
+        case .https: Int(CURLPROXY_HTTPS.rawValue)
+        }
+    }
+}

@@ -1,0 +1,279 @@
+import Curl
+
+/// Turns the end of a libcurl transfer into a failure reason, TLS facts and warnings.
+///
+/// The facts it reads, in order of trust:
+/// - `CURLINFO_HTTP_CONNECTCODE`: a proxy's non-2xx answer to CONNECT. libcurl 7.88.1 reports
+///   that as `CURLE_RECV_ERROR`, so the code is read before the `CURLcode`.
+/// - the `CURLcode`: which step failed (`CURLE_COULDNT_RESOLVE_PROXY` vs `_HOST`, ...);
+/// - `CURLINFO_SSL_VERIFYRESULT` and `CURLINFO_PROXY_SSL_VERIFYRESULT` (OpenSSL's `X509_V_*`):
+///   expired (10), not yet valid (9), or not trusted;
+/// - libcurl's and OpenSSL's words in the error buffer and the debug log: a host-name
+///   mismatch ("does not match target host name"), the server's public key hash;
+/// - the phase timers (`CURLINFO_*_TIME_T`) and libcurl's "Connected to" line: which phase a
+///   timeout hit.
+struct CurlFailureClassifier {
+    var request: ProbeRequest
+    var route: ProxyRoute
+    var tunnel: Bool
+    var settings: ProbeSettings
+
+    /// `X509_V_ERR_CERT_NOT_YET_VALID` (OpenSSL x509_vfy.h).
+    static let certificateNotYetValid = 9
+    /// `X509_V_ERR_CERT_HAS_EXPIRED`.
+    static let certificateHasExpired = 10
+
+    private var proxySource: ProxySource {
+        if case .proxy(_, let source) = route { return source }
+        return .option("--proxy")
+    }
+
+    private var proxyAddress: String {
+        guard let server = route.server else { return "" }
+        return server.host.contains(":") ? "[\(server.host)]:\(server.port)" : "\(server.host):\(server.port)"
+    }
+
+    private var responseCheck: ResponseCheck { ResponseCheck(request: request, route: route, tunnel: tunnel) }
+
+    // MARK: - Completed transfers
+
+    /// The failure of a transfer that completed, or `nil` when it met every expectation.
+    func failure(of response: CurlResponse) -> FailureReason? {
+        let head = response.heads.last
+        return responseCheck.failure(
+            status: response.statusCode, statusLine: head?.statusLine, fields: Self.fields(head),
+            body: response.body, bodyWasCut: response.isBodyTruncated)
+    }
+
+    // MARK: - Failed transfers
+
+    /// Whether naming the reason needs the certificate that verification rejected: a chain
+    /// failure at the target, where OpenSSL ended the handshake before libcurl could read it.
+    func needsSecondLook(_ error: CurlError) -> Bool {
+        guard isVerificationFailure(error), !isAtProxyTLS(error.partialResponse ?? CurlResponse()) else { return false }
+        return !isNameMismatch(error.message) && (error.partialResponse?.certificates.isEmpty ?? true)
+    }
+
+    /// The reason a transfer failed.
+    ///
+    /// - Parameters:
+    ///   - error: libcurl's error with what it collected.
+    ///   - secondLook: the target's certificate from a second look, if one was taken.
+    func failure(of error: CurlError, secondLook: PeerCertificate?) -> FailureReason {
+        let partial = error.partialResponse ?? CurlResponse()
+        if route.server != nil, tunnel, partial.connectStatusCode >= 300 {
+            let head = partial.heads.first { $0.statusCode == partial.connectStatusCode }
+            return responseCheck.connectFailure(
+                status: partial.connectStatusCode, statusLine: head?.statusLine, fields: Self.fields(head))
+        }
+        let detail = error.reason
+        switch error.code {
+        case .couldntResolveProxy:
+            return .proxyNameNotResolved(
+                proxyHost: route.server?.host ?? "", source: proxySource, tunnel: tunnel, detail: detail)
+        case .couldntResolveHost:
+            return .targetNameNotResolved(host: request.host, detail: detail)
+        case .couldntConnect:
+            if route.server != nil {
+                return .proxyUnreachable(proxyAddress: proxyAddress, source: proxySource, tunnel: tunnel, detail: detail)
+            }
+            return .connectFailed(authority: request.authority, detail: detail)
+        case .operationTimedOut:
+            return timeout(partial)
+        case .sslPinnedPublicKeyNotMatch:
+            return .pinnedKeyMismatch(
+                serverKey: Self.serverKeyHash(in: partial.debugLog), pinnedCount: settings.security.pinnedPublicKeys.count)
+        case .proxy:
+            return .proxyUnreachable(proxyAddress: proxyAddress, source: proxySource, tunnel: tunnel, detail: detail)
+        case .gotNothing, .recvError, .sendError, .weirdServerReply:
+            if request.isHTTPS && partial.timings.appConnect == 0 && !isAtProxyTLS(partial) {
+                return .tlsHandshakeFailed(hop: .target, authority: request.authority, detail: detail)
+            }
+            return .noResponse(hop: route.server != nil && !tunnel ? .proxy : .target, detail: detail)
+        default:
+            if isVerificationFailure(error) {
+                return verificationFailure(error, partial: partial, secondLook: secondLook)
+            }
+            if error.code == .sslConnectError || error.code == .sslCACertBadFile || error.code == .sslCertProblem {
+                let atProxy = isAtProxyTLS(partial)
+                return .tlsHandshakeFailed(
+                    hop: atProxy ? .proxy : .target, authority: atProxy ? proxyAddress : request.authority, detail: detail)
+            }
+            return FailureReason(
+                code: .connectFailed, hop: route.server != nil && !tunnel ? .proxy : .target,
+                message: "the call failed: \(error.code.description)\(detail.isEmpty ? "" : ": \(detail)")",
+                appleError: .unknown)
+        }
+    }
+
+    private func isVerificationFailure(_ error: CurlError) -> Bool {
+        error.code == .peerFailedVerification || error.message.contains("SSL certificate problem")
+            || isNameMismatch(error.message)
+    }
+
+    private func isNameMismatch(_ message: String) -> Bool {
+        message.contains("does not match target host name") || message.contains("no alternative certificate subject name matches")
+    }
+
+    /// Whether the TLS in question is the one with an `https://` proxy: every TLS of a
+    /// forwarded call, and a tunnel's until the proxy answered CONNECT.
+    private func isAtProxyTLS(_ partial: CurlResponse) -> Bool {
+        guard route.server?.scheme == .https else { return false }
+        return !tunnel || partial.connectStatusCode == 0 || partial.proxyTLSVerifyResult != 0
+    }
+
+    private func verificationFailure(
+        _ error: CurlError, partial: CurlResponse, secondLook: PeerCertificate?
+    )
+        -> FailureReason
+    {
+        let atProxy = isAtProxyTLS(partial)
+        let hop: ProbeHop = atProxy ? .proxy : .target
+        let leaf = atProxy ? nil : (partial.certificates.first ?? secondLook)
+        if isNameMismatch(error.message) {
+            let facts = Self.facts(of: leaf)
+            let asked = Self.quotedName(in: error.message) ?? (atProxy ? route.server?.host ?? "" : request.host)
+            return .hostNameMismatch(hop: hop, host: asked, names: facts.certificateNames, throughProxy: route.server != nil)
+        }
+        let verifyResult = atProxy ? partial.proxyTLSVerifyResult : partial.tlsVerifyResult
+        let problem = Self.certificateProblem(in: error.message) ?? error.reason
+        if verifyResult == Self.certificateHasExpired || problem.contains("certificate has expired") {
+            return .certificateExpired(hop: hop, notAfter: leaf?.notAfter)
+        }
+        if verifyResult == Self.certificateNotYetValid || problem.contains("not yet valid") {
+            return .certificateNotYetValid(hop: hop, notBefore: leaf?.notBefore)
+        }
+        return .certificateNotTrusted(hop: hop, problem: problem, issuer: leaf?.issuer, throughProxy: route.server != nil)
+    }
+
+    private func timeout(_ partial: CurlResponse) -> FailureReason {
+        let timings = partial.timings
+        let phase: TimeoutPhase
+        let throughProxy = route.server != nil
+        // libcurl 7.88.1 sets CURLINFO_CONNECT_TIME_T only once a proxy's tunnel is up; its
+        // "Connected to" line tells that the TCP connection itself was made.
+        let tcpConnected = timings.connect > 0 || partial.debugLog.contains("Connected to ")
+        if !tcpConnected {
+            phase =
+                throughProxy
+                ? .proxyConnect
+                : (timings.nameLookup == 0 && IPAddress.v4(parsing: request.host) == nil
+                    && IPAddress.v6(parsing: request.host) == nil ? .nameResolution : .targetConnect)
+        } else if throughProxy && tunnel && partial.connectStatusCode == 0 {
+            phase = .connectAnswer
+        } else if request.isHTTPS && timings.appConnect == 0 {
+            phase = .tlsHandshake
+        } else if timings.startTransfer == 0 {
+            phase = .firstByte
+        } else {
+            phase = .body
+        }
+        let connectLimit = settings.effectiveConnectTimeout
+        let maxTime = settings.effectiveMaxTime
+        let (limit, seconds) =
+            phase.isConnectPhase && connectLimit <= maxTime ? ("--connect-timeout", connectLimit) : ("--max-time", maxTime)
+        if throughProxy && (phase == .proxyConnect || phase == .connectAnswer || (phase == .firstByte && !tunnel)) {
+            return .proxyTimeout(phase: phase, limit: limit, seconds: seconds, proxyAddress: proxyAddress)
+        }
+        return .timeout(phase: phase, limit: limit, seconds: seconds, authority: request.authority)
+    }
+
+    // MARK: - TLS facts and warnings
+
+    /// The TLS facts of an `https://` target, or `nil` for `http://` or when TLS never began.
+    func tlsFacts(response: CurlResponse, reason: FailureReason?, secondLook: PeerCertificate?) -> TLSFacts? {
+        guard request.isHTTPS else { return nil }
+        let policy = settings.security
+        let leaf = response.certificates.first ?? secondLook
+        var facts = Self.facts(of: leaf)
+        facts.secondLook = response.certificates.isEmpty && secondLook != nil
+        let handshakeDone = response.timings.appConnect > 0 || response.statusCode > 0
+        let atTarget = reason?.hop == .target
+        switch reason?.code {
+        case .certificateNotTrusted? where atTarget, .certificateExpired? where atTarget,
+            .certificateNotYetValid? where atTarget:
+            facts.chainVerified = false
+        case .hostNameMismatch? where atTarget:
+            facts.chainVerified = !policy.allowsInvalidCertificates
+            facts.nameVerified = false
+        case .pinnedKeyMismatch?:
+            facts.chainVerified = !policy.allowsInvalidCertificates
+            facts.nameVerified = policy.validatesDomainName
+        default:
+            guard handshakeDone else { return leaf == nil ? nil : facts }
+            facts.chainVerified = !policy.allowsInvalidCertificates
+            facts.nameVerified = policy.validatesDomainName
+        }
+        return facts
+    }
+
+    /// Warnings for a call whose TLS checks were partly switched off.
+    func warnings(tls: TLSFacts?) -> [String] {
+        var warnings: [String] = []
+        let policy = settings.security
+        if let tls, tls.nameVerified == false, !policy.validatesDomainName {
+            var warning = "domain name not verified (--no-validate-domain-name)"
+            let names = tls.certificateNames
+            if !names.isEmpty, !names.contains(where: { Self.name($0, covers: request.host) }) {
+                warning +=
+                    ": the certificate names \(names.joined(separator: ", ")), not \(request.host); with domain-name validation on, this call fails with host name mismatch"
+            }
+            warnings.append(warning)
+        }
+        if let tls, tls.chainVerified == false, policy.allowsInvalidCertificates {
+            warnings.append("certificate chain not verified (--allow-invalid-certificates)")
+        }
+        if route.server?.scheme == .https && policy.proxyInsecure {
+            warnings.append("the proxy's certificate was not verified (--proxy-insecure)")
+        }
+        return warnings
+    }
+
+    // MARK: - Reading libcurl's words
+
+    static func fields(_ head: ResponseHead?) -> [(name: String, value: String)] {
+        head?.fields.map { (name: $0.name, value: $0.value) } ?? []
+    }
+
+    static func facts(of certificate: PeerCertificate?) -> TLSFacts {
+        guard let certificate else { return TLSFacts() }
+        return TLSFacts(
+            subject: certificate.subject?.trimmingCharacters(in: " "),
+            subjectAlternativeNames: certificate.subjectAlternativeNames,
+            issuer: certificate.issuer?.trimmingCharacters(in: " "), notAfter: certificate.notAfter?.trimmingCharacters(in: " "))
+    }
+
+    /// OpenSSL's words after `"SSL certificate problem: "`, e.g. `"self-signed certificate"`.
+    static func certificateProblem(in message: String) -> String? {
+        guard let range = message.range(of: "SSL certificate problem: ") else { return nil }
+        return String(message[range.upperBound...])
+    }
+
+    /// The host name libcurl compared, from `... target host name 'NAME'`.
+    static func quotedName(in message: String) -> String? {
+        guard let range = message.range(of: "target host name '") else { return nil }
+        let rest = message[range.upperBound...]
+        guard let end = rest.firstIndex(of: "'") else { return nil }
+        return String(rest[..<end])
+    }
+
+    /// The server's public key hash libcurl logs while checking pins (`" public key hash: sha256//..."`).
+    static func serverKeyHash(in log: DebugLog) -> String? {
+        for entry in log.entries where entry.kind == .text {
+            guard let range = entry.text.range(of: "public key hash: ") else { continue }
+            let hash = entry.text[range.upperBound...].prefix { !$0.isWhitespace && $0 != "\r\n" }
+            if hash.hasPrefix("sha256//") { return String(hash) }
+        }
+        return nil
+    }
+
+    /// Whether a certificate name covers a host: equal ignoring ASCII case, or a `*.` wildcard
+    /// covering exactly one leftmost label (RFC 6125 section 6.4.3).
+    static func name(_ name: String, covers host: String) -> Bool {
+        let name = name.lowercased()
+        let host = host.lowercased()
+        if name == host { return true }
+        guard name.hasPrefix("*."), let dot = host.firstIndex(of: ".") else { return false }
+        return host[dot...] == name.dropFirst()
+    }
+}

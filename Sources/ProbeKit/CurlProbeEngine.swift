@@ -1,0 +1,188 @@
+import Curl
+import Foundation
+
+/// The default engine: libcurl driven directly, so every switch is honoured exactly.
+///
+/// Each call gets its own ``EasyHandle`` (and so its own connection: timings are never those
+/// of a reused connection). Options per call (curl_easy_setopt(3)):
+/// - the route's options (``ProxyRoute/curlOptions``), `CURLOPT_HTTPPROXYTUNNEL` for
+///   `--proxytunnel`;
+/// - `CURLOPT_CONNECTTIMEOUT_MS` and `CURLOPT_TIMEOUT_MS` from the settings;
+/// - `CURLOPT_NOBODY` for `HEAD`, `CURLOPT_CUSTOMREQUEST` for other methods than `GET`;
+///   `CURLOPT_HTTPHEADER` for `-H`, `CURLOPT_RESOLVE` for `--resolve`;
+/// - for `https://` targets: `CURLOPT_SSL_VERIFYPEER`, `CURLOPT_SSL_VERIFYHOST`,
+///   `CURLOPT_CAINFO`, `CURLOPT_PINNEDPUBLICKEY` from the policy, and `CURLOPT_CERTINFO`;
+/// - for `https://` proxies: `CURLOPT_PROXY_CAINFO`, `CURLOPT_PROXY_SSL_VERIFYPEER`/`VERIFYHOST`;
+/// - `CURLOPT_VERBOSE`, captured (never printed) for OpenSSL's words and the server's key hash.
+public struct CurlProbeEngine: ProbeEngine {
+    /// `"curl"`.
+    public let name = ProbeEngineKind.curl.rawValue
+    /// The settings every call uses.
+    public let settings: ProbeSettings
+
+    /// An engine.
+    ///
+    /// - Parameter settings: the run's settings.
+    public init(settings: ProbeSettings) {
+        self.settings = settings
+    }
+
+    /// Makes one call with libcurl and classifies its end (see ``CurlFailureClassifier``).
+    ///
+    /// - Parameters:
+    ///   - request: the call.
+    ///   - cancellation: the run's switch.
+    /// - Returns: the result.
+    public func probe(_ request: ProbeRequest, cancellation: ProbeCancellation) -> ProbeResult {
+        let route: ProxyRoute
+        do {
+            route = try settings.route(for: request)
+        } catch {
+            return ProbeResult(
+                target: request.target, method: request.method, repetition: request.repetition, engine: name, route: nil,
+                outcome: .failed(
+                    FailureReason(code: .proxyUnreachable, hop: .proxy, message: error.description, hint: "fix the proxy setting")
+                ),
+                message: error.description)
+        }
+        if let cause = cancellation.cause {
+            return .cancelled(request, engine: name, route: route, cause: cause, inFlight: false)
+        }
+        let tunnel = settings.tunnels(request, on: route)
+        let transfer = Self.transfer(options(for: request, route: route, tunnel: tunnel), cancellation: cancellation)
+        let classifier = CurlFailureClassifier(request: request, route: route, tunnel: tunnel, settings: settings)
+
+        let response: CurlResponse
+        var reason: FailureReason?
+        var secondLook: PeerCertificate?
+        switch transfer {
+        case .success(let received):
+            response = received
+            reason = classifier.failure(of: received)
+        case .failure(let error):
+            response = error.partialResponse ?? CurlResponse()
+            if error.code == .abortedByCallback, let cause = cancellation.cause {
+                var result = ProbeResult.cancelled(request, engine: name, route: route, cause: cause, inFlight: true)
+                result.timings = Self.timings(response.timings)
+                result.remoteAddress = Self.remoteAddress(response)
+                return result
+            }
+            if classifier.needsSecondLook(error) {
+                secondLook = self.secondLook(request, route: route, tunnel: tunnel, cancellation: cancellation)
+            }
+            reason = classifier.failure(of: error, secondLook: secondLook)
+        }
+
+        let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: secondLook)
+        let failedConnect = tunnel && response.connectStatusCode >= 300
+        return ProbeResult(
+            target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,
+            outcome: reason.map(ProbeOutcome.failed) ?? .succeeded, message: reason?.message,
+            warnings: classifier.warnings(tls: tls),
+            httpStatus: response.statusCode > 0 && !failedConnect ? response.statusCode : nil,
+            connectStatus: tunnel && response.connectStatusCode > 0 ? response.connectStatusCode : nil,
+            tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response))
+    }
+
+    // MARK: - Options
+
+    /// The libcurl options of one call (listed on the type).
+    ///
+    /// - Parameters:
+    ///   - request: the call.
+    ///   - route: its route.
+    ///   - tunnel: whether it goes through CONNECT.
+    /// - Returns: the options, in the order they are set.
+    public func options(for request: ProbeRequest, route: ProxyRoute, tunnel: Bool) -> [EasyOption] {
+        var options = route.curlOptions
+        options.append(.url(request.url.absoluteString))
+        if route.server != nil && tunnel && !request.isHTTPS { options.append(.proxyTunnel(true)) }
+        options += timeoutOptions(connect: settings.effectiveConnectTimeout, total: settings.effectiveMaxTime)
+        switch request.method {
+        case "GET": break
+        case "HEAD": options.append(.noBody(true))
+        default: options.append(.customRequest(request.method))
+        }
+        if !request.headers.isEmpty { options.append(.httpHeaders(request.headers.map(\.line))) }
+        options += commonOptions(for: request, route: route)
+        let policy = settings.security
+        if request.isHTTPS {
+            options += [.verifyPeer(!policy.allowsInvalidCertificates), .verifyHost(policy.validatesDomainName)]
+            if let caFile = policy.caFile { options.append(.caInfo(path: caFile)) }
+            if !policy.pinnedPublicKeys.isEmpty {
+                options.append(.pinnedPublicKey(policy.pinnedPublicKeys.map(\.text).joined(separator: ";")))
+            }
+        }
+        options.append(.verbose(true))
+        return options
+    }
+
+    /// Options both the call and its second look use: `--resolve`, certificate info, the
+    /// proxy's TLS settings.
+    private func commonOptions(for request: ProbeRequest, route: ProxyRoute) -> [EasyOption] {
+        var options: [EasyOption] = []
+        if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
+        if request.isHTTPS { options.append(.certInfo(true)) }
+        if route.server?.scheme == .https {
+            let policy = settings.security
+            if let proxyCAFile = policy.proxyCAFile { options.append(.proxyCAInfo(path: proxyCAFile)) }
+            if policy.proxyInsecure { options += [.proxyVerifyPeer(false), .proxyVerifyHost(false)] }
+        }
+        return options
+    }
+
+    private func timeoutOptions(connect: Double, total: Double) -> [EasyOption] {
+        [.connectTimeout(milliseconds: Int((connect * 1000).rounded())), .timeout(milliseconds: Int((total * 1000).rounded()))]
+    }
+
+    // MARK: - Second look
+
+    /// Fetches the target's certificate with verification off, to name what failed
+    /// verification: a `HEAD` without the user's headers or URL credentials, bounded by the
+    /// same connect limit and at most 5 seconds in all.
+    private func secondLook(
+        _ request: ProbeRequest, route: ProxyRoute, tunnel: Bool, cancellation: ProbeCancellation
+    )
+        -> PeerCertificate?
+    {
+        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        components?.user = nil
+        components?.password = nil
+        guard let url = components?.url else { return nil }
+        var options = route.curlOptions
+        options.append(.url(url.absoluteString))
+        if route.server != nil && tunnel && !request.isHTTPS { options.append(.proxyTunnel(true)) }
+        options += timeoutOptions(
+            connect: settings.effectiveConnectTimeout,
+            total: min(settings.effectiveMaxTime, max(settings.effectiveConnectTimeout, 5)))
+        options += [.noBody(true), .verifyPeer(false), .verifyHost(false)]
+        options += commonOptions(for: request, route: route)
+        switch Self.transfer(options, cancellation: cancellation) {
+        case .success(let response): return response.certificates.first
+        case .failure(let error): return error.partialResponse?.certificates.first
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func transfer(_ options: [EasyOption], cancellation: ProbeCancellation) -> Result<CurlResponse, CurlError> {
+        Result { () throws(CurlError) -> CurlResponse in
+            let handle = try EasyHandle()
+            try handle.set(options)
+            return try handle.perform(cancellation: cancellation.transfers)
+        }
+    }
+
+    static func timings(_ timings: TransferTimings) -> ProbeTimings {
+        func reached(_ value: Double) -> Double? { value > 0 ? value : nil }
+        return ProbeTimings(
+            dns: reached(timings.nameLookup), connect: reached(timings.connect), tls: reached(timings.appConnect),
+            firstByte: reached(timings.startTransfer), total: timings.total)
+    }
+
+    static func remoteAddress(_ response: CurlResponse) -> String? {
+        guard let ip = response.primaryIP else { return nil }
+        let host = ip.contains(":") ? "[\(ip)]" : ip
+        return response.primaryPort.map { "\(host):\($0)" } ?? host
+    }
+}

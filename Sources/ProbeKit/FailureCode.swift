@@ -1,0 +1,74 @@
+/// The stable, machine-readable name of a failure reason; the JSON report's `reason` field.
+///
+/// The raw values never change: scripts and CI rules match on them. Each case names one check
+/// that failed; ``words`` says it in plain words.
+public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// The proxy's host name did not resolve (`CURLE_COULDNT_RESOLVE_PROXY`).
+    case proxyNameNotResolved
+    /// The TCP connection to the proxy failed: refused, unreachable (`CURLE_COULDNT_CONNECT`
+    /// with a proxy).
+    case proxyUnreachable
+    /// The proxy did not answer in time: connecting to it, its answer to CONNECT, or the first
+    /// byte of a forwarded request.
+    case proxyTimeout
+    /// The proxy answered `407 Proxy Authentication Required` (RFC 9110 section 15.5.8), to
+    /// CONNECT or to a forwarded request.
+    case proxyAuthenticationRequired
+    /// The proxy refused: `403 Forbidden` to CONNECT (RFC 9110 section 9.3.6), or a 403 it made
+    /// up itself for a forwarded request.
+    case proxyForbidden
+    /// The proxy could not reach the target: a `5xx` to CONNECT, or a `502`/`503`/`504` it made
+    /// up itself (RFC 9110 sections 15.6.3-15.6.5).
+    case proxyBadGateway
+    /// The target's host name did not resolve (`CURLE_COULDNT_RESOLVE_HOST`).
+    case targetNameNotResolved
+    /// The TCP connection to the target failed (`CURLE_COULDNT_CONNECT`), or it closed without
+    /// an answer.
+    case connectFailed
+    /// The TLS handshake failed for a reason other than the certificate (protocol, cipher, a
+    /// peer that does not speak TLS; `CURLE_SSL_CONNECT_ERROR`).
+    case tlsHandshakeFailed
+    /// The certificate chain does not lead to a trusted CA (self-signed, unknown issuer).
+    case certificateNotTrusted
+    /// The certificate does not name the host asked for (RFC 9110 section 4.3.4; RFC 6125).
+    case hostNameMismatch
+    /// The certificate's validity ended (`X509_V_ERR_CERT_HAS_EXPIRED`).
+    case certificateExpired
+    /// The certificate's validity has not begun (`X509_V_ERR_CERT_NOT_YET_VALID`).
+    case certificateNotYetValid
+    /// The server's public key is not among the pinned keys (`CURLOPT_PINNEDPUBLICKEY`,
+    /// `CURLE_SSL_PINNEDPUBKEYNOTMATCH`).
+    case pinnedKeyMismatch
+    /// The target did not answer in time (`CURLE_OPERATION_TIMEDOUT`); the message names the phase.
+    case timeout
+    /// The HTTP status is not among the expected ones (`--expect-status`, default `200-399`).
+    case unexpectedStatus
+    /// A header or body expectation did not hold (`--expect-header`, `--expect-body`).
+    case expectationFailed
+
+    /// The code itself, e.g. `"hostNameMismatch"`.
+    public var description: String { rawValue }
+
+    /// The reason in plain words, e.g. `"host name mismatch"`.
+    public var words: String {
+        switch self {
+        case .proxyNameNotResolved: "proxy name not resolved"
+        case .proxyUnreachable: "proxy unreachable"
+        case .proxyTimeout: "proxy timeout"
+        case .proxyAuthenticationRequired: "proxy authentication required"
+        case .proxyForbidden: "proxy forbidden"
+        case .proxyBadGateway: "proxy bad gateway"
+        case .targetNameNotResolved: "target name not resolved"
+        case .connectFailed: "connect failed"
+        case .tlsHandshakeFailed: "TLS handshake failed"
+        case .certificateNotTrusted: "certificate not trusted"
+        case .hostNameMismatch: "host name mismatch"
+        case .certificateExpired: "certificate expired"
+        case .certificateNotYetValid: "certificate not yet valid"
+        case .pinnedKeyMismatch: "pinned key mismatch"
+        case .timeout: "timeout"
+        case .unexpectedStatus: "unexpected HTTP status"
+        case .expectationFailed: "expectation failed"
+        }
+    }
+}

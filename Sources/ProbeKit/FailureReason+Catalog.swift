@@ -1,0 +1,374 @@
+/// One factory per failure code: each keeps its message, hint and Apple error consistent.
+///
+/// `detail` parameters take libcurl's own words (its `CURLOPT_ERRORBUFFER` text), shown after
+/// `curl:` so a reader can search for them.
+extension FailureReason {
+    /// What an Apple client sees when the proxy fails before the request reaches the target:
+    /// `kCFErrorHTTPSProxyConnectionFailure` (310) for a tunnel (`https://` targets, or
+    /// `--proxytunnel`), else `kCFErrorHTTPProxyConnectionFailure` (306) (CFNetworkErrors.h).
+    static func proxyConnectionFailure(tunnel: Bool) -> AppleClientError {
+        tunnel ? .httpsProxyConnectionFailure : .httpProxyConnectionFailure
+    }
+
+    private static func curlSays(_ detail: String) -> String {
+        detail.isEmpty ? "" : " (curl: \(detail))"
+    }
+
+    // MARK: - Proxy
+
+    /// `proxyNameNotResolved`: the proxy's host name did not resolve.
+    ///
+    /// - Parameters:
+    ///   - proxyHost: the proxy's host name.
+    ///   - source: the setting that named the proxy (`--proxy`, `https_proxy`, ...).
+    ///   - tunnel: whether the call would have used CONNECT.
+    ///   - detail: libcurl's message.
+    /// - Returns: the reason.
+    public static func proxyNameNotResolved(
+        proxyHost: String, source: ProxySource, tunnel: Bool, detail: String
+    )
+        -> FailureReason
+    {
+        FailureReason(
+            code: .proxyNameNotResolved, hop: .proxy,
+            message: "the proxy's host name \(proxyHost) did not resolve\(curlSays(detail))",
+            hint: "check the proxy's host name in \(source); --proxy \"\" goes direct",
+            appleError: proxyConnectionFailure(tunnel: tunnel))
+    }
+
+    /// `proxyUnreachable`: the TCP connection to the proxy failed.
+    ///
+    /// - Parameters:
+    ///   - proxyAddress: `host:port` of the proxy.
+    ///   - source: the setting that named the proxy.
+    ///   - tunnel: whether the call would have used CONNECT.
+    ///   - detail: libcurl's message, e.g. `"Failed to connect to 127.0.0.1 port 9 ...: Connection refused"`.
+    /// - Returns: the reason.
+    public static func proxyUnreachable(
+        proxyAddress: String, source: ProxySource, tunnel: Bool, detail: String
+    )
+        -> FailureReason
+    {
+        FailureReason(
+            code: .proxyUnreachable, hop: .proxy,
+            message: "could not connect to the proxy at \(proxyAddress)\(curlSays(detail))",
+            hint: "check that a proxy listens on \(proxyAddress) (from \(source))",
+            appleError: proxyConnectionFailure(tunnel: tunnel))
+    }
+
+    /// `proxyTimeout`: the proxy did not answer in time.
+    ///
+    /// - Parameters:
+    ///   - phase: ``TimeoutPhase/proxyConnect``, ``TimeoutPhase/connectAnswer`` or
+    ///     ``TimeoutPhase/firstByte`` (a forwarded request).
+    ///   - limit: the option that ran out, e.g. `"--connect-timeout"`.
+    ///   - seconds: its value in seconds.
+    ///   - proxyAddress: `host:port` of the proxy.
+    /// - Returns: the reason.
+    public static func proxyTimeout(
+        phase: TimeoutPhase, limit: String, seconds: Double, proxyAddress: String
+    )
+        -> FailureReason
+    {
+        let what: String
+        switch phase {
+        case .proxyConnect, .nameResolution: what = "could not connect to the proxy at \(proxyAddress)"
+        case .connectAnswer: what = "the proxy at \(proxyAddress) accepted the connection but never answered CONNECT"
+        default: what = "the proxy at \(proxyAddress) accepted the request but sent no answer (it may be waiting for the target)"
+        }
+        return FailureReason(
+            code: .proxyTimeout, hop: .proxy,
+            message: "\(what) within the \(limit) of \(Seconds.text(seconds)) s (phase: \(phase.words))",
+            hint: "check that \(proxyAddress) is a working HTTP proxy, or raise \(limit)",
+            appleError: .timedOut, timeoutPhase: phase)
+    }
+
+    /// `proxyAuthenticationRequired`: the proxy answered 407 (RFC 9110 section 15.5.8).
+    ///
+    /// - Parameters:
+    ///   - status: the status line without the version, e.g. `"407 Proxy Authentication Required"`.
+    ///   - challenge: the `Proxy-Authenticate` value (RFC 9110 section 11.7.1), if any.
+    ///   - user: the user whose credentials were sent, or `nil` when none were.
+    ///   - onConnect: whether it answered CONNECT (else a forwarded request).
+    ///   - source: the setting that named the proxy.
+    /// - Returns: the reason.
+    public static func proxyAuthenticationRequired(
+        status: String, challenge: String?, user: String?, onConnect: Bool, source: ProxySource
+    ) -> FailureReason {
+        var message = "the proxy answered \(onConnect ? "CONNECT" : "the forwarded request") with \(status)"
+        if let challenge { message += " and asks for \(challenge)" }
+        let hint: String
+        if let user {
+            message += "; it rejected the credentials of user \"\(user)\""
+            hint = "check the user name and password given for \"\(user)\" in \(source)"
+        } else {
+            message += "; no credentials were sent"
+            hint = "give credentials in \(source): http://USER:PASSWORD@HOST:PORT"
+        }
+        // A forwarded request's 407 reaches an Apple client as an HTTP response, not an error.
+        return FailureReason(
+            code: .proxyAuthenticationRequired, hop: .proxy, message: message, hint: hint,
+            appleError: onConnect ? .httpsProxyConnectionFailure : nil)
+    }
+
+    /// `proxyForbidden`: the proxy refused (403 to CONNECT, or a 403 it made up itself).
+    ///
+    /// - Parameters:
+    ///   - status: the status line without the version, e.g. `"403 Forbidden"`.
+    ///   - authority: the target's `host:port`.
+    ///   - onConnect: whether it answered CONNECT.
+    ///   - evidence: why the answer is the proxy's own, e.g. `"X-Squid-Error: ERR_ACCESS_DENIED 0"`.
+    /// - Returns: the reason.
+    public static func proxyForbidden(
+        status: String, authority: String, onConnect: Bool, evidence: String?
+    )
+        -> FailureReason
+    {
+        let what = onConnect ? "refused CONNECT to \(authority)" : "refused the request for \(authority) itself"
+        return FailureReason(
+            code: .proxyForbidden, hop: .proxy,
+            message: "the proxy \(what) with \(status)\(evidence.map { " (\($0))" } ?? "")",
+            hint:
+                "the proxy's rules deny \(authority); ask its administrator to allow it, or bypass the proxy with --noproxy HOST when the target is reachable directly",
+            appleError: onConnect ? .httpsProxyConnectionFailure : nil)
+    }
+
+    /// `proxyBadGateway`: the proxy could not reach the target (a `5xx` to CONNECT, or a
+    /// `502`/`503`/`504` it made up itself).
+    ///
+    /// - Parameters:
+    ///   - status: the status line without the version, e.g. `"502 Bad Gateway"`.
+    ///   - authority: the target's `host:port`.
+    ///   - onConnect: whether it answered CONNECT.
+    ///   - evidence: why the answer is the proxy's own, e.g. `"X-Squid-Error: ERR_CONNECT_FAIL 111"`.
+    /// - Returns: the reason.
+    public static func proxyBadGateway(
+        status: String, authority: String, onConnect: Bool, evidence: String?
+    )
+        -> FailureReason
+    {
+        let how = onConnect ? "it answered CONNECT with \(status)" : "its own answer was \(status)"
+        return FailureReason(
+            code: .proxyBadGateway, hop: .proxy,
+            message: "the proxy could not reach \(authority): \(how)\(evidence.map { " (\($0))" } ?? "")",
+            hint: "check that \(authority) is up and reachable from the proxy",
+            appleError: onConnect ? .httpsProxyConnectionFailure : nil)
+    }
+
+    /// A non-2xx answer to CONNECT that names no more specific reason (e.g. 400 or 405):
+    /// ``FailureCode/unexpectedStatus`` at the proxy.
+    ///
+    /// - Parameters:
+    ///   - status: the status line without the version.
+    ///   - authority: the target's `host:port`.
+    /// - Returns: the reason.
+    public static func connectRefused(status: String, authority: String) -> FailureReason {
+        FailureReason(
+            code: .unexpectedStatus, hop: .proxy,
+            message: "the proxy answered CONNECT to \(authority) with \(status); the tunnel was not opened",
+            hint: "check that the proxy allows CONNECT (RFC 9110 section 9.3.6) to this port",
+            appleError: .httpsProxyConnectionFailure)
+    }
+
+    // MARK: - Target
+
+    /// `targetNameNotResolved`: the target's host name did not resolve.
+    ///
+    /// - Parameters:
+    ///   - host: the host name.
+    ///   - detail: libcurl's message.
+    /// - Returns: the reason.
+    public static func targetNameNotResolved(host: String, detail: String) -> FailureReason {
+        FailureReason(
+            code: .targetNameNotResolved, hop: .target,
+            message: "the host name \(host) did not resolve\(curlSays(detail))",
+            hint: "check the host name, or give its address with --resolve \(host):PORT:ADDRESS",
+            appleError: .cannotFindHost)
+    }
+
+    /// `connectFailed`: the TCP connection to the target failed.
+    ///
+    /// - Parameters:
+    ///   - authority: the target's `host:port`.
+    ///   - detail: libcurl's message.
+    /// - Returns: the reason.
+    public static func connectFailed(authority: String, detail: String) -> FailureReason {
+        FailureReason(
+            code: .connectFailed, hop: .target,
+            message: "could not connect to \(authority)\(curlSays(detail))",
+            hint: "check that a server listens on \(authority)", appleError: .cannotConnectToHost)
+    }
+
+    /// No HTTP response at all: the peer closed the connection, or sent something that is not
+    /// HTTP. Reported as ``FailureCode/unexpectedStatus`` with Apple's `badServerResponse`.
+    ///
+    /// - Parameters:
+    ///   - hop: who closed: the proxy (a forwarded request) or the target.
+    ///   - detail: libcurl's message, e.g. `"Empty reply from server"`.
+    /// - Returns: the reason.
+    public static func noResponse(hop: ProbeHop, detail: String) -> FailureReason {
+        FailureReason(
+            code: .unexpectedStatus, hop: hop,
+            message: "no HTTP response from the \(hop)\(curlSays(detail))",
+            hint: hop == .target ? "check that the port speaks HTTP (http://) or TLS (https://) as the URL says" : nil,
+            appleError: .badServerResponse)
+    }
+
+    /// `tlsHandshakeFailed`: TLS failed for a reason other than the certificate.
+    ///
+    /// - Parameters:
+    ///   - hop: the proxy (an `https://` proxy) or the target.
+    ///   - authority: the peer's `host:port`.
+    ///   - detail: libcurl's (OpenSSL's) message.
+    /// - Returns: the reason.
+    public static func tlsHandshakeFailed(hop: ProbeHop, authority: String, detail: String) -> FailureReason {
+        FailureReason(
+            code: .tlsHandshakeFailed, hop: hop,
+            message: "the TLS handshake with \(authority) failed\(curlSays(detail))",
+            hint: "check that \(authority) speaks TLS and shares a TLS version and cipher with OpenSSL",
+            appleError: .secureConnectionFailed)
+    }
+
+    /// `certificateNotTrusted`: the chain does not lead to a trusted CA.
+    ///
+    /// - Parameters:
+    ///   - hop: the proxy (an `https://` proxy) or the target.
+    ///   - problem: OpenSSL's words, e.g. `"self-signed certificate"` or `"unable to get local issuer certificate"`.
+    ///   - issuer: the leaf's issuer, e.g. `"CN = Test CA"`, when known.
+    ///   - throughProxy: whether a proxy carried the call (it may intercept TLS).
+    /// - Returns: the reason.
+    public static func certificateNotTrusted(
+        hop: ProbeHop, problem: String, issuer: String?, throughProxy: Bool
+    )
+        -> FailureReason
+    {
+        var message = "the certificate is not trusted: \(problem)"
+        if let issuer { message += "; issued by \(issuer)" }
+        var hint: String
+        if hop == .proxy {
+            hint = "--proxy-cacert FILE with the CA that issued the proxy's certificate, or --proxy-insecure"
+        } else {
+            hint = "--cacert FILE with the CA that issued it, or --allow-invalid-certificates (the chain is then not verified)"
+            if throughProxy { hint += "; a proxy that intercepts TLS shows its own certificate: give its CA with --cacert" }
+        }
+        return FailureReason(
+            code: .certificateNotTrusted, hop: hop, message: message, hint: hint, appleError: .serverCertificateUntrusted)
+    }
+
+    /// `hostNameMismatch`: the certificate does not name the host asked for.
+    ///
+    /// - Parameters:
+    ///   - hop: the proxy (an `https://` proxy) or the target.
+    ///   - host: the name asked for.
+    ///   - names: the names the certificate carries (subject alternative names, or the subject's
+    ///     CN when it has none), e.g. `["localhost", "probe.test"]`.
+    ///   - throughProxy: whether a proxy carried the call (it may intercept TLS).
+    /// - Returns: the reason.
+    public static func hostNameMismatch(
+        hop: ProbeHop, host: String, names: [String], throughProxy: Bool
+    )
+        -> FailureReason
+    {
+        var message =
+            names.isEmpty
+            ? "the certificate does not name \(host) (the name asked for)"
+            : "the certificate names \(names.joined(separator: ", ")), not \(host) (the name asked for)"
+        if throughProxy && hop == .target {
+            message += "; if the proxy intercepts TLS, this certificate is the proxy's"
+        }
+        let hint =
+            hop == .proxy
+            ? "use a proxy host name its certificate carries, or --proxy-insecure"
+            : "--no-validate-domain-name (an app's validatesDomainName = false; the chain is still verified), or a certificate that names \(host)"
+        return FailureReason(
+            code: .hostNameMismatch, hop: hop, message: message, hint: hint,
+            appleError: AppleClientError.serverCertificateUntrusted.noting(
+                "-999 cancelled in an app that cancels the trust challenge, as AFNetworking 3 did"))
+    }
+
+    /// `certificateExpired`.
+    ///
+    /// - Parameters:
+    ///   - hop: the proxy or the target.
+    ///   - notAfter: the end of validity as OpenSSL prints it, when known.
+    /// - Returns: the reason.
+    public static func certificateExpired(hop: ProbeHop, notAfter: String?) -> FailureReason {
+        FailureReason(
+            code: .certificateExpired, hop: hop,
+            message: "the certificate expired" + (notAfter.map { " (not after \($0))" } ?? ""),
+            hint: "renew the certificate (or check this machine's clock); "
+                + (hop == .proxy ? "--proxy-insecure skips the check" : "--allow-invalid-certificates skips the check"),
+            appleError: .serverCertificateHasBadDate)
+    }
+
+    /// `certificateNotYetValid`.
+    ///
+    /// - Parameters:
+    ///   - hop: the proxy or the target.
+    ///   - notBefore: the start of validity as OpenSSL prints it, when known.
+    /// - Returns: the reason.
+    public static func certificateNotYetValid(hop: ProbeHop, notBefore: String?) -> FailureReason {
+        FailureReason(
+            code: .certificateNotYetValid, hop: hop,
+            message: "the certificate is not valid yet" + (notBefore.map { " (not before \($0))" } ?? ""),
+            hint: "check this machine's clock; "
+                + (hop == .proxy ? "--proxy-insecure skips the check" : "--allow-invalid-certificates skips the check"),
+            appleError: .serverCertificateNotYetValid)
+    }
+
+    /// `pinnedKeyMismatch`: the server's public key is not pinned.
+    ///
+    /// - Parameters:
+    ///   - serverKey: the server's key as `sha256//BASE64`, when libcurl logged it.
+    ///   - pinnedCount: how many keys were pinned.
+    /// - Returns: the reason.
+    public static func pinnedKeyMismatch(serverKey: String?, pinnedCount: Int) -> FailureReason {
+        let keys = pinnedCount == 1 ? "the pinned key" : "the \(pinnedCount) pinned keys"
+        return FailureReason(
+            code: .pinnedKeyMismatch, hop: .target,
+            message:
+                "the server's public key \(serverKey.map { "\($0) " } ?? "")is not \(pinnedCount == 1 ? "" : "among ")\(keys)",
+            hint: serverKey.map { "if the new key is expected, pin it: --pinned-public-key \($0)" },
+            appleError: AppleClientError.cancelled.noting(
+                "an app that pins keys (AFNetworking, Alamofire, TrustKit) cancels the trust challenge"))
+    }
+
+    /// `timeout` at the target, in a phase.
+    ///
+    /// - Parameters:
+    ///   - phase: the phase that ran out of time.
+    ///   - limit: the option that ran out, e.g. `"--max-time"`.
+    ///   - seconds: its value in seconds.
+    ///   - authority: the target's `host:port`.
+    /// - Returns: the reason.
+    public static func timeout(phase: TimeoutPhase, limit: String, seconds: Double, authority: String) -> FailureReason {
+        FailureReason(
+            code: .timeout, hop: .target,
+            message:
+                "\(authority) did not finish in time: the \(limit) of \(Seconds.text(seconds)) s ran out (phase: \(phase.words))",
+            hint: "raise \(limit) if \(authority) is just slow", appleError: .timedOut, timeoutPhase: phase)
+    }
+
+    // MARK: - Response
+
+    /// `unexpectedStatus`: the status is not among the expected ones.
+    ///
+    /// - Parameters:
+    ///   - status: the status line without the version, e.g. `"404 Not Found"`.
+    ///   - code: the status code.
+    ///   - expected: the expected statuses.
+    /// - Returns: the reason.
+    public static func unexpectedStatus(status: String, code: Int, expected: StatusList) -> FailureReason {
+        FailureReason(
+            code: .unexpectedStatus, hop: .target, message: "the status \(status) is not among the expected \(expected)",
+            hint: "--expect-status \(code) if this status is expected")
+    }
+
+    /// `expectationFailed`: a header or body expectation did not hold.
+    ///
+    /// - Parameter message: which one and what was found.
+    /// - Returns: the reason.
+    public static func expectationFailed(_ message: String) -> FailureReason {
+        FailureReason(code: .expectationFailed, hop: .target, message: message)
+    }
+}

@@ -1,0 +1,83 @@
+/// The JSON report: `{"probes": [one object per call], "summary": {"succeeded": N, "failed":
+/// N, "cancelled": N}}`, keys in a fixed order, every key always present (`null` when it does
+/// not apply). The fields are documented in `docs/probe-json.md`; their names never change.
+public struct JSONReport: Sendable {
+    /// A report.
+    public init() {}
+
+    /// The report, with a trailing newline.
+    ///
+    /// - Parameter results: a run's results, already redacted.
+    /// - Returns: the JSON text.
+    public func render(_ results: [ProbeResult]) -> String {
+        let summary = ProbeSummary(results)
+        let document = JSONValue.object([
+            ("probes", .array(results.map(Self.object))),
+            (
+                "summary",
+                .object([
+                    ("succeeded", .integer(summary.succeeded)), ("failed", .integer(summary.failed)),
+                    ("cancelled", .integer(summary.cancelled)),
+                ])
+            ),
+        ])
+        return document.text() + "\n"
+    }
+
+    /// One call's object.
+    static func object(_ result: ProbeResult) -> JSONValue {
+        let reason = result.outcome.failureReason
+        var appleError = reason?.appleError
+        if case .cancelled = result.outcome { appleError = .cancelled }
+        return .object([
+            ("target", .string(result.target)),
+            ("method", .string(result.method)),
+            ("repetition", .integer(result.repetition)),
+            ("engine", .string(result.engine)),
+            ("route", .string(result.routeKind)),
+            ("proxy", .string(result.proxy)),
+            ("noProxyMatch", .string(result.noProxyMatch?.entry)),
+            ("outcome", .string(result.outcome.name)),
+            ("reason", .string(reason?.code.rawValue)),
+            ("message", .string(result.message)),
+            ("hop", .string(reason?.hop.rawValue)),
+            ("urlError", appleError.map(Self.object) ?? .null),
+            ("hint", .string(reason?.hint)),
+            ("warnings", .array(result.warnings.map(JSONValue.string))),
+            ("httpStatus", .integer(result.httpStatus)),
+            ("connectStatus", .integer(result.connectStatus)),
+            ("tls", result.tls.map(Self.object) ?? .null),
+            ("timings", result.timings.map(Self.object) ?? .null),
+            ("remoteAddress", .string(result.remoteAddress)),
+        ])
+    }
+
+    private static func object(_ error: AppleClientError) -> JSONValue {
+        .object([
+            ("code", .integer(error.code)), ("name", .string(error.name)), ("domain", .string(error.domain)),
+            ("note", .string(error.note)),
+        ])
+    }
+
+    private static func object(_ tls: TLSFacts) -> JSONValue {
+        .object([
+            ("chainVerified", .bool(tls.chainVerified)),
+            ("nameVerified", .bool(tls.nameVerified)),
+            ("subject", .string(tls.subject)),
+            ("subjectAlternativeNames", .array(tls.subjectAlternativeNames.map(JSONValue.string))),
+            ("issuer", .string(tls.issuer)),
+            ("notAfter", .string(tls.notAfter)),
+            ("secondLook", .bool(tls.secondLook)),
+        ])
+    }
+
+    private static func object(_ timings: ProbeTimings) -> JSONValue {
+        .object([
+            ("dnsMs", .milliseconds(timings.dns)),
+            ("connectMs", .milliseconds(timings.connect)),
+            ("tlsMs", .milliseconds(timings.tls)),
+            ("firstByteMs", .milliseconds(timings.firstByte)),
+            ("totalMs", .milliseconds(timings.total)),
+        ])
+    }
+}

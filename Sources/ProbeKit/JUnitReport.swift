@@ -1,0 +1,89 @@
+/// The JUnit XML report: one `<testsuite>` with one `<testcase>` per call, as CI systems
+/// (Jenkins, GitLab, GitHub annotations) read it.
+///
+/// A failed call has a `<failure type="REASON" message="...">` with the details as text; a
+/// cancelled call is `<skipped message="..."/>`; warnings go to `<system-out>`. Every text is
+/// escaped for XML 1.0; characters XML cannot carry (control characters) become U+FFFD.
+public struct JUnitReport: Sendable {
+    /// A report.
+    public init() {}
+
+    /// The report, with a trailing newline.
+    ///
+    /// - Parameter results: a run's results, already redacted.
+    /// - Returns: the XML text.
+    public func render(_ results: [ProbeResult]) -> String {
+        let summary = ProbeSummary(results)
+        let seconds = results.compactMap { $0.timings?.total }.reduce(0, +) / 1000
+        let counts =
+            "tests=\"\(summary.total)\" failures=\"\(summary.failed)\" errors=\"0\" skipped=\"\(summary.cancelled)\" time=\"\(Self.seconds(seconds))\""
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"stagebuild probe\" \(counts)>\n"
+        xml += "  <testsuite name=\"stagebuild probe\" \(counts)>\n"
+        for result in results {
+            xml += testCase(result)
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    private func testCase(_ result: ProbeResult) -> String {
+        var name = "\(result.method) \(result.target)"
+        if result.repetition > 1 { name += " #\(result.repetition)" }
+        let time = Self.seconds((result.timings?.total ?? 0) / 1000)
+        let open =
+            "    <testcase classname=\"stagebuild.probe.\(Self.escaped(result.engine))\" name=\"\(Self.escaped(name))\" time=\"\(time)\""
+        var inner = ""
+        let details = TextReport.detailLines(result).map { "\($0.0): \($0.1)" }.joined(separator: "\n")
+        switch result.outcome {
+        case .succeeded:
+            break
+        case .failed(let reason):
+            inner +=
+                "      <failure type=\"\(reason.code)\" message=\"\(Self.escaped("\(reason.code.words): \(reason.message)"))\">"
+                + Self.escaped(details, attribute: false) + "</failure>\n"
+        case .cancelled:
+            inner += "      <skipped message=\"\(Self.escaped(result.message ?? "cancelled"))\"/>\n"
+        }
+        if !result.warnings.isEmpty {
+            let warnings = result.warnings.map { "warning: \($0)" }.joined(separator: "\n")
+            inner += "      <system-out>\(Self.escaped(warnings, attribute: false))</system-out>\n"
+        }
+        return inner.isEmpty ? open + "/>\n" : open + ">\n" + inner + "    </testcase>\n"
+    }
+
+    /// Seconds with three decimals, e.g. `"0.012"`.
+    static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((value * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+
+    /// Text escaped for XML 1.0 (sections 2.4 and 3.3.3): `&`, `<`, `>` as entities; in
+    /// attribute values also `"`, `'`, and tab, LF and CR as character references (else a parser turns
+    /// them into spaces); other control characters as U+FFFD (section 2.2 excludes them).
+    ///
+    /// - Parameters:
+    ///   - text: any text.
+    ///   - attribute: whether it goes in an attribute value (else element content, where line
+    ///     breaks stay as they are).
+    static func escaped(_ text: String, attribute: Bool = true) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"" where attribute: result += "&quot;"
+            case "'" where attribute: result += "&apos;"
+            case "\n": result += attribute ? "&#10;" : "\n"
+            case "\r": result += "&#13;"
+            case "\t": result += attribute ? "&#9;" : "\t"
+            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value):
+                result += "\u{FFFD}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,11 @@
+/// Where along the way a call failed: at the proxy, or at the target (the origin server, reached
+/// through the proxy's tunnel or directly).
+public enum ProbeHop: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// The proxy: reaching it, its answer to CONNECT, or an answer it made up itself.
+    case proxy
+    /// The target: its name, its TCP port, its TLS certificate, or its HTTP answer.
+    case target
+
+    /// `"proxy"` or `"target"`.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// One call to make: a URL, a method, extra header fields, and what the response must look like.
+public struct ProbeRequest: Sendable, Equatable {
+    /// The target, `http://` or `https://`.
+    public let url: URL
+    /// The method, e.g. `"GET"` (RFC 9110 section 9); `HEAD` asks for no body.
+    public var method: String
+    /// Extra request header fields (`-H`).
+    public var headers: [RequestHeader]
+    /// What the response must look like.
+    public var expectations: Expectations
+    /// Which repetition of the same request this is, from 1 (`--repeat`).
+    public var repetition: Int
+
+    /// A request.
+    ///
+    /// - Parameters:
+    ///   - url: an `http://` or `https://` URL with a host.
+    ///   - method: an RFC 9110 token, `GET` by default.
+    ///   - headers: extra header fields.
+    ///   - expectations: what the response must look like.
+    ///   - repetition: which repetition this is, from 1.
+    /// - Throws: ``ProbeInputError/invalidTarget(_:reason:)`` for another scheme or no host,
+    ///   ``ProbeInputError/invalidMethod(_:reason:)`` for a method that is not a token.
+    public init(
+        url: URL, method: String = "GET", headers: [RequestHeader] = [], expectations: Expectations = .default,
+        repetition: Int = 1
+    ) throws(ProbeInputError) {
+        let shown = ProxyURLParser.redacted(url.absoluteString)
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidTarget(shown, reason: "the URL must start with http:// or https://")
+        }
+        guard let host = url.host(percentEncoded: false), !host.isEmpty else {
+            throw .invalidTarget(shown, reason: "the URL has no host")
+        }
+        guard HTTPToken.isToken(Substring(method)) else {
+            throw .invalidMethod(
+                method, reason: "a method is a token of letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 section 9.1)")
+        }
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.expectations = expectations
+        self.repetition = repetition
+    }
+
+    /// A request for a URL given as text.
+    ///
+    /// - Parameters:
+    ///   - text: the URL, e.g. `"https://api.example.com/health"`.
+    ///   - method: the method.
+    ///   - headers: extra header fields.
+    ///   - expectations: what the response must look like.
+    ///   - repetition: which repetition this is, from 1.
+    /// - Throws: ``ProbeInputError/invalidTarget(_:reason:)`` when the text is not a URL, and as
+    ///   ``init(url:method:headers:expectations:repetition:)``.
+    public init(
+        parsing text: String, method: String = "GET", headers: [RequestHeader] = [],
+        expectations: Expectations = .default, repetition: Int = 1
+    ) throws(ProbeInputError) {
+        guard let url = URL(string: text), url.scheme != nil else {
+            throw .invalidTarget(ProxyURLParser.redacted(text), reason: "not a URL; write it as https://HOST[:PORT]/PATH")
+        }
+        try self.init(url: url, method: method, headers: headers, expectations: expectations, repetition: repetition)
+    }
+
+    /// The URL with any password replaced: `https://user:***@host/path`.
+    public var target: String { ProxyURLParser.redacted(url.absoluteString) }
+
+    /// Whether the URL is `https://`.
+    public var isHTTPS: Bool { url.scheme?.lowercased() == "https" }
+
+    /// The host without brackets, decoded, e.g. `"api.example.com"` or `"::1"`.
+    public var host: String { url.host(percentEncoded: false) ?? "" }
+
+    /// The port: the URL's, else 443 for `https` and 80 for `http` (RFC 9110 sections 4.2.1-4.2.2).
+    public var port: Int { url.port ?? (isHTTPS ? 443 : 80) }
+
+    /// `host:port`, IPv6 in brackets: what CONNECT asks for (RFC 9110 section 9.3.6).
+    public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// The URL's user name and password, when it has them (libcurl sends them as Basic
+    /// credentials); secrets for redaction.
+    var userInfoPassword: String? { url.password(percentEncoded: false) }
+}

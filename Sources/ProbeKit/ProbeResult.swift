@@ -1,0 +1,104 @@
+/// Everything a report says about one call: what was asked, which way it went, how it ended,
+/// and the facts collected on the way.
+///
+/// No field ever holds a password or a credential header value: the target and proxy are
+/// redacted (`user:***@host`) and messages are built without secrets (and scrubbed again by
+/// ``SecretRedactor`` before any report).
+public struct ProbeResult: Sendable, Equatable {
+    /// The target URL, redacted.
+    public var target: String
+    /// The request method.
+    public var method: String
+    /// Which repetition of the request this was, from 1.
+    public var repetition: Int
+    /// The engine that made the call: `"curl"` or `"urlsession"`.
+    public var engine: String
+    /// The route taken, or `nil` when it could not be decided.
+    public var route: ProxyRoute?
+    /// How the call ended.
+    public var outcome: ProbeOutcome
+    /// The facts in plain words: the failure's message, or why and when the call was cancelled;
+    /// `nil` for a success.
+    public var message: String?
+    /// Things that passed but deserve attention, e.g. `"domain name not verified: ..."`.
+    public var warnings: [String]
+    /// The final response's status code, when one arrived.
+    public var httpStatus: Int?
+    /// The proxy's status code for CONNECT, when a tunnel was asked for and answered.
+    public var connectStatus: Int?
+    /// TLS facts for `https://` targets whose handshake began.
+    public var tls: TLSFacts?
+    /// Phase timings, when the call started.
+    public var timings: ProbeTimings?
+    /// The address connected to, `ip:port` (IPv6 in brackets); the proxy's through a proxy.
+    public var remoteAddress: String?
+
+    /// A result.
+    ///
+    /// - Parameters: one per property.
+    public init(
+        target: String, method: String, repetition: Int = 1, engine: String, route: ProxyRoute?, outcome: ProbeOutcome,
+        message: String? = nil, warnings: [String] = [], httpStatus: Int? = nil, connectStatus: Int? = nil,
+        tls: TLSFacts? = nil, timings: ProbeTimings? = nil, remoteAddress: String? = nil
+    ) {
+        self.target = target
+        self.method = method
+        self.repetition = repetition
+        self.engine = engine
+        self.route = route
+        self.outcome = outcome
+        self.message = message
+        self.warnings = warnings
+        self.httpStatus = httpStatus
+        self.connectStatus = connectStatus
+        self.tls = tls
+        self.timings = timings
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The result of a call that was cancelled before it finished or started.
+    ///
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - engine: the engine's name.
+    ///   - route: the route, when known.
+    ///   - cause: why it was cancelled.
+    ///   - inFlight: whether the call had started.
+    /// - Returns: a ``ProbeOutcome/cancelled(_:)`` result.
+    public static func cancelled(
+        _ request: ProbeRequest, engine: String, route: ProxyRoute?, cause: CancellationCause, inFlight: Bool
+    ) -> ProbeResult {
+        ProbeResult(
+            target: request.target, method: request.method, repetition: request.repetition, engine: engine, route: route,
+            outcome: .cancelled(cause), message: "\(inFlight ? "cancelled in flight" : "not started"): \(cause)")
+    }
+
+    /// `"proxy"` or `"direct"`; `nil` when the route is unknown.
+    public var routeKind: String? { route.map { $0.server == nil ? "direct" : "proxy" } }
+
+    /// The proxy, redacted (`http://user:***@host:port`), when the route went through one.
+    public var proxy: String? { route?.server?.description }
+
+    /// The no-proxy entry that sent the call around a configured proxy, e.g. `".internal"`.
+    public var noProxyMatch: NoProxyMatch? {
+        if case .direct(.bypassed(let match)) = route { return match }
+        return nil
+    }
+
+    /// The same result with every text field passed through `redactor`.
+    ///
+    /// - Parameter redactor: the run's secrets.
+    /// - Returns: the scrubbed result.
+    public func redacted(by redactor: SecretRedactor) -> ProbeResult {
+        var copy = self
+        copy.target = redactor.redact(target)
+        copy.message = message.map(redactor.redact)
+        copy.warnings = warnings.map(redactor.redact)
+        if case .failed(var reason) = outcome {
+            reason.message = redactor.redact(reason.message)
+            reason.hint = reason.hint.map(redactor.redact)
+            copy.outcome = .failed(reason)
+        }
+        return copy
+    }
+}

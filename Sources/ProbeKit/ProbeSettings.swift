@@ -1,0 +1,66 @@
+/// What every call of a run shares: the proxy settings, the TLS policy, fixed addresses and
+/// time limits.
+public struct ProbeSettings: Sendable, Equatable {
+    /// `--connect-timeout` when not given, in seconds.
+    public static let defaultConnectTimeout = 10.0
+    /// `--max-time` when not given, in seconds.
+    public static let defaultMaxTime = 30.0
+
+    /// The proxy settings (command line and environment) from which each call's route comes.
+    public var proxy: ProxyConfiguration
+    /// Whether `http://` targets go through a CONNECT tunnel too (`--proxytunnel`,
+    /// `CURLOPT_HTTPPROXYTUNNEL`); `https://` targets always do.
+    public var forcesTunnel: Bool
+    /// How TLS peers are checked.
+    public var security: SecurityPolicy
+    /// Fixed addresses (`--resolve`).
+    public var resolve: [ResolveEntry]
+    /// `--connect-timeout` in seconds, or `nil` when not given (then ``defaultConnectTimeout``):
+    /// the limit up to a usable connection, the proxy's CONNECT answer and the TLS handshake
+    /// included (`CURLOPT_CONNECTTIMEOUT_MS`).
+    public var connectTimeout: Double?
+    /// `--max-time` in seconds, or `nil` when not given (then ``defaultMaxTime``): the limit
+    /// for the whole call (`CURLOPT_TIMEOUT_MS`).
+    public var maxTime: Double?
+
+    /// Settings.
+    ///
+    /// - Parameters: one per property.
+    public init(
+        proxy: ProxyConfiguration = ProxyConfiguration(), forcesTunnel: Bool = false, security: SecurityPolicy = .default,
+        resolve: [ResolveEntry] = [], connectTimeout: Double? = nil, maxTime: Double? = nil
+    ) {
+        self.proxy = proxy
+        self.forcesTunnel = forcesTunnel
+        self.security = security
+        self.resolve = resolve
+        self.connectTimeout = connectTimeout
+        self.maxTime = maxTime
+    }
+
+    /// The connect limit in force, seconds.
+    public var effectiveConnectTimeout: Double { connectTimeout ?? Self.defaultConnectTimeout }
+
+    /// The whole-call limit in force, seconds.
+    public var effectiveMaxTime: Double { maxTime ?? Self.defaultMaxTime }
+
+    /// The route of a request; a proxy text curl would reject becomes an error here, before any
+    /// call is made.
+    ///
+    /// - Parameter request: the request.
+    /// - Returns: the route.
+    /// - Throws: ``ProxyConfigurationError`` for unusable proxy text.
+    public func route(for request: ProbeRequest) throws(ProxyConfigurationError) -> ProxyRoute {
+        try proxy.route(for: request.url)
+    }
+
+    /// Whether a request goes through a CONNECT tunnel on this route.
+    ///
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - route: its route.
+    /// - Returns: `true` through a proxy for `https://` targets, or with ``forcesTunnel``.
+    public func tunnels(_ request: ProbeRequest, on route: ProxyRoute) -> Bool {
+        route.server != nil && (request.isHTTPS || forcesTunnel)
+    }
+}

@@ -1,0 +1,32 @@
+/// The user name and password for a proxy, from a proxy URL's user info, percent-decoded
+/// (RFC 3986 section 3.2.1; curl passes them as `CURLOPT_PROXYUSERNAME`/`CURLOPT_PROXYPASSWORD`).
+///
+/// The password never appears in ``description``, `debugDescription` or a mirror (`dump`).
+public struct ProxyCredentials: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// The user name, decoded; may be empty (`http://:secret@proxy`).
+    public var user: String
+    /// The password, decoded; `nil` when the user info has no `:` (`http://user@proxy`), which
+    /// curl sends as an empty password.
+    public var password: String?
+
+    /// Credentials.
+    ///
+    /// - Parameters:
+    ///   - user: the user name, not percent-encoded.
+    ///   - password: the password, not percent-encoded, or `nil` for none.
+    public init(user: String, password: String?) {
+        self.user = user
+        self.password = password
+    }
+
+    /// `"user:***"`, or `"user"` without a password.
+    public var description: String { password == nil ? user : "\(user):***" }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror with the user only, so `dump` and reflection never show the password.
+    public var customMirror: Mirror { Mirror(self, children: ["user": user, "password": password == nil ? "nil" : "***"]) }
+}

@@ -1,0 +1,195 @@
+/// Parses proxy text the way libcurl 7.88.1's `parse_proxy` does (see ``ProxyServer``), and
+/// redacts it for messages.
+enum ProxyURLParser {
+    /// SOCKS schemes libcurl accepts as proxies and stagebuild does not probe.
+    static let socksSchemes: Set<String> = ["socks", "socks4", "socks4a", "socks5", "socks5h"]
+
+    /// Host name prefixes from which curl's URL parser guesses a scheme (`CURLU_GUESS_SCHEME`).
+    private static let guessedSchemes = ["ftp", "dict", "ldap", "imap", "smtp", "pop3"]
+
+    /// Characters curl 7.88.1 refuses in a host name (`lib/urlapi.c`, `hostname_check`).
+    private static let forbiddenHostCharacters = Set(" \r\n\t/:#?!@{}[]\\$'\"^`*<>=;,+&()%".unicodeScalars)
+
+    static func parse(_ text: String, source: ProxySource) throws(ProxyConfigurationError) -> ProxyServer {
+        let shown = redacted(text)
+        func invalid(_ reason: String) -> ProxyConfigurationError {
+            .invalidProxy(proxy: shown, source: source, reason: reason)
+        }
+        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            throw invalid("it contains blanks or control characters")
+        }
+        var rest = Substring(text)
+        var scheme: String?
+        if let (written, afterColon) = splitScheme(rest) {
+            let slashes = afterColon.prefix { $0 == "/" }.count
+            guard (1...3).contains(slashes) else {
+                throw invalid("write one to three slashes after \"\(written):\"")
+            }
+            scheme = written.lowercased()
+            rest = afterColon.dropFirst(slashes)
+        }
+
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        var credentials: ProxyCredentials?
+        if let at = authority.firstIndex(of: "@") {
+            let userInfo = authority[..<at]
+            authority = authority[authority.index(after: at)...]
+            if !userInfo.isEmpty {
+                credentials = try parseCredentials(userInfo, invalid: invalid)
+            }
+        }
+
+        let (hostText, portText) = try splitHostAndPort(authority, invalid: invalid)
+        let host = try parseHost(hostText, invalid: invalid)
+        var port: Int?
+        if let portText {
+            if portText.isEmpty {
+                // curl ignores an empty port only after a scheme ("http://proxy:").
+                guard scheme != nil else { throw invalid("a port number must follow \":\"") }
+            } else {
+                guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portText), number <= 65_535
+                else { throw invalid("the port must be a number from 0 to 65535") }
+                port = number
+            }
+        }
+        let resolvedScheme = scheme ?? guessScheme(host: hostText)
+        guard let proxyScheme = ProxyServer.Scheme(rawValue: resolvedScheme) else {
+            throw .unsupportedProxyScheme(scheme: resolvedScheme, proxy: shown, source: source)
+        }
+        return ProxyServer(scheme: proxyScheme, host: host, port: port, credentials: credentials)
+    }
+
+    /// The text with the password of any user info replaced by `***` (everything up to the last
+    /// `@` of the authority after the user name), safe to show.
+    static func redacted(_ text: String) -> String {
+        var prefix = Substring("")
+        var rest = Substring(text)
+        if let separator = rest.firstRange(of: "://") {
+            prefix = rest[..<separator.upperBound]
+            rest = rest[separator.upperBound...]
+        }
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@") else { return text }
+        let userInfo = authority[..<at]
+        guard let colon = userInfo.firstIndex(of: ":") else {
+            return text
+        }
+        return String(prefix) + String(userInfo[..<colon]) + ":***" + String(rest[at...])
+    }
+
+    // MARK: - Parts
+
+    /// `scheme` and the text after `scheme:` when the text starts with a scheme followed by
+    /// `:/`, else `nil`. As curl 7.88.1's `Curl_is_absolute_url` with scheme guessing: up to 40
+    /// letters, digits, `+`, `-` or `.` (a digit may come first, so `127.0.0.1:/x` has the
+    /// scheme `127.0.0.1`).
+    private static func splitScheme(_ text: Substring) -> (String, Substring)? {
+        guard let colon = text.firstIndex(of: ":"), colon > text.startIndex else { return nil }
+        let name = text[..<colon]
+        guard name.count <= 40,
+            name.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || "+.-".unicodeScalars.contains($0) })
+        else { return nil }
+        let after = text[text.index(after: colon)...]
+        guard after.first == "/" else { return nil }
+        return (String(name), after)
+    }
+
+    private static func guessScheme(host: Substring) -> String {
+        let lowered = host.lowercased()
+        return guessedSchemes.first { lowered.hasPrefix($0 + ".") } ?? "http"
+    }
+
+    private static func parseCredentials(
+        _ userInfo: Substring, invalid: (String) -> ProxyConfigurationError
+    ) throws(ProxyConfigurationError) -> ProxyCredentials {
+        let colon = userInfo.firstIndex(of: ":")
+        let userText = colon.map { userInfo[..<$0] } ?? userInfo
+        guard let user = percentDecoded(userText) else {
+            throw invalid("the user name is not valid percent-encoded UTF-8 without control characters")
+        }
+        guard let colon else { return ProxyCredentials(user: user, password: nil) }
+        guard let password = percentDecoded(userInfo[userInfo.index(after: colon)...]) else {
+            throw invalid("the password is not valid percent-encoded UTF-8 without control characters")
+        }
+        return ProxyCredentials(user: user, password: password)
+    }
+
+    /// Host text and port text (`nil` without a `:`), brackets kept on the host.
+    private static func splitHostAndPort(
+        _ authority: Substring, invalid: (String) -> ProxyConfigurationError
+    ) throws(ProxyConfigurationError) -> (Substring, Substring?) {
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw invalid("the IPv6 address has no \"]\"") }
+            let host = authority[...close]
+            let after = authority[authority.index(after: close)...]
+            if after.isEmpty { return (host, nil) }
+            guard after.first == ":" else { throw invalid("only \":PORT\" may follow \"]\"") }
+            return (host, after.dropFirst())
+        }
+        guard let colon = authority.firstIndex(of: ":") else { return (authority, nil) }
+        return (authority[..<colon], authority[authority.index(after: colon)...])
+    }
+
+    private static func parseHost(
+        _ text: Substring, invalid: (String) -> ProxyConfigurationError
+    ) throws(ProxyConfigurationError) -> String {
+        if text.hasPrefix("[") {
+            var inner = String(text.dropFirst().dropLast())
+            var zone = ""
+            if let percent = inner.firstIndex(of: "%") {
+                // RFC 6874 writes the zone id "%25NAME"; curl also takes "%NAME".
+                let written = inner[percent...]
+                let name = written.hasPrefix("%25") && written.count > 3 ? written.dropFirst(3) : written.dropFirst()
+                guard !name.isEmpty else { throw invalid("the IPv6 zone id after \"%\" is empty") }
+                zone = "%" + name
+                inner = String(inner[..<percent])
+            }
+            guard IPAddress.v6(parsing: inner) != nil else { throw invalid("\"[\(inner)]\" is not an IPv6 address") }
+            return inner + zone
+        }
+        guard !text.isEmpty else { throw invalid("the host name is missing") }
+        guard let host = percentDecoded(text),
+            !host.unicodeScalars.contains(where: { forbiddenHostCharacters.contains($0) })
+        else { throw invalid("the host name contains a character curl does not allow in host names") }
+        return host
+    }
+
+    /// RFC 3986 percent-decoding: `%HH` becomes the byte; a `%` without two hex digits stays.
+    /// `nil` when the result is not UTF-8 or has control characters (curl's `REJECT_CTRL`).
+    private static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        let utf8 = Array(text.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+extension Unicode.Scalar {
+    /// `A`-`Z` or `a`-`z`.
+    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    /// `0`-`9`.
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

@@ -1,0 +1,23 @@
+/// The report formats (`--format`).
+public enum ReportFormat: String, Sendable, CaseIterable {
+    /// One block per call and a summary line (``TextReport``).
+    case text
+    /// One object per call and a summary (``JSONReport``, documented in `docs/probe-json.md`).
+    case json
+    /// JUnit XML, one test case per call (``JUnitReport``).
+    case junit
+
+    /// The report of `results` in this format.
+    ///
+    /// - Parameters:
+    ///   - results: a run's results, already redacted.
+    ///   - colored: whether the text report may use ANSI colours (ignored by the others).
+    /// - Returns: the whole report, ending with a newline.
+    public func render(_ results: [ProbeResult], colored: Bool = false) -> String {
+        switch self {
+        case .text: TextReport(colored: colored).render(results)
+        case .json: JSONReport().render(results)
+        case .junit: JUnitReport().render(results)
+        }
+    }
+}

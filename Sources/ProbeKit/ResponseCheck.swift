@@ -1,0 +1,57 @@
+/// Judges a response that arrived: the proxy's own refusals first, then the expected statuses,
+/// then header and body expectations. Shared by both engines.
+struct ResponseCheck {
+    var request: ProbeRequest
+    var route: ProxyRoute
+    /// Whether the call went through a CONNECT tunnel (then every response is the target's).
+    var tunnel: Bool
+
+    /// The failure, or `nil` when the response meets every expectation.
+    ///
+    /// A status the user listed in `--expect-status` is never taken for a proxy's refusal.
+    func failure(
+        status: Int, statusLine: String?, fields: [(name: String, value: String)], body: [UInt8], bodyWasCut: Bool
+    ) -> FailureReason? {
+        let expectations = request.expectations
+        if !expectations.statuses.contains(status) {
+            let shown = ProxyAnswer.status(line: statusLine, code: status)
+            if let server = route.server, !tunnel, case .proxy(_, let source) = route {
+                let evidence = ProxyAnswer.evidence(in: fields)
+                switch status {
+                case 407:
+                    return .proxyAuthenticationRequired(
+                        status: shown, challenge: ProxyAnswer.challenge(in: fields), user: server.credentials?.user,
+                        onConnect: false, source: source)
+                case 403 where evidence != nil:
+                    return .proxyForbidden(status: shown, authority: request.authority, onConnect: false, evidence: evidence)
+                case _ where [500, 502, 503, 504].contains(status) && evidence != nil:
+                    return .proxyBadGateway(status: shown, authority: request.authority, onConnect: false, evidence: evidence)
+                default:
+                    break
+                }
+            }
+            return .unexpectedStatus(status: shown, code: status, expected: expectations.statuses)
+        }
+        return expectations.failure(fields: fields, body: body, bodyWasCut: bodyWasCut)
+    }
+
+    /// The failure for a proxy's non-2xx answer to CONNECT (RFC 9110 section 9.3.6).
+    func connectFailure(status: Int, statusLine: String?, fields: [(name: String, value: String)]) -> FailureReason {
+        let shown = ProxyAnswer.status(line: statusLine, code: status)
+        let evidence = ProxyAnswer.evidence(in: fields)
+        switch status {
+        case 407:
+            let source: ProxySource
+            if case .proxy(_, let chosenBy) = route { source = chosenBy } else { source = .option("--proxy") }
+            return .proxyAuthenticationRequired(
+                status: shown, challenge: ProxyAnswer.challenge(in: fields), user: route.server?.credentials?.user,
+                onConnect: true, source: source)
+        case 403:
+            return .proxyForbidden(status: shown, authority: request.authority, onConnect: true, evidence: evidence)
+        case 500...599:
+            return .proxyBadGateway(status: shown, authority: request.authority, onConnect: true, evidence: evidence)
+        default:
+            return .connectRefused(status: shown, authority: request.authority)
+        }
+    }
+}

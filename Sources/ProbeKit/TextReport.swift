@@ -1,0 +1,102 @@
+/// The text report: one block per call, then `N succeeded, N failed, N cancelled`.
+///
+/// A block's first line is the outcome, method and target; indented lines follow for what is
+/// known: reason, message, urlError, hint, route, status, tls, timings, remote, warnings.
+/// Colour (ANSI SGR) marks the outcome word only, and only when asked for: the caller decides
+/// (a terminal, and `NO_COLOR` unset).
+public struct TextReport: Sendable {
+    /// Whether the outcome word is coloured.
+    public var colored: Bool
+
+    /// A report.
+    ///
+    /// - Parameter colored: whether to colour the outcome word.
+    public init(colored: Bool = false) {
+        self.colored = colored
+    }
+
+    /// The report, with a trailing newline.
+    ///
+    /// - Parameter results: a run's results, already redacted.
+    /// - Returns: the text.
+    public func render(_ results: [ProbeResult]) -> String {
+        var text = ""
+        for result in results {
+            text += block(result) + "\n"
+        }
+        return text + ProbeSummary(results).description + "\n"
+    }
+
+    /// One call's block, each line ending with a newline.
+    public func block(_ result: ProbeResult) -> String {
+        let word = result.outcome.name
+        let padded = word.padding(toLength: 10)
+        let shown: String
+        if colored {
+            let color = result.outcome == .succeeded ? "32" : (result.outcome.failureReason != nil ? "31" : "33")
+            shown = "\u{1B}[\(color)m\(word)\u{1B}[0m" + String(padded.dropFirst(word.count))
+        } else {
+            shown = padded
+        }
+        var title = "\(shown) \(result.method) \(result.target)"
+        if result.repetition > 1 { title += " #\(result.repetition)" }
+        if result.engine != ProbeEngineKind.curl.rawValue { title += " (\(result.engine))" }
+        return title + "\n" + Self.detailLines(result).map { "  \($0.0.padding(toLength: 10)) \($0.1)\n" }.joined()
+    }
+
+    /// The labelled detail lines of a call, shared with the JUnit report.
+    static func detailLines(_ result: ProbeResult) -> [(String, String)] {
+        var lines: [(String, String)] = []
+        if let reason = result.outcome.failureReason {
+            lines.append(("reason", "\(reason.code.words) (\(reason.code)) at the \(reason.hop)"))
+        }
+        if let message = result.message { lines.append(("message", message)) }
+        var appleError = result.outcome.failureReason?.appleError
+        if case .cancelled = result.outcome { appleError = .cancelled }
+        if let appleError {
+            lines.append(("urlError", appleError.description + (appleError.note.map { "; \($0)" } ?? "")))
+        }
+        if let hint = result.outcome.failureReason?.hint { lines.append(("hint", hint)) }
+        if let route = result.route { lines.append(("route", route.description)) }
+        if result.httpStatus != nil || result.connectStatus != nil {
+            var status = "HTTP \(result.httpStatus.map(String.init) ?? "-")"
+            if let connect = result.connectStatus { status += ", CONNECT \(connect)" }
+            lines.append(("status", status))
+        }
+        if let tls = result.tls { lines.append(("tls", describe(tls))) }
+        if let timings = result.timings { lines.append(("timings", describe(timings))) }
+        if let remote = result.remoteAddress { lines.append(("remote", remote)) }
+        for warning in result.warnings { lines.append(("warning", warning)) }
+        return lines
+    }
+
+    private static func describe(_ tls: TLSFacts) -> String {
+        func verdict(_ value: Bool?, _ what: String) -> String {
+            switch value {
+            case true?: "\(what) verified"
+            case false?: "\(what) NOT verified"
+            case nil: "\(what) not checked"
+            }
+        }
+        var parts = [verdict(tls.chainVerified, "chain") + ", " + verdict(tls.nameVerified, "name")]
+        if let subject = tls.subject { parts.append("subject \(subject)") }
+        if !tls.subjectAlternativeNames.isEmpty { parts.append("SANs \(tls.subjectAlternativeNames.joined(separator: ", "))") }
+        if let issuer = tls.issuer { parts.append("issuer \(issuer)") }
+        if let notAfter = tls.notAfter { parts.append("not after \(notAfter)") }
+        if tls.secondLook { parts.append("(certificate from a second look with verification off)") }
+        return parts.joined(separator: "; ")
+    }
+
+    private static func describe(_ timings: ProbeTimings) -> String {
+        func shown(_ value: Double?) -> String { value.map { "\(Seconds.milliseconds($0)) ms" } ?? "-" }
+        return "dns \(shown(timings.dns)), connect \(shown(timings.connect)), tls \(shown(timings.tls)), "
+            + "first byte \(shown(timings.firstByte)), total \(shown(timings.total))"
+    }
+}
+
+extension String {
+    /// The text padded with spaces to `length` characters (longer text unchanged).
+    func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+}

@@ -1,0 +1,94 @@
+/// Names the failure of a URLSession call from the `URLError` code and the text
+/// FoundationNetworking puts in its description: libcurl's `CURLOPT_ERRORBUFFER` words
+/// (FoundationNetworking's `MultiHandle` maps only a few `CURLcode`s to `URLError` codes and
+/// reports the rest as `-1 unknown`).
+struct URLSessionFailureClassifier {
+    var request: ProbeRequest
+    var route: ProxyRoute?
+    var settings: ProbeSettings
+
+    /// The failure for a `URLError` code and description.
+    func failure(code: Int, description: String) -> FailureReason {
+        var reason = classify(code: code, description: description)
+        let observed = AppleClientError.urlError(code: code)
+        if let expected = reason.appleError, expected != observed {
+            reason.appleError = observed.noting("FoundationNetworking on Linux; an app on Apple platforms gets \(expected)")
+        } else {
+            reason.appleError = observed
+        }
+        return reason
+    }
+
+    private func classify(code: Int, description: String) -> FailureReason {
+        let server = route?.server
+        let source: ProxySource
+        if case .proxy(_, let chosenBy)? = route { source = chosenBy } else { source = .option("--proxy") }
+        let tunnel = route.map { settings.tunnels(request, on: $0) } ?? false
+        let proxyAddress = server.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? ""
+        let check = ResponseCheck(request: request, route: route ?? .direct(.noProxyConfigured), tunnel: tunnel)
+
+        if let status = connectStatus(in: description) {
+            return check.connectFailure(status: status, statusLine: nil, fields: [])
+        }
+        if description.contains("Could not resolve proxy") {
+            return .proxyNameNotResolved(proxyHost: server?.host ?? "", source: source, tunnel: tunnel, detail: description)
+        }
+        if description.contains("Could not resolve host") || code == AppleClientError.cannotFindHost.code {
+            return .targetNameNotResolved(host: request.host, detail: description)
+        }
+        if code == AppleClientError.cannotConnectToHost.code || description.contains("Failed to connect to") {
+            if server != nil {
+                return .proxyUnreachable(proxyAddress: proxyAddress, source: source, tunnel: tunnel, detail: description)
+            }
+            return .connectFailed(authority: request.authority, detail: description)
+        }
+        if code == AppleClientError.timedOut.code {
+            let limit = Seconds.text(settings.effectiveMaxTime)
+            return FailureReason(
+                code: server != nil ? .proxyTimeout : .timeout, hop: server != nil ? .proxy : .target,
+                message: "URLSession gave up after the --max-time of \(limit) s; it does not say in which phase",
+                hint: "raise --max-time, or use --engine curl to see the phase", appleError: .timedOut)
+        }
+        if description.contains("does not match target host name")
+            || description.contains("no alternative certificate subject name matches")
+        {
+            return .hostNameMismatch(hop: .target, host: request.host, names: [], throughProxy: server != nil)
+        }
+        if let range = description.range(of: "SSL certificate problem: ") {
+            let problem = String(description[range.upperBound...])
+            if problem.contains("expired") { return .certificateExpired(hop: .target, notAfter: nil) }
+            if problem.contains("not yet valid") { return .certificateNotYetValid(hop: .target, notBefore: nil) }
+            return .certificateNotTrusted(hop: .target, problem: problem, issuer: nil, throughProxy: server != nil)
+        }
+        if description.contains("Empty reply from server") || code == AppleClientError.badServerResponse.code {
+            return .noResponse(hop: server != nil && !tunnel ? .proxy : .target, detail: description)
+        }
+        if description.contains("SSL") || description.contains("TLS") {
+            return .tlsHandshakeFailed(hop: .target, authority: request.authority, detail: description)
+        }
+        return FailureReason(
+            code: .connectFailed, hop: .target, message: "the call failed: \(description)", appleError: .unknown)
+    }
+
+    /// The proxy's CONNECT status from libcurl's words, e.g. `"CONNECT tunnel failed, response 407"`.
+    func connectStatus(in description: String) -> Int? {
+        for marker in ["CONNECT tunnel failed, response ", "Received HTTP code "] {
+            guard let range = description.range(of: marker) else { continue }
+            let digits = description[range.upperBound...].prefix { $0.isASCII && $0.isNumber }
+            if let status = Int(digits) { return status }
+        }
+        return nil
+    }
+
+    /// What is known of TLS: FoundationNetworking verifies chain and name always and shows no
+    /// certificate.
+    func tlsFacts(reason: FailureReason?) -> TLSFacts? {
+        guard request.isHTTPS else { return nil }
+        switch reason?.code {
+        case nil, .unexpectedStatus?, .expectationFailed?: return TLSFacts(chainVerified: true, nameVerified: true)
+        case .hostNameMismatch?: return TLSFacts(chainVerified: true, nameVerified: false)
+        case .certificateNotTrusted?, .certificateExpired?, .certificateNotYetValid?: return TLSFacts(chainVerified: false)
+        default: return nil
+        }
+    }
+}

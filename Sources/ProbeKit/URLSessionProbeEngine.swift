@@ -1,0 +1,217 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The engine that shows what a Swift app on this machine sees: FoundationNetworking's
+/// `URLSession` (on Linux built on libcurl, which reads the proxy from the environment).
+///
+/// What it honours: the route (given to libcurl through `http_proxy`, `https_proxy`,
+/// `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`, `no_proxy`, `NO_PROXY`, set in this process to
+/// exactly what the settings say), the method, headers, expectations and `--max-time`
+/// (`timeoutIntervalForRequest` and `timeoutIntervalForResource`). Redirects are not followed,
+/// as with the curl engine. Every other switch is refused (``unsupportedOptions(in:)``): on
+/// Linux, FoundationNetworking has no server-trust challenge and sets none of the libcurl
+/// options those switches need.
+///
+/// Failures carry the `URLError` this engine actually got (``FailureReason/appleError``), with
+/// a note naming what an app on Apple platforms gets instead.
+public struct URLSessionProbeEngine: ProbeEngine {
+    /// `"urlsession"`.
+    public let name = ProbeEngineKind.urlsession.rawValue
+    /// The settings every call uses.
+    public let settings: ProbeSettings
+    private let session: URLSession
+
+    /// An engine; sets this process's proxy variables for libcurl (call it before any other
+    /// thread reads the environment: `setenv` is not safe against concurrent `getenv`).
+    ///
+    /// - Parameters:
+    ///   - settings: the run's settings.
+    ///   - setEnvironment: sets (`String`) or unsets (`nil`) one variable; `setenv`/`unsetenv`
+    ///     of this process by default.
+    /// - Throws: ``ProbeEngineError/optionsNotHonoured(engine:options:reasons:)`` for settings
+    ///   URLSession cannot honour on Linux.
+    public init(
+        settings: ProbeSettings, setEnvironment: (String, String?) -> Void = URLSessionProbeEngine.setProcessVariable
+    ) throws(ProbeEngineError) {
+        let refused = Self.unsupportedOptions(in: settings)
+        guard refused.isEmpty else {
+            throw .optionsNotHonoured(
+                engine: ProbeEngineKind.urlsession.rawValue, options: refused.map(\.option), reasons: refused.map(\.reason))
+        }
+        for (variable, value) in Self.proxyEnvironment(for: settings.proxy) {
+            setEnvironment(variable, value)
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = settings.effectiveMaxTime
+        configuration.timeoutIntervalForResource = settings.effectiveMaxTime
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = 64
+        self.settings = settings
+        self.session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }
+
+    /// `setenv(name, value, 1)`, or `unsetenv(name)` for `nil`.
+    ///
+    /// - Parameters:
+    ///   - name: the variable.
+    ///   - value: its value, or `nil` to unset it.
+    public static func setProcessVariable(_ name: String, _ value: String?) {
+        if let value { setenv(name, value, 1) } else { unsetenv(name) }
+    }
+
+    /// The settings URLSession cannot honour on Linux, each with the reason.
+    ///
+    /// - Parameter settings: the run's settings.
+    /// - Returns: `(option, reason)` pairs; empty when the engine can run.
+    public static func unsupportedOptions(in settings: ProbeSettings) -> [(option: String, reason: String)] {
+        let noTrustChallenge = "FoundationNetworking on Linux has no server-trust challenge"
+        let noOption = "FoundationNetworking sets no such libcurl option"
+        let policy = settings.security
+        var refused: [(option: String, reason: String)] = []
+        if !policy.validatesDomainName { refused.append(("--no-validate-domain-name", noTrustChallenge)) }
+        if policy.allowsInvalidCertificates { refused.append(("--allow-invalid-certificates", noTrustChallenge)) }
+        if !policy.pinnedPublicKeys.isEmpty { refused.append(("--pinned-public-key", noTrustChallenge)) }
+        if policy.caFile != nil {
+            refused.append(("--cacert", "FoundationNetworking sets CURLOPT_CAINFO to the system's CA bundle itself"))
+        }
+        if policy.proxyCAFile != nil { refused.append(("--proxy-cacert", noOption + " (CURLOPT_PROXY_CAINFO)")) }
+        if policy.proxyInsecure { refused.append(("--proxy-insecure", noOption + " (CURLOPT_PROXY_SSL_VERIFYPEER)")) }
+        if settings.forcesTunnel { refused.append(("--proxytunnel", noOption + " (CURLOPT_HTTPPROXYTUNNEL)")) }
+        if !settings.resolve.isEmpty { refused.append(("--resolve", noOption + " (CURLOPT_RESOLVE)")) }
+        if settings.connectTimeout != nil {
+            refused.append(("--connect-timeout", "URLSession has only whole-request limits (use --max-time)"))
+        }
+        return refused
+    }
+
+    /// The proxy variables that make libcurl (inside FoundationNetworking) take exactly the
+    /// routes of `configuration`: every variable curl reads, set from the configuration's
+    /// environment (`nil` to unset), then `--proxy` as `http_proxy`, `https_proxy` and
+    /// `HTTPS_PROXY` (`--proxy ""` as `no_proxy=*`), and `--noproxy` as `no_proxy`/`NO_PROXY`.
+    ///
+    /// - Parameter configuration: the proxy settings.
+    /// - Returns: `(variable, value)` pairs in the order to apply them.
+    public static func proxyEnvironment(for configuration: ProxyConfiguration) -> [(String, String?)] {
+        let names = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+        var values: [String: String?] = [:]
+        for name in names {
+            let value = configuration.environment[name]
+            values[name] = value?.isEmpty == false ? value : nil
+        }
+        if let proxy = configuration.proxy {
+            if proxy.isEmpty {
+                values["no_proxy"] = "*"
+                values["NO_PROXY"] = "*"
+            } else {
+                for name in ["http_proxy", "https_proxy", "HTTPS_PROXY"] { values[name] = proxy }
+            }
+        }
+        if let noProxy = configuration.noProxy, configuration.proxy != "" {
+            values["no_proxy"] = noProxy
+            values["NO_PROXY"] = noProxy
+        }
+        return names.map { ($0, values[$0] ?? nil) }
+    }
+
+    /// Makes one call with a `URLSessionDataTask` and waits for it.
+    ///
+    /// - Parameters:
+    ///   - request: the call.
+    ///   - cancellation: the run's switch; it cancels the task.
+    /// - Returns: the result.
+    public func probe(_ request: ProbeRequest, cancellation: ProbeCancellation) -> ProbeResult {
+        let route = try? settings.route(for: request)
+        if let cause = cancellation.cause {
+            return .cancelled(request, engine: name, route: route, cause: cause, inFlight: false)
+        }
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
+
+        let completion = Completion()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let task = session.dataTask(with: urlRequest) { data, response, error in
+            completion.finish(data: data, response: response, error: error)
+        }
+        let token = cancellation.onCancel { task.cancel() }
+        task.resume()
+        let (data, response, error) = completion.wait()
+        cancellation.removeHandler(token)
+        let elapsed = clock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+
+        var result = ProbeResult(
+            target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,
+            outcome: .succeeded, timings: ProbeTimings(total: milliseconds))
+        let classifier = URLSessionFailureClassifier(request: request, route: route, settings: settings)
+        if let error {
+            let code = (error as NSError).code
+            if code == AppleClientError.cancelled.code, let cause = cancellation.cause {
+                var cancelled = ProbeResult.cancelled(request, engine: name, route: route, cause: cause, inFlight: true)
+                cancelled.timings = result.timings
+                return cancelled
+            }
+            let reason = classifier.failure(code: code, description: (error as NSError).localizedDescription)
+            result.outcome = .failed(reason)
+            result.message = reason.message
+            result.tls = classifier.tlsFacts(reason: reason)
+            result.connectStatus = classifier.connectStatus(in: (error as NSError).localizedDescription)
+            return result
+        }
+        guard let http = response as? HTTPURLResponse else {
+            let reason = FailureReason.noResponse(hop: .target, detail: "URLSession returned no HTTP response")
+            result.outcome = .failed(reason)
+            result.message = reason.message
+            return result
+        }
+        let fields = http.allHeaderFields.compactMap { key, value -> (name: String, value: String)? in
+            guard let name = key as? String else { return nil }
+            return (name: name, value: "\(value)")
+        }
+        result.httpStatus = http.statusCode
+        let tunnel = route.map { settings.tunnels(request, on: $0) } ?? false
+        if tunnel { result.connectStatus = 200 }
+        let body = [UInt8](data ?? Data())
+        if let route,
+            let reason = ResponseCheck(request: request, route: route, tunnel: tunnel).failure(
+                status: http.statusCode, statusLine: nil, fields: fields, body: body, bodyWasCut: false)
+        {
+            result.outcome = .failed(reason)
+            result.message = reason.message
+        }
+        result.tls = classifier.tlsFacts(reason: result.outcome.failureReason)
+        return result
+    }
+}
+
+/// Refuses every redirect, so a `3xx` is the response judged (as the curl engine does).
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
+
+/// A data task's completion, handed from URLSession's queue to the waiting worker thread.
+private final class Completion: Sendable {
+    private let value = Mutex<(Data?, URLResponse?, (any Error)?)?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+        value.withLock { $0 = (data, response, error) }
+        done.signal()
+    }
+
+    func wait() -> (Data?, URLResponse?, (any Error)?) {
+        done.wait()
+        return value.withLock { $0 } ?? (nil, nil, nil)
+    }
+}

@@ -1,0 +1,84 @@
+import Digests
+
+/// What reached the server for one request, as the echo routes show it: JSON by default, text
+/// for clients that prefer `text/plain`.
+struct EchoDocument: Sendable {
+    var serverName: String
+    var request: HTTPRequest
+    var target: RequestTarget
+    var peer: SocketAddress
+    var local: SocketAddress
+    /// `(requested, applied)` milliseconds for `/delay/MS`.
+    var delay: (requested: Int, applied: Int)?
+
+    /// The echo as a JSON object, members in a fixed order.
+    var json: JSONValue {
+        var members: [JSONValue.Member] = [
+            .init("server", .string(serverName)),
+            .init("method", .string(request.method)),
+            .init("target", .string(request.target)),
+            .init("path", .string(target.path)),
+            .init("query", .array(target.query.map { Self.pair($0.name, $0.value) })),
+            .init("version", .string(request.version.description)),
+            .init("headers", Self.fields(request.headerFields)),
+            .init("trailers", Self.fields(request.trailerFields)),
+            .init("peer", Self.address(peer)),
+            .init("local", Self.address(local)),
+            .init(
+                "body",
+                .object([
+                    .init("length", .integer(request.body.count)),
+                    .init("sha256", .string(SHA256Digest(of: request.body).hex)),
+                ])),
+        ]
+        if let delay {
+            members.append(
+                .init(
+                    "delay",
+                    .object([
+                        .init("requestedMilliseconds", .integer(delay.requested)),
+                        .init("appliedMilliseconds", .integer(delay.applied)),
+                    ])))
+        }
+        return .object(members)
+    }
+
+    /// The echo as readable lines: the request line, then one `label: value` per line and every
+    /// field indented under `headers:`.
+    var text: String {
+        var lines = ["\(request.method) \(request.target) \(request.version)"]
+        lines.append("server: \(serverName)")
+        lines.append("peer: \(peer)")
+        lines.append("local: \(local)")
+        lines.append("path: \(target.path)")
+        if !target.query.isEmpty {
+            lines.append("query:")
+            lines.append(contentsOf: target.query.map { "  \($0.name) = \($0.value)" })
+        }
+        lines.append("headers:")
+        lines.append(contentsOf: request.headerFields.map { "  \($0.name): \($0.value)" })
+        if !request.trailerFields.isEmpty {
+            lines.append("trailers:")
+            lines.append(contentsOf: request.trailerFields.map { "  \($0.name): \($0.value)" })
+        }
+        lines.append("body: \(request.body.count) bytes, sha256 \(SHA256Digest(of: request.body).hex)")
+        if let delay {
+            lines.append("delay: \(delay.applied) ms (requested \(delay.requested) ms)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `[{"name": ..., "value": ...}, ...]` in arrival order.
+    static func fields(_ fields: [HTTPField]) -> JSONValue {
+        .array(fields.map { pair($0.name, $0.value) })
+    }
+
+    /// `{"address": ..., "port": ...}`.
+    static func address(_ address: SocketAddress) -> JSONValue {
+        .object([.init("address", .string(address.host)), .init("port", .integer(address.port))])
+    }
+
+    private static func pair(_ name: String, _ value: String) -> JSONValue {
+        .object([.init("name", .string(name)), .init("value", .string(value))])
+    }
+}

@@ -1,0 +1,171 @@
+/// Reads HTTP/1.1 requests from bytes (RFC 9112), one at a time, without any I/O.
+///
+/// Feed it the connection's unconsumed input, from the first byte of the request being read,
+/// each time more bytes arrive. The parser remembers how far it got, so the same buffer must be
+/// passed again, grown only at its end, until a request is returned; then the caller drops the
+/// consumed bytes and the next call starts the next request (pipelining, RFC 9112 section 9.3.2).
+///
+/// It accepts what RFC 9112 requires a server to accept, and rejects the rest with an
+/// ``HTTPRequestError`` whose ``HTTPRequestError/status`` is the answer to send:
+/// - leading empty lines before the request line are ignored (section 2.2); a bare LF ends a line,
+///   a bare CR is an error (section 2.2);
+/// - request line `method SP request-target SP HTTP-version` with single spaces (section 3);
+/// - field lines `name ":" OWS value OWS`, no whitespace before the colon (section 5.1), no
+///   obsolete line folding (section 5.2), no control characters in values (RFC 9110 section 5.5);
+/// - exactly one `Host` in HTTP/1.1 (section 3.2);
+/// - framing by `Transfer-Encoding: chunked` or `Content-Length` (section 6), never both.
+public struct HTTPRequestParser: Sendable {
+    /// The largest head (request line and field lines), in bytes; also the trailer section's limit.
+    public let maxHeaderBytes: Int
+    /// The largest body after chunked decoding, in bytes.
+    public let maxBodyBytes: Int
+
+    /// Whether the request being read asked for `100 Continue` (RFC 9110 section 10.1.1) and its
+    /// body has not fully arrived: the caller should send the interim response once.
+    public private(set) var expectsContinue = false
+
+    private var phase: Phase = .head(scanned: 0)
+
+    private enum Phase: Sendable {
+        case head(scanned: Int)
+        case fixedBody(RequestHead, end: Int)
+        case chunkedBody(RequestHead, ChunkedBodyDecoder)
+    }
+
+    /// Creates a parser with size limits.
+    ///
+    /// - Parameters:
+    ///   - maxHeaderBytes: The largest head and trailer section, in bytes.
+    ///   - maxBodyBytes: The largest decoded body, in bytes.
+    public init(maxHeaderBytes: Int = 16384, maxBodyBytes: Int = 1 << 20) {
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Reads one request from the start of `input`, if it has fully arrived.
+    ///
+    /// - Parameters:
+    ///   - input: The unconsumed bytes of the connection, starting with the request being read;
+    ///     pass the same bytes again, grown at the end, until a request comes back.
+    /// - Returns: The request and how many bytes of `input` it used, or `nil` when more bytes are
+    ///   needed.
+    /// - Throws: ``HTTPRequestError`` when the bytes cannot be a valid request; the parser must not
+    ///   be used for this connection afterwards.
+    public mutating func parse(_ input: [UInt8]) throws(HTTPRequestError) -> (request: HTTPRequest, consumedByteCount: Int)? {
+        switch phase {
+        case .head(let scanned):
+            guard let (head, end) = try readHead(input, scanned: scanned) else { return nil }
+            return try startBody(head, at: end, input)
+        case .fixedBody(let head, let end):
+            guard input.count >= end else { return nil }
+            return finish(head, body: Array(input[head.length..<end]), trailers: [], consumed: end)
+        case .chunkedBody(let head, var decoder):
+            let complete = try decoder.decode(input)
+            guard complete else {
+                phase = .chunkedBody(head, decoder)
+                return nil
+            }
+            return finish(head, body: decoder.body, trailers: decoder.trailers, consumed: decoder.offset)
+        }
+    }
+
+    /// Forgets a partly read request, so the next call starts a new one.
+    public mutating func reset() {
+        phase = .head(scanned: 0)
+        expectsContinue = false
+    }
+
+    private mutating func startBody(
+        _ head: RequestHead, at end: Int, _ input: [UInt8]
+    ) throws(HTTPRequestError) -> (
+        request: HTTPRequest, consumedByteCount: Int
+    )? {
+        var head = head
+        head.length = end
+        switch head.framing {
+        case .none:
+            return finish(head, body: [], trailers: [], consumed: end)
+        case .contentLength(let length):
+            if length > maxBodyBytes { throw .contentTooLarge(limit: maxBodyBytes) }
+            phase = .fixedBody(head, end: end + length)
+            expectsContinue = head.expectsContinue
+        case .chunked:
+            phase = .chunkedBody(
+                head, ChunkedBodyDecoder(offset: end, maxBodyBytes: maxBodyBytes, maxTrailerBytes: maxHeaderBytes))
+            expectsContinue = head.expectsContinue
+        }
+        return try parse(input)
+    }
+
+    private mutating func finish(
+        _ head: RequestHead, body: [UInt8], trailers: [HTTPField], consumed: Int
+    ) -> (
+        request: HTTPRequest, consumedByteCount: Int
+    ) {
+        reset()
+        let request = HTTPRequest(
+            method: head.method, target: head.target, version: head.version,
+            headerFields: head.fields, body: body, trailerFields: trailers)
+        return (request, consumed)
+    }
+
+    /// Finds the end of the head and parses it once it has arrived.
+    private mutating func readHead(_ input: [UInt8], scanned: Int) throws(HTTPRequestError) -> (RequestHead, Int)? {
+        let start = try skipLeadingEmptyLines(input)
+        guard let start else { return nil }
+        var index = max(scanned, start)
+        var end: Int?
+        scan: while index < input.count {
+            if input[index] == ASCII.lineFeed {
+                let next = index + 1
+                if next >= input.count { break scan }
+                if input[next] == ASCII.lineFeed {
+                    end = next + 1
+                    break scan
+                }
+                if input[next] == ASCII.carriageReturn {
+                    if next + 1 >= input.count { break scan }
+                    if input[next + 1] == ASCII.lineFeed {
+                        end = next + 2
+                        break scan
+                    }
+                }
+            }
+            index += 1
+        }
+        guard let end else {
+            phase = .head(scanned: index)
+            if input.count - start > maxHeaderBytes { throw sizeError(input, start: start) }
+            return nil
+        }
+        if end - start > maxHeaderBytes { throw sizeError(input, start: start) }
+        let head = try parseHead(input[start..<end])
+        return (head, end)
+    }
+
+    /// The position after any empty lines before the request line (RFC 9112 section 2.2), or `nil`
+    /// when the input so far holds nothing else.
+    private func skipLeadingEmptyLines(_ input: [UInt8]) throws(HTTPRequestError) -> Int? {
+        var start = 0
+        while start < input.count {
+            if input[start] == ASCII.lineFeed {
+                start += 1
+            } else if input[start] == ASCII.carriageReturn {
+                guard start + 1 < input.count else { return nil }
+                guard input[start + 1] == ASCII.lineFeed else { throw .malformedRequestLine("bare CR") }
+                start += 2
+            } else {
+                return start
+            }
+            if start > maxHeaderBytes { throw .malformedRequestLine("too many empty lines before the request line") }
+        }
+        return nil
+    }
+
+    /// 414 when even the request line does not fit the limit, otherwise 431.
+    private func sizeError(_ input: [UInt8], start: Int) -> HTTPRequestError {
+        let limit = min(input.count, start + maxHeaderBytes)
+        if !input[start..<limit].contains(ASCII.lineFeed) { return .requestTargetTooLong(limit: maxHeaderBytes) }
+        return .headerSectionTooLarge(limit: maxHeaderBytes)
+    }
+}

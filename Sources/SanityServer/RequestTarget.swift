@@ -1,0 +1,94 @@
+/// The parts of a request target that routing and the echo show (RFC 9112 section 3.2,
+/// RFC 3986 section 3).
+struct RequestTarget: Sendable, Equatable {
+    /// The path as sent, still percent-encoded; `"*"` for asterisk-form, the authority for CONNECT.
+    var path: String
+    /// The query's name-value pairs in order, duplicates kept, percent-decoded and `+` read as a
+    /// space (HTML's application/x-www-form-urlencoded).
+    var query: [(name: String, value: String)]
+
+    static func == (left: RequestTarget, right: RequestTarget) -> Bool {
+        left.path == right.path && left.query.elementsEqual(right.query) { $0 == $1 }
+    }
+
+    /// Splits a target into path and query; an absolute-form target loses its scheme and authority.
+    ///
+    /// - Parameters:
+    ///   - target: The request target as sent.
+    init(_ target: String) {
+        var bytes = Array(target.utf8)[...]
+        if let authorityStart = Self.authorityStart(bytes) {
+            let afterAuthority = bytes[authorityStart...]
+            let pathStart =
+                afterAuthority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? afterAuthority.endIndex
+            bytes = afterAuthority[pathStart...]
+        }
+        if let fragment = bytes.firstIndex(of: UInt8(ascii: "#")) { bytes = bytes[..<fragment] }
+        let mark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        let pathBytes = bytes[..<mark]
+        path = pathBytes.isEmpty ? "/" : String(decoding: pathBytes, as: UTF8.self)
+        guard mark < bytes.endIndex else {
+            query = []
+            return
+        }
+        query = bytes[(mark + 1)...].split(separator: UInt8(ascii: "&")).map { pair in
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let value = parts.count > 1 ? parts[1] : []
+            return (Self.formDecoded(parts[0]), Self.formDecoded(value))
+        }
+    }
+
+    /// Whether a target is an absolute URI: `scheme "://"` (RFC 3986 section 3.1).
+    static func isAbsoluteForm(_ target: String) -> Bool {
+        authorityStart(Array(target.utf8)[...]) != nil
+    }
+
+    /// Where the authority starts in an absolute URI: after `scheme "://"`; `nil` for other forms.
+    private static func authorityStart(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard let first = bytes.first, isLetter(first) else { return nil }
+        var index = bytes.startIndex + 1
+        while index < bytes.endIndex, isSchemeCharacter(bytes[index]) { index += 1 }
+        guard bytes.endIndex - index >= 3, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+            bytes[index + 2] == UInt8(ascii: "/")
+        else { return nil }
+        return index + 3
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    private static func isSchemeCharacter(_ byte: UInt8) -> Bool {
+        isLetter(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
+    }
+
+    /// Percent-decodes (RFC 3986 section 2.1) and reads `+` as a space; a broken escape stays as sent.
+    static func formDecoded(_ text: ArraySlice<UInt8>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count)
+        var iterator = text
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: "+") {
+                bytes.append(ASCII.space)
+            } else if byte == UInt8(ascii: "%"), iterator.count >= 2,
+                let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1])
+            {
+                bytes.append(high << 4 | low)
+                iterator = iterator.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return ASCII.string(bytes)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

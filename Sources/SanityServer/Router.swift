@@ -1,0 +1,111 @@
+/// Maps a request to its response; pure, so every route is testable without sockets. The wait of
+/// `/delay/MS` is returned in ``HTTPResponse/delayMilliseconds`` for the connection to perform.
+struct Router: Sendable {
+    /// The routes, as the 404 body lists them.
+    static let routes = ["/", "/anything[/...]", "/headers", "/ip", "/status/CODE", "/delay/MS", "/healthz"]
+
+    /// The methods the routes answer, for `Allow` (RFC 9110 section 10.2.1).
+    static let allowedMethods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
+
+    /// The server's name, shown in every echo.
+    var serverName: String
+    /// The cap of `/delay/MS`, in milliseconds.
+    var maxDelayMilliseconds: Int
+
+    /// The response to a request.
+    ///
+    /// - Parameters:
+    ///   - request: The complete request.
+    ///   - peer: The TCP peer.
+    ///   - local: The local end of the connection.
+    /// - Returns: The response without `Date`, `Server`, `Connection` and framing fields.
+    func response(to request: HTTPRequest, peer: SocketAddress, local: SocketAddress) -> HTTPResponse {
+        if request.method == "CONNECT" {
+            return errorResponse(405, "CONNECT is not supported: this is an origin server, not a proxy", allow: true)
+        }
+        if request.target == "*" {
+            return HTTPResponse(status: 204, fields: [HTTPField(name: "Allow", value: Self.allowedMethods)], body: [])
+        }
+        let target = RequestTarget(request.target)
+        let format = ResponseFormat.preferred(byAccept: request.values(ofField: "Accept"))
+        let echo = EchoDocument(serverName: serverName, request: request, target: target, peer: peer, local: local)
+        let path = target.path
+
+        switch path {
+        case "/", "/anything":
+            return render(echo, format)
+        case _ where path.hasPrefix("/anything/"):
+            return render(echo, format)
+        case "/headers":
+            if format == .text { return .text(200, request.headerFields.map { "\($0.name): \($0.value)\n" }.joined()) }
+            return .json(200, .object([.init("headers", EchoDocument.fields(request.headerFields))]))
+        case "/ip":
+            if format == .text { return .text(200, "\(peer.host)\n") }
+            return .json(200, EchoDocument.address(peer))
+        case "/healthz":
+            return .text(200, "ok\n")
+        default:
+            break
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if segments.count == 2, segments.first == "status" {
+            return status(String(segments.last ?? ""))
+        }
+        if segments.count == 2, segments.first == "delay" {
+            return delay(String(segments.last ?? ""), echo: echo, format: format)
+        }
+        return .json(
+            404,
+            .object([
+                .init("error", .string("no route for \(path)")),
+                .init("status", .integer(404)),
+                .init("routes", .array(Self.routes.map(JSONValue.string))),
+            ]))
+    }
+
+    private func render(_ echo: EchoDocument, _ format: ResponseFormat) -> HTTPResponse {
+        format == .text ? .text(200, echo.text) : .json(200, echo.json)
+    }
+
+    /// `/status/CODE`: any final status `200...599`, with the fields RFC 9110 requires of it.
+    private func status(_ text: String) -> HTTPResponse {
+        guard text.count == 3, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let code = Int(text),
+            (200...599).contains(code)
+        else {
+            return errorResponse(400, "/status/CODE needs a final status code 200-599, got '\(text)'")
+        }
+        var fields: [HTTPField] = []
+        switch code {
+        case 301, 302, 303, 307, 308: fields.append(HTTPField(name: "Location", value: "/anything"))  // section 10.2.2
+        case 401: fields.append(HTTPField(name: "WWW-Authenticate", value: "Basic realm=\"stagebuild\""))  // 11.6.1
+        case 405: fields.append(HTTPField(name: "Allow", value: Self.allowedMethods))  // section 15.5.6
+        case 407: fields.append(HTTPField(name: "Proxy-Authenticate", value: "Basic realm=\"stagebuild\""))  // 11.7.1
+        default: break
+        }
+        let document = JSONValue.object([
+            .init("status", .integer(code)), .init("reason", .string(HTTPStatus.reasonPhrase(code))),
+        ])
+        return .json(code, document, fields: fields)
+    }
+
+    /// `/delay/MS`: the echo after `MS` milliseconds, capped at ``maxDelayMilliseconds``.
+    private func delay(_ text: String, echo: EchoDocument, format: ResponseFormat) -> HTTPResponse {
+        guard !text.isEmpty, text.count <= 9, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let requested = Int(text)
+        else {
+            return errorResponse(400, "/delay/MS needs a whole number of milliseconds, got '\(text)'")
+        }
+        var echo = echo
+        let applied = min(requested, maxDelayMilliseconds)
+        echo.delay = (requested, applied)
+        var response = render(echo, format)
+        response.delayMilliseconds = applied
+        return response
+    }
+
+    private func errorResponse(_ code: Int, _ message: String, allow: Bool = false) -> HTTPResponse {
+        .json(
+            code,
+            .object([.init("error", .string(message)), .init("status", .integer(code))]),
+            fields: allow ? [HTTPField(name: "Allow", value: Self.allowedMethods)] : [])
+    }
+}

@@ -1,0 +1,102 @@
+import DockerfileSyntax
+
+/// A composed Dockerfile with what it is made of: the stage templates it used and the images
+/// it names. ``lockInputs()`` is what `stagebuild.lock` records and checks.
+public struct Composition: Sendable {
+    /// The Dockerfile text; images the lockfile holds are pinned when one was given.
+    public internal(set) var text: String
+    /// Every stage template the composition used (also those pulled in by `requires`), by name.
+    public let templates: [StageTemplate]
+    /// Every image the text names, in file order (`# syntax=` first).
+    public internal(set) var images: [ImageMention]
+    /// The images left as written although a lockfile was given: the lockfile does not hold
+    /// them (it is stale), or they are written through a variable.
+    public internal(set) var unpinnedImages: [ImageMention] = []
+
+    /// Reads the images of composed text.
+    ///
+    /// - Parameters:
+    ///   - text: The composed Dockerfile.
+    ///   - templates: The templates used.
+    ///   - origins: The first line of each block of the text and the file it comes from.
+    ///   - syntax: The `# syntax=` value written on the first line, if any.
+    ///   - stagefile: The Stagefile as shown, for lines before the first block.
+    /// - Throws: `CompositionError` when the composed text does not parse (a bug).
+    init(
+        text: String, templates: [StageTemplate], origins: [(line: Int, file: String)], syntax: String?, stagefile: String
+    ) throws(CompositionError) {
+        self.text = text
+        self.templates = templates
+        let tree: DockerfileSyntaxTree
+        do {
+            tree = try DockerfileParser.parse(text)
+        } catch {
+            throw CompositionError(
+                "the composed Dockerfile does not parse (\(error.message)); this is a bug in stagebuild", file: stagefile,
+                at: nil)
+        }
+        func origin(of line: Int) -> String { origins.last { $0.line <= line }?.file ?? stagefile }
+        var images: [ImageMention] = []
+        if let syntax {
+            let location = SourceLocation(line: 1, column: "# syntax=".unicodeScalars.count + 1)
+            images.append(ImageMention(written: syntax, expanded: syntax, kind: .syntax, origin: stagefile, location: location))
+        }
+        for use in LintDocument(tree).imageUses(includingUnexpanded: true) {
+            let kind: ImageMention.Kind
+            switch use.origin {
+            case .from: kind = .from
+            case .copyFrom: kind = .copyFrom
+            case .mountFrom: kind = .mountFrom
+            }
+            images.append(
+                ImageMention(
+                    written: use.written, expanded: use.isExpanded ? use.reference : nil, kind: kind,
+                    origin: origin(of: use.location.line), location: use.location))
+        }
+        self.images = images
+    }
+
+    /// What a lockfile records for this composition: each image reference once, and each
+    /// template's content digest.
+    ///
+    /// - Returns: The inputs.
+    /// - Throws: `CompositionError` for an image named through a variable or not a valid reference.
+    public func lockInputs() throws(CompositionError) -> LockInputs {
+        var references: [ImageReference] = []
+        for mention in images { references.append(try mention.reference()) }
+        var digests: [String: Digest] = [:]
+        for template in templates { digests[template.name] = template.contentDigest }
+        return LockInputs(images: references, templates: digests)
+    }
+
+    /// Appends the lockfile's digest to every image it holds, in place in ``text``.
+    mutating func pin(with lockfile: Lockfile) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
+        var unpinned: [ImageMention] = []
+        // Right to left, so that earlier columns on a line stay valid.
+        for mention in images.sorted(by: { $0.location > $1.location }) {
+            guard let reference = try? mention.reference() else {
+                unpinned.append(mention)
+                continue
+            }
+            if reference.digest != nil { continue }
+            guard let entry = lockfile.images[mention.written] else {
+                unpinned.append(mention)
+                continue
+            }
+            let index = mention.location.line - 1
+            let start = mention.location.column - 1
+            let written = Array(mention.written.unicodeScalars)
+            guard lines.indices.contains(index), start >= 0, start + written.count <= lines[index].count,
+                Array(lines[index][start..<start + written.count]) == written
+            else {
+                // Written with quotes, say: the text at the position is not the reference.
+                unpinned.append(mention)
+                continue
+            }
+            lines[index].replaceSubrange(start..<start + written.count, with: reference.pinned(to: entry.digest).unicodeScalars)
+        }
+        text = lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n")
+        unpinnedImages = unpinned.sorted { $0.location < $1.location }
+    }
+}

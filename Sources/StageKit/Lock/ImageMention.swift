@@ -1,0 +1,51 @@
+import DockerfileSyntax
+
+/// One place where a composed Dockerfile names an image: the `# syntax=` frontend, a `FROM`,
+/// a `COPY --from=IMAGE` or a `RUN --mount=…,from=IMAGE`. Build stage names, `scratch` and
+/// stage indexes (`--from=0`) are not images and never become mentions.
+public struct ImageMention: Sendable, Hashable {
+    /// Where in an instruction the image is named.
+    public enum Kind: String, Sendable, Hashable {
+        /// The `# syntax=` parser directive: the BuildKit frontend image.
+        case syntax = "# syntax="
+        /// `FROM IMAGE`.
+        case from = "FROM"
+        /// `COPY --from=IMAGE`.
+        case copyFrom = "COPY --from="
+        /// `RUN --mount=…,from=IMAGE`.
+        case mountFrom = "RUN --mount=from="
+    }
+
+    /// The reference as written, variables not expanded, e.g. `debian:bookworm-slim`.
+    public var written: String
+    /// The reference with variables expanded from `ARG` defaults and `ENV` values; `nil` when
+    /// a variable has no value known before the build.
+    public var expanded: String?
+    /// Where it is named.
+    public var kind: Kind
+    /// The file the line comes from: the Stagefile as shown to the user, or a stage template's
+    /// path relative to the Stagefile.
+    public var origin: String
+    /// Where the reference starts in the composed text.
+    public var location: SourceLocation
+
+    /// The image reference, parsed as Docker parses it.
+    ///
+    /// - Returns: The reference.
+    /// - Throws: `CompositionError` in ``origin`` for a reference that uses a variable (a lock
+    ///   pins references written out in full, so that the pinned text replaces them) or that
+    ///   Docker would reject.
+    public func reference() throws(CompositionError) -> ImageReference {
+        guard expanded == written, !written.contains("$") else {
+            throw CompositionError(
+                "\(kind.rawValue) \(written) names its image through a variable; stagebuild lock pins images "
+                    + "written out in full, so write the image itself (a build argument cannot change a pinned image)",
+                file: origin)
+        }
+        do {
+            return try ImageReference(parsing: written)
+        } catch {
+            throw CompositionError("\(kind.rawValue) \(written): \(error.description)", file: origin)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What a lockfile pins and checks: the image references of a composition (each once, as
+/// written) and the content digest of each stage template it used. The Stagefile's other lines
+/// are not inputs: editing a `LABEL` does not make the lock stale.
+public struct LockInputs: Sendable, Hashable {
+    /// The image references, each written form once, sorted by it.
+    public let images: [ImageReference]
+    /// Each template's content digest (`"sha256:" + 64 hex` of its bytes), by template name.
+    public let templates: [String: Digest]
+
+    /// Inputs from references and template digests.
+    ///
+    /// - Parameters:
+    ///   - images: The references in any order; repeated written forms count once.
+    ///   - templates: Content digests by template name.
+    public init(images: [ImageReference], templates: [String: Digest]) {
+        var seen: Set<String> = []
+        self.images = images.filter { seen.insert($0.written).inserted }.sorted { Self.precedes($0.written, $1.written) }
+        self.templates = templates
+    }
+
+    /// The SHA-256 of all inputs in one canonical text (format version, then one line per image
+    /// and per template, sorted by byte value), recorded in the lockfile as `inputsDigest`.
+    public var digest: Digest {
+        var lines = ["stagebuild.lock format \(Lockfile.formatVersion)"]
+        lines += images.map { "image \($0.written)" }
+        lines += templates.keys.sorted(by: Self.precedes).map { "template \($0) \(templates[$0]?.description ?? "")" }
+        return Digest.sha256(of: (lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    /// Byte-value order of UTF-8 text, the same on every machine and locale.
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+}

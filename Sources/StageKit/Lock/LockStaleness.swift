@@ -1,0 +1,33 @@
+/// One reason a lockfile does not match its composition.
+public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
+    /// There is no lockfile.
+    case missing
+    /// The lockfile was written by a stagebuild with another format version.
+    case formatVersion(found: Int)
+    /// The composition names an image the lockfile does not hold (as written).
+    case imageAdded(String)
+    /// The lockfile holds an image the composition no longer names.
+    case imageRemoved(String)
+    /// The composition uses a template the lockfile does not know.
+    case templateAdded(String)
+    /// The lockfile knows a template the composition no longer uses.
+    case templateRemoved(String)
+    /// A template's content changed since the lockfile was written.
+    case templateChanged(String, locked: Digest, current: Digest)
+    /// The recorded hash of all inputs does not match the entries (the file was edited by hand).
+    case inputsDigestMismatch
+
+    /// One phrase, e.g. `template 'debian' changed (locked sha256:…, now sha256:…)`.
+    public var description: String {
+        switch self {
+        case .missing: "there is no \(Lockfile.fileName)"
+        case .formatVersion(let found): "it has format \(found), this stagebuild writes format \(Lockfile.formatVersion)"
+        case .imageAdded(let image): "image \(image) was added"
+        case .imageRemoved(let image): "image \(image) was removed"
+        case .templateAdded(let name): "template '\(name)' was added"
+        case .templateRemoved(let name): "template '\(name)' was removed"
+        case .templateChanged(let name, let locked, let current): "template '\(name)' changed (locked \(locked), now \(current))"
+        case .inputsDigestMismatch: "its inputsDigest does not match its entries (edited by hand?)"
+        }
+    }
+}

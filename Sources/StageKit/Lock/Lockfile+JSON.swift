@@ -1,0 +1,153 @@
+import Foundation
+
+extension Lockfile {
+    /// The file's text: JSON, keys sorted by byte value, two-space indentation, one trailing newline.
+    public var text: String {
+        var imageMembers: [(String, JSONText)] = []
+        for (key, image) in images {
+            imageMembers.append(
+                (
+                    key,
+                    .object([
+                        ("digest", .string(image.digest.description)), ("mediaType", .string(image.mediaType)),
+                        ("name", .string(image.name)), ("reference", .string(image.reference)),
+                    ])
+                ))
+        }
+        let templateMembers = templates.map { ($0.key, JSONText.object([("digest", .string($0.value.description))])) }
+        let document = JSONText.object([
+            ("formatVersion", .number(formatVersion)), ("images", .object(imageMembers)),
+            ("inputsDigest", .string(inputsDigest.description)), ("templates", .object(templateMembers)),
+        ])
+        return document.rendered(indent: "") + "\n"
+    }
+
+    /// Reads a lockfile's text.
+    ///
+    /// - Parameter text: The file's content.
+    /// - Throws: `LockfileError` for text that is not JSON, a format version this stagebuild
+    ///   does not read, a missing or mistyped field, an invalid digest, or an entry whose
+    ///   `reference` differs from its key.
+    public init(parsing text: String) throws(LockfileError) {
+        let data = Data(text.utf8)
+        let version: Int
+        do {
+            version = try JSONDecoder().decode(VersionField.self, from: data).formatVersion
+        } catch {
+            throw LockfileError("not a stagebuild lockfile (expected a JSON object with formatVersion): \(Self.describe(error))")
+        }
+        guard version == Self.formatVersion else {
+            throw LockfileError(
+                "format \(version) is not the format \(Self.formatVersion) this stagebuild reads; run stagebuild lock to rewrite it"
+            )
+        }
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: data)
+        } catch {
+            throw LockfileError("malformed lockfile: \(Self.describe(error)); run stagebuild lock to rewrite it")
+        }
+        func digest(_ text: String, _ field: String) throws(LockfileError) -> Digest {
+            do {
+                return try Digest(parsing: text)
+            } catch {
+                throw LockfileError("\(field): \(error.description)")
+            }
+        }
+        var images: [String: Image] = [:]
+        for (key, entry) in document.images {
+            guard entry.reference == key else {
+                throw LockfileError("images.\(key): its reference is \(entry.reference), not its key")
+            }
+            images[key] = Image(
+                reference: entry.reference, name: entry.name, digest: try digest(entry.digest, "images.\(key).digest"),
+                mediaType: entry.mediaType)
+        }
+        var templates: [String: Digest] = [:]
+        for (name, entry) in document.templates {
+            templates[name] = try digest(entry.digest, "templates.\(name).digest")
+        }
+        self.formatVersion = version
+        self.images = images
+        self.templates = templates
+        self.inputsDigest = try digest(document.inputsDigest, "inputsDigest")
+    }
+
+    private struct VersionField: Decodable {
+        var formatVersion: Int
+    }
+
+    private struct Document: Decodable {
+        struct ImageEntry: Decodable {
+            var digest: String
+            var mediaType: String
+            var name: String
+            var reference: String
+        }
+
+        struct TemplateEntry: Decodable {
+            var digest: String
+        }
+
+        var images: [String: ImageEntry]
+        var inputsDigest: String
+        var templates: [String: TemplateEntry]
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing field \((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "not valid JSON" : "invalid value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+/// A JSON value written with sorted keys and two-space indentation (what `JSONEncoder` cannot
+/// promise on every platform: its spacing around `:` and its escaping of `/` differ).
+enum JSONText {
+    case string(String)
+    case number(Int)
+    case object([(String, JSONText)])
+
+    func rendered(indent: String) -> String {
+        switch self {
+        case .string(let value):
+            return Self.quoted(value)
+        case .number(let value):
+            return String(value)
+        case .object(let members):
+            guard !members.isEmpty else { return "{}" }
+            let inner = indent + "  "
+            let sorted = members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            let lines = sorted.map { inner + Self.quoted($0.0) + ": " + $0.1.rendered(indent: inner) }
+            return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
+        }
+    }
+
+    /// A JSON string (RFC 8259 section 7): `"` and `\` escaped, control characters as `\uXXXX`
+    /// (or their short forms), everything else as UTF-8.
+    static func quoted(_ value: String) -> String {
+        var result = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

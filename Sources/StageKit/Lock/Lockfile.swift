@@ -1,0 +1,129 @@
+/// `stagebuild.lock`, the file beside the Stagefile that pins every image of the composition
+/// by digest and records each stage template's content digest.
+///
+/// It is JSON with keys sorted by byte value, two-space indentation and one trailing newline,
+/// so the same lock is the same bytes on every machine:
+///
+/// ```json
+/// {
+///   "formatVersion": 1,
+///   "images": {
+///     "debian:bookworm-slim": {
+///       "digest": "sha256:…",
+///       "mediaType": "application/vnd.oci.image.index.v1+json",
+///       "name": "docker.io/library/debian:bookworm-slim",
+///       "reference": "debian:bookworm-slim"
+///     }
+///   },
+///   "inputsDigest": "sha256:…",
+///   "templates": {
+///     "debian": {
+///       "digest": "sha256:…"
+///     }
+///   }
+/// }
+/// ```
+public struct Lockfile: Sendable, Hashable {
+    /// The lockfile's name; it lives in the Stagefile's folder.
+    public static let fileName = "stagebuild.lock"
+    /// The format this stagebuild reads and writes; bumped when the meaning of a field changes.
+    public static let formatVersion = 1
+
+    /// One pinned image.
+    public struct Image: Sendable, Hashable {
+        /// The reference as written in the Stagefile or template, e.g. `debian:bookworm-slim`.
+        public var reference: String
+        /// The full name that was resolved, e.g. `docker.io/library/debian:bookworm-slim`.
+        public var name: String
+        /// The digest of what the registry served for the tag: an image index when the image
+        /// has several platforms (`"sha256:" + 64 hex`).
+        public var digest: Digest
+        /// The manifest's media type, e.g. `application/vnd.oci.image.index.v1+json`.
+        public var mediaType: String
+
+        /// Creates an entry.
+        ///
+        /// - Parameters:
+        ///   - reference: The reference as written.
+        ///   - name: The full name resolved.
+        ///   - digest: The resolved digest.
+        ///   - mediaType: The manifest's media type.
+        public init(reference: String, name: String, digest: Digest, mediaType: String) {
+            self.reference = reference
+            self.name = name
+            self.digest = digest
+            self.mediaType = mediaType
+        }
+    }
+
+    /// The format version the file was written with.
+    public var formatVersion: Int
+    /// Pinned images by their reference as written.
+    public var images: [String: Image]
+    /// Content digests of the templates by name.
+    public var templates: [String: Digest]
+    /// The digest of all inputs (``LockInputs/digest``) when the file was written.
+    public var inputsDigest: Digest
+
+    /// A lockfile for inputs and their resolved images.
+    ///
+    /// - Parameters:
+    ///   - inputs: The composition's images and templates.
+    ///   - resolved: The resolution of each image of `inputs` (others are ignored).
+    public init(inputs: LockInputs, resolved: [ResolvedImage]) {
+        var byWritten: [String: ResolvedImage] = [:]
+        for image in resolved { byWritten[image.reference.written] = image }
+        var images: [String: Image] = [:]
+        for reference in inputs.images {
+            guard let image = byWritten[reference.written] else { continue }
+            images[reference.written] = Image(
+                reference: reference.written, name: reference.canonical, digest: image.digest, mediaType: image.mediaType)
+        }
+        self.formatVersion = Self.formatVersion
+        self.images = images
+        self.templates = inputs.templates
+        self.inputsDigest = inputs.digest
+    }
+
+    /// Why the lockfile does not match a composition's inputs; empty when it is current.
+    ///
+    /// Works without network access: it compares names and digests only.
+    ///
+    /// - Parameter inputs: The composition's inputs now.
+    /// - Returns: Each difference, images first, then templates, each sorted by name.
+    public func staleness(against inputs: LockInputs) -> [LockStaleness] {
+        guard formatVersion == Self.formatVersion else { return [.formatVersion(found: formatVersion)] }
+        var reasons: [LockStaleness] = []
+        let current = Set(inputs.images.map(\.written))
+        let locked = Set(images.keys)
+        reasons += current.subtracting(locked).sorted(by: LockInputs.precedes).map { .imageAdded($0) }
+        reasons += locked.subtracting(current).sorted(by: LockInputs.precedes).map { .imageRemoved($0) }
+        for name in Set(inputs.templates.keys).union(templates.keys).sorted(by: LockInputs.precedes) {
+            switch (templates[name], inputs.templates[name]) {
+            case (nil, .some): reasons.append(.templateAdded(name))
+            case (.some, nil): reasons.append(.templateRemoved(name))
+            case (.some(let old), .some(let new)) where old != new:
+                reasons.append(.templateChanged(name, locked: old, current: new))
+            default: break
+            }
+        }
+        if reasons.isEmpty && inputsDigest != inputs.digest { reasons.append(.inputsDigestMismatch) }
+        return reasons
+    }
+}
+
+/// A lockfile that cannot be read.
+public struct LockfileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong and how to fix it.
+    public var reason: String
+
+    /// Creates an error.
+    ///
+    /// - Parameter reason: What is wrong.
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+
+    /// The reason.
+    public var description: String { reason }
+}

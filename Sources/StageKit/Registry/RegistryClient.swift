@@ -1,0 +1,117 @@
+import Foundation
+
+/// Resolves image references to digests through the registry HTTP API v2 (the OCI
+/// distribution spec), over a ``RegistryTransport``.
+///
+/// For a tag: `HEAD /v2/NAME/manifests/TAG` with an `Accept` list of the OCI image index,
+/// Docker manifest list, OCI image manifest and Docker image manifest v2 (distribution spec,
+/// "Pulling manifests"), so that a multi-platform image answers with its index and the index
+/// digest is pinned, not one platform's. The digest is the `Docker-Content-Digest` header;
+/// without one (or without a media type), the manifest is fetched with `GET` and hashed, and a
+/// digest header on that answer must match the bytes.
+///
+/// For a reference with a digest: `GET /v2/NAME/manifests/DIGEST`, and the body must hash to it.
+///
+/// A `401` is answered once, following its `WWW-Authenticate` challenge (Docker's token
+/// authentication): `Bearer` asks the token service at `realm` for a pull token with the
+/// challenge's `service` and `scope` (anonymously, or with the credentials when given);
+/// `Basic` sends the credentials. Redirects (`301`, `302`, `303`, `307`, `308`) are followed
+/// up to five times; `Authorization` is dropped when one leaves the host, and one from HTTPS
+/// to plain HTTP is refused.
+public struct RegistryClient: Sendable {
+    /// The manifest media types asked for, most wanted first.
+    public static let manifestMediaTypes = [
+        "application/vnd.oci.image.index.v1+json",
+        "application/vnd.docker.distribution.manifest.list.v2+json",
+        "application/vnd.oci.image.manifest.v1+json",
+        "application/vnd.docker.distribution.manifest.v2+json",
+    ]
+
+    /// How requests are sent.
+    public var transport: any RegistryTransport
+    /// Credentials for Basic challenges and token services, or `nil` for anonymous access.
+    public var credentials: RegistryCredentials?
+    /// Registries (`HOST:PORT` as in the reference, lower case) reached over plain HTTP.
+    public var insecureRegistries: Set<String>
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - transport: How requests are sent.
+    ///   - credentials: Credentials for registries that ask, or `nil`.
+    ///   - insecureRegistries: `HOST:PORT` values of registries that speak plain HTTP.
+    public init(transport: any RegistryTransport, credentials: RegistryCredentials? = nil, insecureRegistries: [String] = []) {
+        self.transport = transport
+        self.credentials = credentials
+        self.insecureRegistries = Set(insecureRegistries.map { $0.lowercased() })
+    }
+
+    /// `https://HOST` (or `http://` for an insecure registry) where a reference's registry API lives.
+    ///
+    /// - Parameter reference: The image reference.
+    public func baseURL(for reference: ImageReference) -> String {
+        let scheme = insecureRegistries.contains(reference.domain.lowercased()) ? "http" : "https"
+        return "\(scheme)://\(reference.apiHost)"
+    }
+
+    /// Resolves a reference to the digest its registry serves.
+    ///
+    /// - Parameter reference: The image reference.
+    /// - Returns: The digest and media type.
+    /// - Throws: `RegistryError` naming the image and the request that failed.
+    public func resolve(_ reference: ImageReference) throws(RegistryError) -> ResolvedImage {
+        var session = RegistrySession(client: self, reference: reference)
+        let url = "\(baseURL(for: reference))/v2/\(reference.path)/manifests/"
+        if let wanted = reference.digest {
+            let (request, response) = try session.fetch("GET", url + wanted.description)
+            guard let matches = wanted.isDigest(of: response.body) else {
+                throw session.error(
+                    request, .unexpectedAnswer, "stagebuild verifies sha256 digests only, not \(wanted.algorithm)")
+            }
+            guard matches else {
+                throw session.error(
+                    request, .digestMismatch,
+                    "digest mismatch: the manifest served for \(wanted) hashes to \(Digest.sha256(of: response.body)); "
+                        + "the registry or something between it and stagebuild altered it")
+            }
+            return ResolvedImage(reference: reference, digest: wanted, mediaType: Self.mediaType(of: response))
+        }
+        let manifestURL = url + reference.effectiveTag
+        let (_, head) = try session.fetch("HEAD", manifestURL)
+        if let header = head.header("Docker-Content-Digest"), let digest = try? Digest(parsing: header),
+            digest.algorithm == "sha256", let mediaType = Self.contentType(of: head), Self.manifestMediaTypes.contains(mediaType)
+        {
+            return ResolvedImage(reference: reference, digest: digest, mediaType: mediaType)
+        }
+        let (request, response) = try session.fetch("GET", manifestURL)
+        let actual = Digest.sha256(of: response.body)
+        if let header = response.header("Docker-Content-Digest"), let announced = try? Digest(parsing: header),
+            announced.algorithm == "sha256", announced != actual
+        {
+            throw session.error(
+                request, .digestMismatch,
+                "digest mismatch: the registry announces \(announced) but the manifest it sent hashes to \(actual)")
+        }
+        return ResolvedImage(reference: reference, digest: actual, mediaType: Self.mediaType(of: response))
+    }
+
+    /// `Content-Type` without parameters, lower case; `nil` when absent.
+    static func contentType(of response: RegistryResponse) -> String? {
+        guard let value = response.header("Content-Type") else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: " \t") } ?? ""
+        return type.isEmpty ? nil : type.lowercased()
+    }
+
+    /// The manifest's media type: `Content-Type` when it names a manifest type, else the
+    /// body's own `mediaType` field, else `Content-Type` as sent (or empty).
+    static func mediaType(of response: RegistryResponse) -> String {
+        let header = contentType(of: response)
+        if let header, manifestMediaTypes.contains(header) { return header }
+        if let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            let mediaType = object["mediaType"] as? String
+        {
+            return mediaType
+        }
+        return header ?? ""
+    }
+}

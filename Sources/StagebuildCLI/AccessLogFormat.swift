@@ -1,0 +1,39 @@
+import Foundation
+import SanityServer
+
+/// The access-log lines `stagebuild serve` writes to stderr, one per answered request.
+enum AccessLogFormat {
+    /// `PEER "METHOD TARGET VERSION" STATUS BYTES DURATIONms`, in the spirit of the common log format.
+    static func text(_ entry: AccessLogEntry) -> String {
+        let request = [entry.method, entry.target, entry.version].compactMap { $0 }.joined(separator: " ")
+        let duration = String(format: "%.1f", entry.durationMilliseconds)
+        return "\(entry.peer) \"\(escaped(request))\" \(entry.status) \(entry.bytes) \(duration)ms"
+    }
+
+    /// One JSON object: `time` (Unix seconds), `peer`, `method`, `target`, `version`, `status`,
+    /// `bytes`, `durationMs`; absent request parts are null.
+    static func json(_ entry: AccessLogEntry) -> String {
+        let object: [String: Any] = [
+            "time": entry.time, "peer": entry.peer.description, "method": entry.method ?? NSNull(),
+            "target": entry.target ?? NSNull(), "version": entry.version ?? NSNull(), "status": entry.status,
+            "bytes": entry.bytes, "durationMs": (entry.durationMilliseconds * 10).rounded() / 10,
+        ]
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Control characters from a malformed request line never reach the terminal raw.
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\x%02X", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

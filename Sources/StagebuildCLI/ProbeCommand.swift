@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import ProbeKit
+import StageKit
+
+/// `stagebuild probe`: checks HTTP(S) calls through a proxy (or directly) with a TLS security
+/// policy, and reports each as succeeded, failed (why, at which hop, which switch changes it)
+/// or cancelled.
+enum ProbeCommand: Subcommand {
+    static let name = "probe"
+    static let summary = "Check HTTP(S) calls through a proxy; say which check failed and why."
+    static let usage = """
+        probe [--proxy URL] [--noproxy LIST] [--proxytunnel] [--no-validate-domain-name] \
+        [--allow-invalid-certificates] [--cacert FILE] [--pinned-public-key sha256//B64]... \
+        [--expect-status LIST] [-X METHOD] [-H 'Name: value']... [--targets FILE|-] \
+        [--format text|json|junit] [--engine curl|urlsession] URL...
+        """
+    static let discussion = """
+        Makes one call per URL (and per --repeat) and reports it as succeeded, failed or
+        cancelled. A failure names its reason (a stable code such as hostNameMismatch or
+        proxyAuthenticationRequired), the hop where it happened (proxy or target), the error an
+        app on Apple platforms would get (URLError, e.g. -1202 serverCertificateUntrusted), and
+        the switch that changes the result.
+
+        Proxy: --proxy, else the environment as curl reads it: http_proxy (lower case only),
+        https_proxy/HTTPS_PROXY, all_proxy/ALL_PROXY; NO_PROXY/no_proxy or --noproxy send hosts
+        around it. --proxy "" goes direct. https:// targets always go through a CONNECT tunnel.
+
+        TLS: the chain and the host name are verified by default. --no-validate-domain-name
+        still verifies the chain but not the name (the report warns); --allow-invalid-certificates
+        accepts any chain. An app that gets "-999 cancelled" behind a proxy usually met a
+        certificate without the host's name: the report says which names it carries.
+
+        Time: --connect-timeout bounds connecting (proxy, its CONNECT answer, TLS handshake);
+        --max-time bounds each call; --deadline bounds the run. Ctrl-C cancels the run: calls in
+        flight and not started are reported cancelled.
+
+        Secrets (proxy passwords, URL passwords, Authorization and Proxy-Authorization values)
+        never appear in any output. The JSON fields are documented in docs/probe-json.md.
+
+        Exit status: 0 all calls succeeded, 1 a call failed or was cancelled by --deadline,
+        64 usage, 74 a file not readable, 130 interrupted (SIGINT).
+        """
+    static let options = [
+        ArgumentScanner.Option(
+            names: ["--proxy"], takesValue: true, valueName: "URL",
+            help: "Proxy http[s]://[user:password@]host[:port] (default port 1080); \"\" for direct."),
+        ArgumentScanner.Option(
+            names: ["--noproxy"], takesValue: true, valueName: "LIST",
+            help: "Hosts that bypass the proxy, comma-separated, as curl's (replaces NO_PROXY)."),
+        ArgumentScanner.Option(
+            names: ["--proxytunnel"], takesValue: false, help: "Use a CONNECT tunnel also for http:// targets."),
+        ArgumentScanner.Option(
+            names: ["--validate-domain-name"], takesValue: false,
+            help: "Check that the certificate names the host (the default)."),
+        ArgumentScanner.Option(
+            names: ["--no-validate-domain-name"], takesValue: false,
+            help: "Do not check the host name; the chain is still verified, the report warns."),
+        ArgumentScanner.Option(
+            names: ["--allow-invalid-certificates"], takesValue: false,
+            help: "Accept any certificate chain (untrusted, expired); the name is still checked."),
+        ArgumentScanner.Option(
+            names: ["--cacert"], takesValue: true, valueName: "FILE", help: "Trust the CA certificates in this PEM file."),
+        ArgumentScanner.Option(
+            names: ["--pinned-public-key"], takesValue: true, valueName: "sha256//BASE64",
+            help: "The target's public key must be one of these (repeatable)."),
+        ArgumentScanner.Option(
+            names: ["--proxy-cacert"], takesValue: true, valueName: "FILE",
+            help: "Trust the CA certificates in this PEM file for an https:// proxy."),
+        ArgumentScanner.Option(
+            names: ["--proxy-insecure"], takesValue: false, help: "Do not verify an https:// proxy's certificate."),
+        ArgumentScanner.Option(
+            names: ["--resolve"], takesValue: true, valueName: "HOST:PORT:ADDR",
+            help: "Connect to ADDR for HOST:PORT instead of asking DNS (repeatable)."),
+        ArgumentScanner.Option(
+            names: ["--connect-timeout"], takesValue: true, valueName: "SECONDS",
+            help: "Limit for connecting, CONNECT answer and TLS handshake included (default 10)."),
+        ArgumentScanner.Option(
+            names: ["--max-time"], takesValue: true, valueName: "SECONDS", help: "Limit for each whole call (default 30)."),
+        ArgumentScanner.Option(
+            names: ["--deadline"], takesValue: true, valueName: "SECONDS",
+            help: "Limit for the whole run; calls not done by then are cancelled."),
+        ArgumentScanner.Option(
+            names: ["--expect-status"], takesValue: true, valueName: "LIST",
+            help: "Statuses that succeed, e.g. 200,301-308 (default 200-399)."),
+        ArgumentScanner.Option(
+            names: ["--expect-header"], takesValue: true, valueName: "NAME[=VALUE]",
+            help: "The response must have this header, with this exact value if given (repeatable)."),
+        ArgumentScanner.Option(
+            names: ["--expect-body"], takesValue: true, valueName: "REGEX",
+            help: "The body must match this regular expression (NSRegularExpression)."),
+        ArgumentScanner.Option(
+            names: ["-X", "--request"], takesValue: true, valueName: "METHOD",
+            help: "The request method (default GET; HEAD fetches no body)."),
+        ArgumentScanner.Option(
+            names: ["-H", "--header"], takesValue: true, valueName: "'NAME: VALUE'", help: "Add a request header (repeatable)."),
+        ArgumentScanner.Option(
+            names: ["--targets"], takesValue: true, valueName: "FILE",
+            help: "Read more URLs from FILE, one per line, # comments ('-': standard input)."),
+        ArgumentScanner.Option(
+            names: ["--repeat"], takesValue: true, valueName: "N", help: "Probe every URL N times (default 1)."),
+        ArgumentScanner.Option(
+            names: ["--concurrency"], takesValue: true, valueName: "N", help: "Calls at once (default 8)."),
+        ArgumentScanner.Option(
+            names: ["--format"], takesValue: true, valueName: "FORMAT", help: "text (default), json or junit."),
+        ArgumentScanner.Option(
+            names: ["--engine"], takesValue: true, valueName: "ENGINE",
+            help: "curl (default) or urlsession (what a Swift app on Linux sees)."),
+    ]
+
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
+        let plan: ProbePlan
+        do throws(ProbePlan.Failure) {
+            plan = try ProbePlan(arguments, context: context)
+        } catch {
+            switch error {
+            case .usage(let usage):
+                throw usage
+            case .unreadable(let message):
+                context.reportError(message)
+                return .ioError
+            }
+        }
+        let engine: any ProbeEngine
+        switch plan.engineKind {
+        case .curl:
+            engine = CurlProbeEngine(settings: plan.settings)
+        case .urlsession:
+            do {
+                engine = try URLSessionProbeEngine(settings: plan.settings)
+            } catch {
+                throw UsageError(plan.redactor.redact(error.description))
+            }
+        }
+        let runner = ProbeRunner(engine: engine, concurrency: plan.concurrency, deadline: plan.deadline)
+        let interruption = context.handlesInterrupts ? InterruptHandler(cancelling: runner) : nil
+        let showsProgress = context.standardError.isTerminal
+        var progress: (@Sendable (ProbeProgress) -> Void)?
+        if showsProgress {
+            let standardError = context.standardError
+            let redactor = plan.redactor
+            progress = { step in
+                let line = "[\(step.completed)/\(step.total)] \(step.result.outcome.name) \(step.result.target)"
+                standardError.write("\r\u{1B}[K" + redactor.redact(line))
+            }
+        }
+
+        let results = runner.run(plan.requests, progress: progress).map { $0.redacted(by: plan.redactor) }
+        interruption?.stop()
+        if showsProgress { context.standardError.write("\r\u{1B}[K") }
+
+        let colored =
+            plan.format == .text && context.standardOutput.isTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
+            && context.environment["TERM"] != "dumb"
+        context.standardOutput.write(plan.redactor.redact(plan.format.render(results, colored: colored)))
+        if runner.cancellation.cause == .interrupted { return .interrupted }
+        return ProbeSummary(results).allSucceeded ? .success : .checkFailed
+    }
+}
+
+/// Cancels a runner on SIGINT: the signal is ignored by the process and delivered to a
+/// dispatch source instead (`DispatchSource.makeSignalSource`), so the results of calls that
+/// already ended are still printed.
+private final class InterruptHandler {
+    private let source: any DispatchSourceSignal
+
+    init(cancelling runner: ProbeRunner) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { runner.cancel(.interrupted) }
+        source.resume()
+    }
+
+    func stop() {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+}

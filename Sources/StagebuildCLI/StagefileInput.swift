@@ -1,0 +1,154 @@
+import StageKit
+
+/// A Stagefile named on the command line, read and parsed, with the composer over its catalog
+/// search path: what `lock` starts from (`compose` reads the same way).
+struct StagefileInput {
+    /// The Stagefile as the user named it (default `Stagefile`).
+    var argument: String
+    /// Its absolute path.
+    var path: String
+    /// The parsed Stagefile.
+    var stagefile: Stagefile
+    /// A composer over the catalog search path.
+    var composer: Composer
+    /// The lockfile beside the Stagefile.
+    var lock: LockInput
+
+    /// Reads the Stagefile; reports a failure on stderr and returns its exit status.
+    ///
+    /// - Parameters:
+    ///   - arguments: The scanned arguments (positional STAGEFILE, `--stages`).
+    ///   - context: The command's context.
+    /// - Returns: The input, or the exit status: 65 for a Stagefile that is not UTF-8 or does
+    ///   not parse (file:line:column on stderr), 74 for one that cannot be read.
+    /// - Throws: `UsageError` for a `--stages DIR` that is not a folder.
+    static func load(
+        _ arguments: ArgumentScanner.Arguments, context: CommandContext
+    ) throws(UsageError) -> Result<StagefileInput, ExitCodeFailure> {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("expected at most one Stagefile, got \(arguments.positionals.count)")
+        }
+        try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
+        let cwd = context.currentDirectory
+        let argument = arguments.positionals.first ?? "Stagefile"
+        let path = Paths.absolute(argument, from: cwd)
+        let fileSystem = LocalFileSystem()
+        let text: String
+        do {
+            text = try fileSystem.readText(at: path)
+        } catch {
+            context.reportError("cannot read Stagefile \(argument): \(error.reason)")
+            return .failure(ExitCodeFailure(error.isMalformedText ? .dataError : .ioError))
+        }
+        let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
+        let composer = Composer(
+            catalog: StageCatalog(
+                folders: CatalogSearchPath.folders(arguments, context: context), fileSystem: fileSystem, display: display),
+            stagefileDirectory: Paths.directory(of: path), stagefileName: Paths.fileName(of: path),
+            regenerateCommand: ComposeCommand.regenerateCommand(arguments, stagefilePath: path, outputPath: nil, context: context)
+        )
+        do {
+            let stagefile = try Stagefile(text: text, displayPath: argument)
+            let lock = LockInput(stagefileDirectory: Paths.directory(of: path), stagefileArgument: argument, display: display)
+            return .success(StagefileInput(argument: argument, path: path, stagefile: stagefile, composer: composer, lock: lock))
+        } catch {
+            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
+            return .failure(ExitCodeFailure(.dataError))
+        }
+    }
+}
+
+/// `stagebuild.lock` beside a Stagefile, as `compose` and `lock` read and check it.
+struct LockInput {
+    /// The lockfile's absolute path.
+    var path: String
+    /// The Stagefile as the user named it, for the hint `stagebuild lock STAGEFILE`.
+    var stagefileArgument: String
+    /// Shows an absolute path to the user.
+    var display: @Sendable (String) -> String
+
+    /// - Parameters:
+    ///   - stagefileDirectory: The Stagefile's absolute folder.
+    ///   - stagefileArgument: The Stagefile as named.
+    ///   - display: Shows a path to the user.
+    init(stagefileDirectory: String, stagefileArgument: String, display: @escaping @Sendable (String) -> String) {
+        self.path = stagefileDirectory + "/" + Lockfile.fileName
+        self.stagefileArgument = stagefileArgument
+        self.display = display
+    }
+
+    /// The command that rewrites the lockfile.
+    var fix: String { "stagebuild lock \(ShellQuoting.quoted(stagefileArgument))" }
+
+    /// Reads the lockfile.
+    ///
+    /// - Returns: The lockfile, `nil` when there is none, or a failure already reported on
+    ///   stderr (65 for a malformed file, 74 for one that cannot be read).
+    func load(context: CommandContext) -> Result<Lockfile?, ExitCodeFailure> {
+        let text: String
+        do {
+            text = try LocalFileSystem().readText(at: path)
+        } catch {
+            if error.isMissing { return .success(nil) }
+            context.reportError("cannot read \(display(path)): \(error.reason)")
+            return .failure(ExitCodeFailure(error.isMalformedText ? .dataError : .ioError))
+        }
+        do {
+            return .success(try Lockfile(parsing: text))
+        } catch {
+            context.reportError("\(display(path)): \(error.reason)")
+            return .failure(ExitCodeFailure(.dataError))
+        }
+    }
+
+    /// Compares the lockfile with a composition for `compose`: with `--locked` anything stale
+    /// is an error (exit 1; 65 for an image no lock can hold); without, a warning on stderr.
+    ///
+    /// - Returns: `.success` when composing may go on.
+    func check(_ lockfile: Lockfile, of composition: Composition, locked: Bool, context: CommandContext) -> ExitCode {
+        let name = display(path)
+        let reasons: [String]
+        do {
+            reasons = lockfile.staleness(against: try composition.lockInputs()).map(\.description)
+        } catch {
+            guard locked else {
+                context.standardError.write("warning: \(name) cannot pin every image: \(error.description)\n")
+                return .success
+            }
+            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
+            return .dataError
+        }
+        guard !reasons.isEmpty else {
+            // The lockfile holds every image, yet some could not be pinned where written.
+            let unpinned = composition.unpinnedImages.map { "\($0.kind.rawValue)\($0.written) in \($0.origin)" }
+            guard !unpinned.isEmpty else { return .success }
+            let message =
+                "cannot pin \(unpinned.joined(separator: ", ")) in place: write the reference without quotes, "
+                + "so that the pinned reference can replace it"
+            guard locked else {
+                context.standardError.write("warning: \(message)\n")
+                return .success
+            }
+            context.reportError(message)
+            return .dataError
+        }
+        if locked {
+            context.reportError("\(name) is stale: \(reasons.joined(separator: "; ")); rewrite it with: \(fix)")
+            return .checkFailed
+        }
+        let unpinned = composition.unpinnedImages.map(\.written)
+        let left = unpinned.isEmpty ? "" : "; left unpinned: " + unpinned.joined(separator: ", ")
+        context.standardError.write(
+            "warning: \(name) is stale: \(reasons.joined(separator: "; "))\(left); rewrite it with: \(fix)\n")
+        return .success
+    }
+}
+
+/// An exit status carried as an error, for `Result`.
+struct ExitCodeFailure: Error {
+    var code: ExitCode
+
+    init(_ code: ExitCode) {
+        self.code = code
+    }
+}

@@ -1,0 +1,59 @@
+import Testing
+
+/// SIGINT during slow calls: they are reported `cancelled`, calls that finished keep their
+/// outcome, and the exit status is 130 (issue 3, "Done when", fifth bullet).
+@Suite(.enabled(if: E2EServers.isConfigured, "needs STAGEBUILD_E2E_STATE (scripts/test starts the servers)"))
+struct CancellationTests {
+    /// Long enough for the process to start and the call to be in flight.
+    static let interruptAfter: Duration = .milliseconds(1_500)
+    /// How soon after SIGINT the process must have exited.
+    static let exitWithin: Duration = .seconds(3)
+
+    func expectInterrupted(_ run: StagebuildProcess.Run, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(run.status == 130 && !run.signalled, "\(run.summary)", sourceLocation: sourceLocation)
+        #expect(
+            !run.killed && (run.afterInterrupt ?? .seconds(99)) <= Self.exitWithin, "\(run.summary)",
+            sourceLocation: sourceLocation)
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: ["json", "text"])
+    func sigintCancelsTheCallInFlight(format: String) async throws {
+        let servers = try E2EServers.current()
+        let run = try await StagebuildProcess.run(
+            ["probe", "--format", format, "--max-time", "30", servers.url("http", "127.0.0.1", "SILENT_PORT")],
+            interruptAfter: Self.interruptAfter)
+        expectInterrupted(run)
+        if format == "json" {
+            let report = try run.report()
+            let probe = try #require(report.probes.first, "\(run.summary)")
+            #expect(probe.outcome == "cancelled", "\(run.summary)")
+            #expect(probe.urlError?.code == -999, "an Apple client's cancelled\n\(run.summary)")
+            #expect(report.summary == .init(succeeded: 0, failed: 0, cancelled: 1))
+        } else {
+            let words = run.output.lowercased()
+            #expect(words.contains("cancelled") && words.contains("0 succeeded, 0 failed, 1 cancelled"), "\(run.summary)")
+        }
+    }
+
+    /// Through tinyproxy: one call finishes, one waits for a forwarded answer, one for a TLS
+    /// handshake inside a tunnel. SIGINT cancels the two in flight and keeps the finished one.
+    @Test(.timeLimit(.minutes(1)))
+    func sigintKeepsFinishedCallsAndCancelsTheRest() async throws {
+        let servers = try E2EServers.current()
+        let quick = servers.url("https", "localhost", "TLS_VALID_PORT")
+        let run = try await StagebuildProcess.run(
+            [
+                "probe", "--format", "json", "--proxy", servers.proxy("TINYPROXY_PORT"), "--cacert", servers["CA_CERT"],
+                "--max-time", "30", quick, servers.url("http", "127.0.0.1", "SILENT_PORT"),
+                servers.url("https", "127.0.0.1", "SILENT_PORT"),
+            ], interruptAfter: Self.interruptAfter)
+        expectInterrupted(run)
+        let report = try run.report()
+        #expect(report.probes.count == 3, "\(run.summary)")
+        #expect(report.summary == .init(succeeded: 1, failed: 0, cancelled: 2), "\(run.summary)")
+        for probe in report.probes {
+            #expect(probe.outcome == (probe.target.hasPrefix(quick) ? "succeeded" : "cancelled"), "\(run.summary)")
+            #expect(probe.route == "proxy")
+        }
+    }
+}

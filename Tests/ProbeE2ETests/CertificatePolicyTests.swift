@@ -1,0 +1,145 @@
+import Testing
+
+/// nginx serving TLS with certificates the start script made with openssl, probed directly:
+/// the security policy's switches and what each failure says (issue 3, "Done when", second bullet).
+@Suite(.enabled(if: E2EServers.isConfigured, "needs STAGEBUILD_E2E_STATE (scripts/test starts the servers)"))
+struct CertificatePolicyTests {
+    /// The valid certificate names both `localhost` and `127.0.0.1`.
+    @Test(.timeLimit(.minutes(1)), arguments: ["localhost", "127.0.0.1"])
+    func validCertificateSucceeds(host: String) async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["CA_CERT"], "--expect-header", "X-E2E-Server=tls-valid",
+            "--expect-body", "stagebuild e2e tls-valid", servers.url("https", host, "TLS_VALID_PORT"),
+        ])
+        try call.expectSucceeded()
+        let probe = try call.probe
+        #expect(probe.route == "direct")
+        #expect(probe.httpStatus == 200)
+        let tls = try #require(probe.tls, "\(call.json.summary)")
+        #expect(tls.chainVerified == true && tls.nameVerified == true)
+        #expect(tls.subject?.contains("localhost") == true, "\(call.json.summary)")
+        let names = (tls.subjectAlternativeNames ?? []).joined(separator: " ")
+        #expect(names.contains("localhost") && names.contains("127.0.0.1"), "\(call.json.summary)")
+        #expect(tls.issuer?.contains("stagebuild e2e test CA") == true, "\(call.json.summary)")
+        #expect(!(tls.notAfter ?? "").isEmpty)
+        #expect(probe.remoteAddress?.contains("127.0.0.1") == true, "\(call.json.summary)")
+        let timings = try #require(probe.timings)
+        #expect((timings.totalMs ?? -1) > 0 && (timings.tlsMs ?? -1) >= 0, "\(call.json.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func certificateForAnotherNameIsHostNameMismatch() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["CA_CERT"], servers.url("https", "localhost", "TLS_OTHER_NAME_PORT"),
+        ])
+        try call.expectFailed("hostNameMismatch", keywords: ["other.test", "localhost", "--no-validate-domain-name"])
+        let probe = try call.probe
+        #expect(probe.urlError?.code == -1202, "\(call.json.summary)")
+        #expect(probe.hint?.contains("--no-validate-domain-name") == true, "\(call.json.summary)")
+        #expect(probe.message?.contains("other.test") == true && probe.message?.contains("localhost") == true)
+        #expect(probe.tls?.nameVerified != true)
+        let names = (probe.tls?.subjectAlternativeNames ?? []).joined(separator: " ")
+        #expect(names.contains("other.test"), "\(call.json.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func certificateForAnotherNameSucceedsWithoutDomainNameValidation() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["CA_CERT"], "--no-validate-domain-name",
+            servers.url("https", "localhost", "TLS_OTHER_NAME_PORT"),
+        ])
+        try call.expectSucceeded()
+        let probe = try call.probe
+        #expect(!(probe.warnings ?? []).isEmpty, "the report warns that the name was not verified\n\(call.json.summary)")
+        #expect(probe.tls?.chainVerified == true, "the chain is still verified\n\(call.json.summary)")
+        #expect(probe.tls?.nameVerified == false, "\(call.json.summary)")
+        #expect(call.words.contains("warning"), "\(call.text.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func expiredCertificateFails() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["CA_CERT"], servers.url("https", "localhost", "TLS_EXPIRED_PORT"),
+        ])
+        try call.expectFailed("certificateExpired")
+        #expect(try call.probe.urlError?.code == -1201, "serverCertificateHasBadDate\n\(call.json.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func notYetValidCertificateFails() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["CA_CERT"], servers.url("https", "localhost", "TLS_NOT_YET_VALID_PORT"),
+        ])
+        try call.expectFailed("certificateNotYetValid")
+        #expect(try call.probe.urlError?.code == -1204, "serverCertificateNotYetValid\n\(call.json.summary)")
+    }
+
+    /// Without `--cacert` (the system's CAs) and with the test CA that did not issue it.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func selfSignedCertificateIsNotTrusted(withTestCA: Bool) async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run(
+            (withTestCA ? ["--cacert", servers["CA_CERT"]] : []) + [servers.url("https", "localhost", "TLS_SELF_SIGNED_PORT")])
+        try call.expectFailed("certificateNotTrusted", keywords: ["--cacert"])
+        let probe = try call.probe
+        #expect(probe.urlError?.code == -1202, "\(call.json.summary)")
+        #expect(probe.hint?.contains("--cacert") == true, "\(call.json.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func selfSignedCertificateSucceedsWithItselfAsCA() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["SELF_SIGNED_CERT"], servers.url("https", "localhost", "TLS_SELF_SIGNED_PORT"),
+        ])
+        try call.expectSucceeded()
+        #expect(try call.probe.tls?.chainVerified == true, "\(call.json.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func selfSignedCertificateSucceedsWhenInvalidCertificatesAreAllowed() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--allow-invalid-certificates", servers.url("https", "localhost", "TLS_SELF_SIGNED_PORT"),
+        ])
+        try call.expectSucceeded()
+        #expect(try call.probe.tls?.chainVerified == false, "\(call.json.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func pinnedKeyThatMatchesSucceeds() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["CA_CERT"], "--pinned-public-key", servers["VALID_CERT_PIN"],
+            servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        try call.expectSucceeded()
+    }
+
+    /// `--pinned-public-key` repeats: one matching key among several is enough.
+    @Test(.timeLimit(.minutes(1)))
+    func anyOfSeveralPinnedKeysMaySucceed() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["CA_CERT"], "--pinned-public-key", servers["OTHER_CERT_PIN"], "--pinned-public-key",
+            servers["VALID_CERT_PIN"], servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        try call.expectSucceeded()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func pinnedKeyThatDoesNotMatchFails() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["CA_CERT"], "--pinned-public-key", servers["OTHER_CERT_PIN"],
+            servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        try call.expectFailed("pinnedKeyMismatch")
+        #expect(try call.probe.urlError != nil, "\(call.json.summary)")
+    }
+}

@@ -1,0 +1,160 @@
+import Testing
+
+/// tinyproxy and squid as forward proxies: plain HTTP forwarded, HTTPS through CONNECT, squid's
+/// basic authentication and its ACL (issue 3, "Done when", first bullet).
+@Suite(.enabled(if: E2EServers.isConfigured, "needs STAGEBUILD_E2E_STATE (scripts/test starts the servers)"))
+struct ForwardProxyTests {
+    /// A forward proxy without authentication, and what it writes into `Via`.
+    struct ForwardProxy: Sendable, CustomTestStringConvertible {
+        var portKey: String
+        var via: String
+        var testDescription: String { via }
+    }
+
+    static let proxies = [
+        ForwardProxy(portKey: "TINYPROXY_PORT", via: "tinyproxy"), ForwardProxy(portKey: "SQUID_PORT", via: "squid"),
+    ]
+
+    @Test(.timeLimit(.minutes(1)), arguments: proxies)
+    func forwardsPlainHTTPTarget(_ proxy: ForwardProxy) async throws {
+        let servers = try E2EServers.current()
+        // The upstream echoes Via: the body proves the request went through this proxy.
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy(proxy.portKey), "--expect-header", "X-E2E-Server=http",
+            "--expect-body", "via=1.1 .*\(proxy.via)", servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/forwarded"),
+        ])
+        try call.expectSucceeded()
+        let probe = try call.probe
+        #expect(probe.route == "proxy")
+        #expect(probe.proxy?.contains("127.0.0.1:\(servers[proxy.portKey])") == true, "\(call.json.summary)")
+        #expect(probe.httpStatus == 200)
+        #expect(probe.connectStatus == nil || probe.connectStatus == 0, "a forwarded request has no CONNECT")
+        #expect(probe.outcome == "succeeded" && call.words.contains("200"), "\(call.text.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: proxies)
+    func tunnelsHTTPSTargetThroughConnect(_ proxy: ForwardProxy) async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy(proxy.portKey), "--cacert", servers["CA_CERT"],
+            "--expect-header", "X-E2E-Server=tls-valid", servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        try call.expectSucceeded()
+        let probe = try call.probe
+        #expect(probe.route == "proxy")
+        #expect(probe.connectStatus == 200, "\(call.json.summary)")
+        #expect(probe.httpStatus == 200)
+        #expect(probe.tls?.chainVerified == true && probe.tls?.nameVerified == true, "\(call.json.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: proxies)
+    func tunnelsPlainHTTPTargetWithProxytunnel(_ proxy: ForwardProxy) async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy(proxy.portKey), "--proxytunnel", "--expect-header", "X-E2E-Server=http",
+            servers.url("http", "127.0.0.1", "HTTP_PORT"),
+        ])
+        try call.expectSucceeded()
+        #expect(try call.probe.connectStatus == 200, "\(call.json.summary)")
+    }
+
+    /// The origin's own 404 through a proxy is the target's status, never blamed on the proxy.
+    @Test(.timeLimit(.minutes(1)))
+    func originStatusIsNotBlamedOnTheProxy() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("SQUID_PORT"), servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/status/404"),
+        ])
+        try call.expectFailed("unexpectedStatus", keywords: ["404"])
+        #expect(try call.probe.httpStatus == 404)
+    }
+
+    // MARK: - squid with basic authentication
+
+    /// A target behind the authenticating squid.
+    struct Target: Sendable, CustomTestStringConvertible {
+        var scheme: String
+        var host: String
+        var portKey: String
+        var testDescription: String { scheme }
+        func url(_ servers: E2EServers) -> String { servers.url(scheme, host, portKey) }
+    }
+
+    /// An HTTPS target (the 407 answers CONNECT) and a plain HTTP one (it answers the forwarded request).
+    static let authTargets = [
+        Target(scheme: "https", host: "localhost", portKey: "TLS_VALID_PORT"),
+        Target(scheme: "http", host: "127.0.0.1", portKey: "HTTP_PORT"),
+    ]
+
+    @Test(.timeLimit(.minutes(1)), arguments: authTargets)
+    func squidAsksForCredentials(_ target: Target) async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("SQUID_AUTH_PORT"), "--cacert", servers["CA_CERT"],
+            target.url(servers),
+        ])
+        try call.expectFailed("proxyAuthenticationRequired", keywords: ["407"])
+        let probe = try call.probe
+        #expect(probe.route == "proxy")
+        if target.scheme == "https" {
+            #expect(probe.connectStatus == 407, "\(call.json.summary)")
+        } else {
+            #expect(probe.httpStatus == 407, "\(call.json.summary)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: authTargets)
+    func squidAcceptsCredentials(_ target: Target) async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("SQUID_AUTH_PORT", credentials: servers.squidCredentials), "--cacert",
+            servers["CA_CERT"], target.url(servers),
+        ])
+        try call.expectSucceeded()
+        let probe = try call.probe
+        #expect(probe.httpStatus == 200)
+        #expect(probe.proxy?.contains("\(servers["SQUID_AUTH_USER"]):***@") == true, "masked: \(call.json.summary)")
+        #expect(!call.json.output.contains(servers.squidPassword) && !call.text.output.contains(servers.squidPassword))
+    }
+
+    /// A user no other test sends: squid keeps one credentials record per user name, and a wrong
+    /// password sent while another test's right one is being checked could share its verdict.
+    @Test(.timeLimit(.minutes(1)))
+    func squidRejectsAWrongPassword() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("SQUID_AUTH_PORT", credentials: servers["SQUID_AUTH_OTHER_USER"] + ":wrong-password"),
+            "--cacert", servers["CA_CERT"], servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        try call.expectFailed("proxyAuthenticationRequired", keywords: ["407"])
+        #expect(try call.probe.connectStatus == 407)
+        #expect(!call.json.output.contains("wrong-password") && !call.text.output.contains("wrong-password"))
+    }
+
+    // MARK: - squid with an ACL
+
+    @Test(.timeLimit(.minutes(1)))
+    func squidACLForbidsConnectToOnePort() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("SQUID_ACL_PORT"), "--cacert", servers["CA_CERT"],
+            servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        try call.expectFailed("proxyForbidden", keywords: ["403"])
+        let probe = try call.probe
+        #expect(probe.connectStatus == 403, "\(call.json.summary)")
+        #expect(probe.httpStatus == nil || probe.httpStatus == 0, "no request reached the target")
+    }
+
+    /// The same squid port tunnels to the same certificate on another port: the 403 was the ACL's.
+    @Test(.timeLimit(.minutes(1)))
+    func squidACLAllowsConnectToOtherPorts() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("SQUID_ACL_PORT"), "--cacert", servers["CA_CERT"],
+            servers.url("https", "localhost", "TLS_VALID_ALT_PORT"),
+        ])
+        try call.expectSucceeded()
+        #expect(try call.probe.connectStatus == 200)
+    }
+}

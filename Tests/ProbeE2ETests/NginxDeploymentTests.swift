@@ -1,0 +1,147 @@
+import DockerfileSyntax
+import Foundation
+import Testing
+
+/// The deployment check of issue 4: real nginx runs the site config that the shipped
+/// `nginx-reverse-proxy` template renders, in front of `stagebuild serve`, and the probe shows
+/// which forwarding headers reached the upstream.
+@Suite(
+    .serialized,
+    .enabled(if: E2EServers.isConfigured, "needs STAGEBUILD_E2E_STATE (scripts/test installs nginx and starts the servers)"))
+struct NginxDeploymentTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The template's site config with its parameters filled in as BuildKit fills an unquoted
+    /// COPY heredoc: `${NAME}` replaced, `\$` left as a literal `$` for nginx.
+    static func renderedSiteConfig(parameters: [String: String]) throws -> String {
+        let path = repository.appendingPathComponent("Stages/nginx-reverse-proxy.Dockerfile").path
+        let tree = try DockerfileParser.parse(try String(contentsOfFile: path, encoding: .utf8))
+        let copy = try #require(
+            tree.instructions.first { $0.kind == "COPY" && $0.arguments.last?.hasPrefix("/etc/nginx/conf.d/") == true },
+            "the template writes its site config with COPY <<EOF /etc/nginx/conf.d/...")
+        var text = try #require(copy.heredocs.first).content
+        for (name, value) in parameters { text = text.replacingOccurrences(of: "${\(name)}", with: value) }
+        #expect(!text.contains("${"), "every parameter of the site config is known to the test: \(text)")
+        return text.replacingOccurrences(of: "\\$", with: "$")
+    }
+
+    /// A TCP port that was free a moment ago on 127.0.0.1.
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        try #require(bound, "bind to 127.0.0.1:0")
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Starts a process and returns it with its stdout pipe.
+    static func start(_ executable: String, _ arguments: [String]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, output)
+    }
+
+    /// Waits until a TCP port accepts connections, at most `seconds`.
+    static func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            close(socket)
+            if connected { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    @Test func nginxFromTheTemplateForwardsTheConfiguredHeadersToServe() async throws {
+        // The upstream: stagebuild serve on a free port, its address on the first stdout line.
+        let (serve, serveOutput) = try Self.start(try StagebuildProcess.executable().path, ["serve", "--port", "0"])
+        defer { serve.terminate() }
+        var firstLine = ""
+        while !firstLine.hasSuffix("\n") {
+            let byte = serveOutput.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            firstLine += String(decoding: byte, as: UTF8.self)
+        }
+        let upstreamPort = try #require(
+            firstLine.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+
+        // nginx with the template's site config, in a prefix of its own.
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-deploy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let listenPort = try Self.freePort()
+        let site = try Self.renderedSiteConfig(parameters: [
+            "LISTEN_PORT": "127.0.0.1:\(listenPort)", "SERVER_NAME": "example.test",
+            "UPSTREAM_HOST": "127.0.0.1", "UPSTREAM_PORT": String(upstreamPort),
+        ])
+        try site.write(to: prefix.appendingPathComponent("site.conf"), atomically: true, encoding: .utf8)
+        let main = """
+            daemon off;
+            worker_processes 1;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/logs/error.log;
+            events { worker_connections 64; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix.path)/body;
+                proxy_temp_path \(prefix.path)/proxy;
+                include \(prefix.path)/site.conf;
+            }
+
+            """
+        try main.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let (proxy, _) = try Self.start(
+            try #require(nginx, "nginx is installed by Tests/e2e/servers/start"),
+            ["-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path])
+        defer { proxy.terminate() }
+        try #require(Self.waitForPort(listenPort), "nginx did not listen on 127.0.0.1:\(listenPort)")
+
+        // Through nginx to serve's echo: the probe checks each header that should arrive.
+        let url = "http://127.0.0.1:\(listenPort)/anything/deploy"
+        let expectations: [(String, String)] = [
+            ("Host", "example.test"), ("X-Real-IP", "127.0.0.1"), ("X-Forwarded-For", "127.0.0.1"), ("X-NginX-Proxy", "true"),
+        ]
+        for (name, value) in expectations {
+            let pattern = "\"name\": \"\(name)\", \"value\": \"\(NSRegularExpression.escapedPattern(for: value))\""
+            let run = try await StagebuildProcess.run([
+                "probe", "--proxy", "", "-H", "Host: example.test", "--expect-body", pattern, "--format", "json", url,
+            ])
+            let report = try run.report()
+            #expect(run.status == 0, "\(name): \(value) did not reach the upstream: \(run.stdout) \(run.stderr)")
+            #expect(report.probes.first?.outcome == "succeeded")
+        }
+
+        // And the negative: a header nginx does not set never appears.
+        let absent = try await StagebuildProcess.run([
+            "probe", "--proxy", "", "--expect-body", "\"name\": \"Forwarded\"", "--format", "json", url,
+        ])
+        #expect(absent.status == 1, "nginx's config sets no Forwarded header")
+        #expect(try absent.report().probes.first?.reason == "expectationFailed")
+    }
+}

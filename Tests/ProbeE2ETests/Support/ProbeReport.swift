@@ -1,0 +1,61 @@
+/// The JSON report of `stagebuild probe --format json`: one object per call, then the counts.
+///
+/// Only the fields the end-to-end tests read are declared; every one that may be `null` is
+/// optional, so the decoder checks names and types without tying the tests to the rest.
+struct ProbeReport: Decodable, Sendable {
+    struct Probe: Decodable, Sendable {
+        var target: String
+        var method: String?
+        var engine: String?
+        /// `"proxy"` or `"direct"`.
+        var route: String
+        /// The proxy used, credentials masked (`user:***@host`).
+        var proxy: String?
+        /// `"succeeded"`, `"failed"` or `"cancelled"`.
+        var outcome: String
+        /// The failure reason's stable name, e.g. `"hostNameMismatch"`.
+        var reason: String?
+        var message: String?
+        var urlError: AppleError?
+        var hint: String?
+        var warnings: [String]?
+        var httpStatus: Int?
+        var connectStatus: Int?
+        var tls: TLSFacts?
+        var timings: Timings?
+        var remoteAddress: String?
+    }
+
+    /// The `URLError` an Apple client would see.
+    struct AppleError: Decodable, Sendable {
+        var code: Int
+        var name: String?
+    }
+
+    struct TLSFacts: Decodable, Sendable {
+        var chainVerified: Bool?
+        var nameVerified: Bool?
+        var subject: String?
+        var subjectAlternativeNames: [String]?
+        var issuer: String?
+        var notAfter: String?
+    }
+
+    /// Milliseconds.
+    struct Timings: Decodable, Sendable {
+        var dnsMs: Double?
+        var connectMs: Double?
+        var tlsMs: Double?
+        var firstByteMs: Double?
+        var totalMs: Double?
+    }
+
+    struct Summary: Decodable, Sendable, Equatable {
+        var succeeded: Int
+        var failed: Int
+        var cancelled: Int
+    }
+
+    var probes: [Probe]
+    var summary: Summary
+}

@@ -1,0 +1,127 @@
+import Foundation
+import ProbeKit
+import Testing
+
+/// The text forms users type: status lists, header and body expectations, request headers,
+/// pins, `--resolve` entries, targets and methods.
+@Suite struct InputParsingTests {
+    // MARK: - --expect-status
+
+    @Test(arguments: [
+        ("200", [200...200], "200"), ("200,301-308", [200...200, 301...308], "200,301-308"),
+        (" 204 , 400-499 ", [204...204, 400...499], "204,400-499"), ("100-599", [100...599], "100-599"),
+    ])
+    func statusListsParse(text: String, ranges: [ClosedRange<Int>], shown: String) throws {
+        let list = try StatusList(parsing: text)
+        #expect(list.ranges == ranges)
+        #expect(list.description == shown)
+    }
+
+    @Test(arguments: ["", "200,", "2xx", "99", "600", "200-1000", "308-301", "200-300-400", "+200", "20 0"])
+    func badStatusListsAreRefused(text: String) {
+        #expect(throws: ProbeInputError.self) { try StatusList(parsing: text) }
+    }
+
+    @Test func theDefaultStatusListIs200To399() {
+        #expect(Expectations.default.statuses.description == "200-399")
+        #expect(StatusList.default.contains(200) && StatusList.default.contains(399))
+        #expect(!StatusList.default.contains(199) && !StatusList.default.contains(400))
+    }
+
+    // MARK: - --expect-header
+
+    @Test func headerExpectationsCheckPresenceOrExactValueIgnoringNameCase() throws {
+        let fields = [(name: "Content-Type", value: "application/json"), (name: "X-A", value: " one ")]
+        #expect(try HeaderExpectation(parsing: "content-type").failure(in: fields) == nil)
+        #expect(try HeaderExpectation(parsing: "Content-Type=application/json").failure(in: fields) == nil)
+        #expect(try HeaderExpectation(parsing: "X-A=one").failure(in: fields) == nil)
+        #expect(
+            try HeaderExpectation(parsing: "Content-Type=text/html").failure(in: fields)
+                == "the header Content-Type is \"application/json\", not \"text/html\"")
+        #expect(try HeaderExpectation(parsing: "X-Missing").failure(in: fields) == "the response has no header X-Missing")
+        #expect(try HeaderExpectation(parsing: "X-Eq=a=b").value == "a=b")
+    }
+
+    @Test(arguments: ["", "=value", "Bad Name", "Name:x=1"])
+    func badHeaderExpectationsAreRefused(text: String) {
+        #expect(throws: ProbeInputError.self) { try HeaderExpectation(parsing: text) }
+    }
+
+    // MARK: - --expect-body
+
+    @Test func bodyPatternsMatchAnywhereInTheBody() throws {
+        let pattern = try BodyPattern("\"status\":\\s*\"ok\"")
+        #expect(pattern.matches(Array("{\"status\": \"ok\"}".utf8)))
+        #expect(!pattern.matches(Array("{\"status\": \"down\"}".utf8)))
+        #expect(throws: ProbeInputError.self) { try BodyPattern("(unclosed") }
+        let reason = Expectations(body: pattern).failure(fields: [], body: Array("down".utf8), bodyWasCut: false)
+        #expect(reason?.code == .expectationFailed)
+        #expect(reason?.message == "the body (4 bytes) does not match the pattern /\"status\":\\s*\"ok\"/")
+    }
+
+    // MARK: - -H
+
+    @Test func requestHeadersParseLikeCurlAndHideCredentials() throws {
+        let accept = try RequestHeader(parsing: "Accept:  application/json ")
+        #expect(accept.line == "Accept: application/json")
+        let authorization = try RequestHeader(parsing: "Authorization: Bearer tok3n-value")
+        #expect(authorization.isCredential)
+        #expect(authorization.description == "Authorization: ***")
+        #expect(try RequestHeader(parsing: "proxy-authorization: Basic abc").isCredential)
+    }
+
+    @Test func badRequestHeadersAreRefusedWithoutEchoingTheValue() {
+        for text in ["NoColon", ": value", "Bad Name: x", "X-Evil: a\r\nInjected: b", "Authorization: sec\nret-value"] {
+            #expect(throws: ProbeInputError.self) { try RequestHeader(parsing: text) }
+            do {
+                _ = try RequestHeader(parsing: text)
+            } catch {
+                #expect(!"\(error)".contains("ret-value") && !"\(error)".contains("Injected"))
+            }
+        }
+    }
+
+    // MARK: - --pinned-public-key, --resolve
+
+    @Test func pinsAreSha256OfThirtyTwoBytes() throws {
+        let good = "sha256//" + Data(repeating: 7, count: 32).base64EncodedString()
+        #expect(try PublicKeyPin(parsing: good).text == good)
+        for bad in [
+            "sha1//AAAA", "sha256//", "sha256//not-base64", "sha256//" + Data(repeating: 1, count: 20).base64EncodedString(),
+        ] {
+            #expect(throws: ProbeInputError.self) { try PublicKeyPin(parsing: bad) }
+        }
+    }
+
+    @Test func resolveEntriesAreHostPortAddress() throws {
+        let entry = try ResolveEntry(parsing: "api.test:443:127.0.0.1,::1")
+        #expect(entry.host == "api.test")
+        #expect(entry.port == 443)
+        #expect(entry.description == "api.test:443:127.0.0.1,[::1]")
+        for bad in ["api.test:443", "api.test:0:127.0.0.1", "api.test:x:127.0.0.1", ":443:127.0.0.1", "a:443:not-an-ip"] {
+            #expect(throws: ProbeInputError.self) { try ResolveEntry(parsing: bad) }
+        }
+    }
+
+    // MARK: - Targets and methods
+
+    @Test func targetsMustBeHTTPOrHTTPSWithAHostAndAreShownRedacted() throws {
+        let request = try ProbeRequest(parsing: "https://bob:s3cret-pw@api.test:8443/x?y=1")
+        #expect(request.target == "https://bob:***@api.test:8443/x?y=1")
+        #expect(request.authority == "api.test:8443")
+        #expect(try ProbeRequest(parsing: "http://[::1]/").authority == "[::1]:80")
+        for bad in ["ftp://api.test/", "api.test", "https:///path", "mailto:x@y"] {
+            #expect(throws: ProbeInputError.self) { try ProbeRequest(parsing: bad) }
+        }
+        do {
+            _ = try ProbeRequest(parsing: "ftp://bob:s3cret-pw@api.test/")
+        } catch {
+            #expect("\(error)" == "invalid target \"ftp://bob:***@api.test/\": the URL must start with http:// or https://")
+        }
+    }
+
+    @Test func methodsAreTokens() throws {
+        #expect(try ProbeRequest(parsing: "http://a.test/", method: "PATCH").method == "PATCH")
+        #expect(throws: ProbeInputError.self) { try ProbeRequest(parsing: "http://a.test/", method: "GET /x") }
+    }
+}

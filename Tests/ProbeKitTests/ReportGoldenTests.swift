@@ -1,0 +1,88 @@
+import Foundation
+import ProbeKit
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The three report formats against golden files a reader can check by eye
+/// (`Golden/reports/report.{txt,json,xml}`); `RECORD_GOLDEN=1 swift test` re-records them.
+@Suite struct ReportGoldenTests {
+    private let samples: [ProbeResult]
+
+    init() throws {
+        samples = try ReportSamples.results
+    }
+
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/reports")
+
+    private func check(_ text: String, against name: String) throws {
+        let file = Self.folder.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == expected, "re-record with RECORD_GOLDEN=1 if the change is intended")
+    }
+
+    @Test func textReport() throws {
+        try check(ReportFormat.text.render(samples), against: "report.txt")
+    }
+
+    @Test func jsonReport() throws {
+        try check(ReportFormat.json.render(samples), against: "report.json")
+    }
+
+    @Test func junitReport() throws {
+        try check(ReportFormat.junit.render(samples), against: "report.xml")
+    }
+
+    @Test func jsonReportParsesWithTheDocumentedFieldsOnEveryProbe() throws {
+        let data = Data(ReportFormat.json.render(samples).utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let probes = try #require(object["probes"] as? [[String: Any]])
+        let fields: Set = [
+            "target", "method", "repetition", "engine", "route", "proxy", "noProxyMatch", "outcome", "reason", "message", "hop",
+            "urlError", "hint", "warnings", "httpStatus", "connectStatus", "tls", "timings", "remoteAddress",
+        ]
+        for probe in probes { #expect(Set(probe.keys) == fields) }
+        #expect(object["summary"] as? [String: Int] == ["succeeded": 1, "failed": 3, "cancelled": 2])
+        let mismatch = probes[1]
+        #expect(mismatch["reason"] as? String == "hostNameMismatch")
+        #expect((mismatch["urlError"] as? [String: Any])?["code"] as? Int == -1202)
+        #expect((mismatch["tls"] as? [String: Any])?["nameVerified"] as? Bool == false)
+        #expect((probes[4]["urlError"] as? [String: Any])?["name"] as? String == "cancelled")
+        #expect(probes[3]["noProxyMatch"] as? String == ".internal")
+    }
+
+    @Test func junitReportIsWellFormedXMLWithOneTestCasePerCall() throws {
+        let xml = ReportFormat.junit.render(samples)
+        let document = try XMLDocument(data: Data(xml.utf8))
+        let cases = try document.nodes(forXPath: "//testcase")
+        #expect(cases.count == samples.count)
+        #expect(try document.nodes(forXPath: "//failure").count == 3)
+        #expect(try document.nodes(forXPath: "//skipped").count == 2)
+        let failure = try #require(
+            try document.nodes(forXPath: "//failure[@type='proxyAuthenticationRequired']").first as? XMLElement)
+        #expect(failure.attribute(forName: "message")?.stringValue?.contains("realm=\"corp <main> & co\"") == true)
+    }
+
+    @Test func colourMarksOnlyTheOutcomeWordAndOnlyWhenAsked() {
+        let plain = TextReport().render(samples)
+        #expect(!plain.contains("\u{1B}["))
+        let colored = TextReport(colored: true).render(samples)
+        #expect(colored.contains("\u{1B}[32msucceeded\u{1B}[0m  GET https://localhost:8443/health"))
+        #expect(colored.contains("\u{1B}[31mfailed\u{1B}[0m"))
+        #expect(colored.contains("\u{1B}[33mcancelled\u{1B}[0m"))
+    }
+
+    @Test func xmlEscapingReplacesCharactersXMLCannotCarry() {
+        var result = samples[2]
+        result.message = "bell\u{07} and <tag> & \"quote\""
+        let xml = JUnitReport().render([result])
+        #expect(!xml.contains("\u{07}"))
+        #expect(xml.contains("message: bell\u{FFFD} and &lt;tag&gt; &amp; \"quote\""))
+    }
+}

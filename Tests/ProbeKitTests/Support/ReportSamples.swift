@@ -1,0 +1,66 @@
+import ProbeKit
+
+/// Fixed results covering every block shape of the reports: the input of the golden tests.
+enum ReportSamples {
+    static let proxy = ProxyServer(
+        scheme: .http, host: "127.0.0.1", port: 3128, credentials: ProxyCredentials(user: "alice", password: "pr0xy-S3cret"))
+
+    static var results: [ProbeResult] {
+        get throws {
+            [
+                ProbeResult(
+                    target: "https://localhost:8443/health", method: "GET", engine: "curl",
+                    route: .proxy(proxy, source: .option("--proxy")), outcome: .succeeded,
+                    warnings: [
+                        "domain name not verified (--no-validate-domain-name): the certificate names other.test, not localhost; with domain-name validation on, this call fails with host name mismatch"
+                    ],
+                    httpStatus: 200, connectStatus: 200,
+                    tls: TLSFacts(
+                        chainVerified: true, nameVerified: false, subject: "CN = other.test",
+                        subjectAlternativeNames: ["DNS:other.test"],
+                        issuer: "CN = Probe Test CA", notAfter: "Jan  2 03:04:05 2026 GMT"),
+                    timings: ProbeTimings(dns: 0.012, connect: 0.25, tls: 4.5, firstByte: 6.125, total: 6.5),
+                    remoteAddress: "127.0.0.1:3128"),
+                ProbeResult(
+                    target: "https://127.0.0.1:8443/health", method: "GET", engine: "curl",
+                    route: .proxy(proxy, source: .option("--proxy")),
+                    outcome: .failed(
+                        .hostNameMismatch(hop: .target, host: "127.0.0.1", names: ["other.test"], throughProxy: true)),
+                    message: FailureReason.hostNameMismatch(
+                        hop: .target, host: "127.0.0.1", names: ["other.test"], throughProxy: true
+                    )
+                    .message,
+                    connectStatus: 200,
+                    tls: TLSFacts(
+                        chainVerified: true, nameVerified: false, subject: "CN = other.test",
+                        subjectAlternativeNames: ["DNS:other.test"],
+                        issuer: "CN = Probe Test CA", notAfter: "Jan  2 03:04:05 2026 GMT"),
+                    timings: ProbeTimings(dns: 0.01, connect: 0.2, total: 3.25), remoteAddress: "127.0.0.1:3128"),
+                ProbeResult(
+                    target: "https://api.example.test/", method: "GET", engine: "curl",
+                    route: .proxy(
+                        ProxyServer(scheme: .http, host: "proxy.internal", port: 3128), source: .environment("https_proxy")),
+                    outcome: .failed(
+                        .proxyAuthenticationRequired(
+                            status: "407 Proxy Authentication Required", challenge: "Basic realm=\"corp <main> & co\"", user: nil,
+                            onConnect: true, source: .environment("https_proxy"))),
+                    message:
+                        "the proxy answered CONNECT with 407 Proxy Authentication Required and asks for Basic realm=\"corp <main> & co\"; no credentials were sent",
+                    connectStatus: 407, timings: ProbeTimings(dns: 1, connect: 1.5, total: 2), remoteAddress: "10.0.0.3:3128"),
+                ProbeResult(
+                    target: "http://api.internal/status", method: "HEAD", repetition: 2, engine: "curl",
+                    route: .direct(
+                        .bypassed(NoProxyMatch(entry: ".internal", host: "api.internal", source: .environment("NO_PROXY")))),
+                    outcome: .failed(.unexpectedStatus(status: "503 Service Unavailable", code: 503, expected: .default)),
+                    message: "the status 503 Service Unavailable is not among the expected 200-399", httpStatus: 503,
+                    timings: ProbeTimings(dns: 0.5, connect: 0.75, firstByte: 2, total: 2.25), remoteAddress: "[fd00::5]:80"),
+                .cancelled(
+                    try ProbeRequest(parsing: "https://slow.test/"), engine: "curl", route: .direct(.noProxyConfigured),
+                    cause: .interrupted, inFlight: true),
+                .cancelled(
+                    try ProbeRequest(parsing: "https://later.test/"), engine: "urlsession", route: .direct(.noProxyConfigured),
+                    cause: .deadline(seconds: 5), inFlight: false),
+            ]
+        }
+    }
+}

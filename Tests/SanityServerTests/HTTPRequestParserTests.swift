@@ -1,0 +1,231 @@
+import Testing
+
+@testable import SanityServer
+
+/// The parser on its own: bytes in, request or error out, no sockets (RFC 9112).
+@Suite struct HTTPRequestParserTests {
+    private func parseWhole(
+        _ text: String, maxHeaderBytes: Int = 1024, maxBodyBytes: Int = 1024
+    ) throws(HTTPRequestError) -> (
+        request: HTTPRequest, consumedByteCount: Int
+    )? {
+        var parser = HTTPRequestParser(maxHeaderBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes)
+        return try parser.parse(Array(text.utf8))
+    }
+
+    private func rejection(_ text: String, maxHeaderBytes: Int = 1024, maxBodyBytes: Int = 1024) -> HTTPRequestError? {
+        do {
+            _ = try parseWhole(text, maxHeaderBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func readsRequestLineAndFieldsInArrivalOrderWithOriginalCase() throws {
+        let text =
+            "GET /anything?a=1 HTTP/1.1\r\nHost: example.com\r\nX-Forwarded-For: 10.0.0.1\r\nx-forwarded-for: 10.0.0.2\r\n\r\n"
+        let parsed = try #require(try parseWhole(text))
+        #expect(parsed.consumedByteCount == text.utf8.count)
+        #expect(parsed.request.method == "GET")
+        #expect(parsed.request.target == "/anything?a=1")
+        #expect(parsed.request.version == .http1_1)
+        #expect(
+            parsed.request.headerFields == [
+                HTTPField(name: "Host", value: "example.com"),
+                HTTPField(name: "X-Forwarded-For", value: "10.0.0.1"),
+                HTTPField(name: "x-forwarded-for", value: "10.0.0.2"),
+            ])
+        #expect(parsed.request.values(ofField: "X-FORWARDED-FOR") == ["10.0.0.1", "10.0.0.2"])
+    }
+
+    @Test func trimsOptionalWhitespaceAroundFieldValues() throws {
+        let parsed = try #require(try parseWhole("GET / HTTP/1.1\r\nHost:\t example.com \t\r\nEmpty:\r\n\r\n"))
+        #expect(
+            parsed.request.headerFields == [HTTPField(name: "Host", value: "example.com"), HTTPField(name: "Empty", value: "")])
+    }
+
+    @Test func acceptsBareLineFeedsAndLeadingEmptyLines() throws {
+        let text = "\r\n\nGET / HTTP/1.1\nHost: a\n\n"
+        let parsed = try #require(try parseWhole(text))
+        #expect(parsed.request.target == "/")
+        #expect(parsed.consumedByteCount == text.utf8.count)
+    }
+
+    @Test func returnsNothingUntilTheHeadIsComplete() throws {
+        var parser = HTTPRequestParser()
+        let text = Array("GET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+        var input: [UInt8] = []
+        for byte in text.dropLast() {
+            input.append(byte)
+            #expect(try parser.parse(input) == nil)
+        }
+        input.append(text[text.count - 1])
+        #expect(try parser.parse(input)?.consumedByteCount == text.count)
+    }
+
+    @Test func readsPipelinedRequestsOneAfterAnother() throws {
+        var parser = HTTPRequestParser()
+        var input = Array(
+            "GET /1 HTTP/1.1\r\nHost: a\r\n\r\nPOST /2 HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\nHost: a\r\n\r\n"
+                .utf8)
+        var targets: [String] = []
+        while let (request, consumed) = try parser.parse(input) {
+            targets.append(request.target)
+            input.removeFirst(consumed)
+        }
+        #expect(targets == ["/1", "/2", "/3"])
+        #expect(input.isEmpty)
+    }
+
+    @Test func readsContentLengthBodyArrivingInPieces() throws {
+        var parser = HTTPRequestParser()
+        var input = Array("PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhel".utf8)
+        #expect(try parser.parse(input) == nil)
+        input.append(contentsOf: "loEXTRA".utf8)
+        let parsed = try #require(try parser.parse(input))
+        #expect(parsed.request.body == Array("hello".utf8))
+        #expect(parsed.consumedByteCount == input.count - 5)
+    }
+
+    @Test func acceptsRepeatedIdenticalContentLength() throws {
+        let parsed = try #require(
+            try parseWhole("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\nok"))
+        #expect(parsed.request.body == Array("ok".utf8))
+    }
+
+    @Test func decodesChunkedBodyWithExtensionsAndTrailers() throws {
+        let text =
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nChecksum: abc\r\n\r\n"
+        let parsed = try #require(try parseWhole(text))
+        #expect(parsed.request.body == Array("hello world".utf8))
+        #expect(parsed.request.trailerFields == [HTTPField(name: "Checksum", value: "abc")])
+        #expect(parsed.consumedByteCount == text.utf8.count)
+    }
+
+    @Test func decodesChunkedBodyFedOneByteAtATime() throws {
+        var parser = HTTPRequestParser()
+        let text = Array("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip-not, chunked\r\n\r\n".utf8)
+        // An unknown coding is refused before any body byte is read.
+        #expect(throws: HTTPRequestError.unsupportedTransferCoding("gzip-not")) { try parser.parse(text) }
+
+        parser.reset()
+        let valid = Array("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n\r\nA\r\n0123456789\r\n0\r\n\r\n".utf8)
+        var input: [UInt8] = []
+        var result: (request: HTTPRequest, consumedByteCount: Int)?
+        for byte in valid {
+            #expect(result == nil)
+            input.append(byte)
+            result = try parser.parse(input)
+        }
+        #expect(result?.request.body == Array("0123456789".utf8))
+    }
+
+    @Test func asksForContinueOnlyWhileTheBodyIsMissing() throws {
+        var parser = HTTPRequestParser()
+        var input = Array("PUT / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n".utf8)
+        #expect(try parser.parse(input) == nil)
+        #expect(parser.expectsContinue)
+        input.append(contentsOf: "abc".utf8)
+        #expect(try parser.parse(input)?.request.body == Array("abc".utf8))
+        #expect(!parser.expectsContinue)
+    }
+
+    @Test func keepsConnectionOpenPerVersionAndConnectionField() throws {
+        func keeps(_ text: String) throws -> Bool { try #require(try parseWhole(text)).request.keepsConnectionOpen }
+        #expect(try keeps("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))
+        #expect(try !keeps("GET / HTTP/1.1\r\nHost: a\r\nConnection: Close\r\n\r\n"))
+        #expect(try !keeps("GET / HTTP/1.0\r\n\r\n"))
+        #expect(try keeps("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"))
+    }
+
+    @Test func servesHigherMinorVersionsAsHTTP11() throws {
+        let parsed = try #require(try parseWhole("GET / HTTP/1.7\r\nHost: a\r\n\r\n"))
+        #expect(parsed.request.version == HTTPVersion(major: 1, minor: 7))
+    }
+
+    @Test func acceptsAbsoluteAuthorityAndAsteriskForms() throws {
+        #expect(try parseWhole("GET http://example.com/x?y=1 HTTP/1.1\r\nHost: example.com\r\n\r\n") != nil)
+        #expect(try parseWhole("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n") != nil)
+        #expect(try parseWhole("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n") != nil)
+    }
+
+    /// One malformed request and the status it must get.
+    struct Rejection: CustomTestStringConvertible, Sendable {
+        var name: String
+        var text: String
+        var status: Int
+        var testDescription: String { "\(name) -> \(status)" }
+    }
+
+    static let rejections: [Rejection] = [
+        Rejection(name: "lowercase version", text: "GET / http/1.1\r\nHost: a\r\n\r\n", status: 400),
+        Rejection(name: "two spaces", text: "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
+        Rejection(name: "missing version", text: "GET /\r\nHost: a\r\n\r\n", status: 400),
+        Rejection(name: "method not a token", text: "G(T / HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
+        Rejection(name: "control byte in target", text: "GET /\u{1}x HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
+        Rejection(name: "relative target", text: "GET x HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
+        Rejection(name: "asterisk with GET", text: "GET * HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
+        Rejection(name: "bare CR in field", text: "GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n", status: 400),
+        Rejection(name: "space before colon", text: "GET / HTTP/1.1\r\nHost : a\r\n\r\n", status: 400),
+        Rejection(name: "no colon", text: "GET / HTTP/1.1\r\nHost a\r\n\r\n", status: 400),
+        Rejection(name: "NUL in value", text: "GET / HTTP/1.1\r\nHost: a\u{0}b\r\n\r\n", status: 400),
+        Rejection(name: "obs-fold", text: "GET / HTTP/1.1\r\nHost: a\r\nX-Long: one\r\n two\r\n\r\n", status: 400),
+        Rejection(name: "whitespace before first field", text: "GET / HTTP/1.1\r\n Host: a\r\n\r\n", status: 400),
+        Rejection(name: "missing Host", text: "GET / HTTP/1.1\r\n\r\n", status: 400),
+        Rejection(name: "two Hosts", text: "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", status: 400),
+        Rejection(name: "negative length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", status: 400),
+        Rejection(
+            name: "different lengths", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
+            status: 400),
+        Rejection(
+            name: "TE and CL",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
+        Rejection(name: "TE in HTTP/1.0", text: "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
+        Rejection(
+            name: "chunked twice", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n",
+            status: 400),
+        Rejection(
+            name: "bad chunk size", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", status: 400),
+        Rejection(
+            name: "chunk without CRLF",
+            text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabX\r\n0\r\n\r\n", status: 400),
+        Rejection(name: "unknown coding", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", status: 501),
+        Rejection(name: "HTTP/2.0", text: "GET / HTTP/2.0\r\nHost: a\r\n\r\n", status: 505),
+        Rejection(name: "HTTP/0.9", text: "GET / HTTP/0.9\r\nHost: a\r\n\r\n", status: 505),
+        Rejection(name: "expect other", text: "GET / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\n\r\n", status: 417),
+        Rejection(name: "body too large", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1025\r\n\r\n", status: 413),
+        Rejection(
+            name: "huge length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+            status: 413),
+        Rejection(
+            name: "chunks too large", text: "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n401\r\n", status: 413
+        ),
+        Rejection(
+            name: "header section too large",
+            text: "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "y", count: 1100) + "\r\n\r\n", status: 431),
+        Rejection(name: "target too long", text: "GET /" + String(repeating: "y", count: 1100) + " HTTP/1.1\r\n", status: 414),
+    ]
+
+    @Test(arguments: rejections)
+    func rejectsWithStatus(_ example: Rejection) {
+        #expect(rejection(example.text)?.status == example.status)
+    }
+
+    @Test func rejectsObsoleteLineFoldingAsSuch() {
+        #expect(rejection("GET / HTTP/1.1\r\nHost: a\r\nX: a\r\n\tb\r\n\r\n") == .obsoleteLineFolding)
+    }
+
+    @Test func refusesOversizedHeadBeforeItEnds() {
+        var parser = HTTPRequestParser(maxHeaderBytes: 64)
+        let input = Array(("GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "y", count: 64)).utf8)
+        #expect(throws: HTTPRequestError.headerSectionTooLarge(limit: 64)) { try parser.parse(input) }
+    }
+
+    @Test func refusesOversizedTrailerSection() {
+        let text =
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX: " + String(repeating: "y", count: 200)
+            + "\r\n\r\n"
+        #expect(rejection(text, maxHeaderBytes: 128)?.status == 431)
+    }
+}

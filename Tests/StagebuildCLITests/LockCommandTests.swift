@@ -1,0 +1,176 @@
+import Foundation
+import StageKit
+import StagebuildCLI
+import Testing
+
+/// `stagebuild lock` and `compose --locked` without a registry: help, usage errors, `--check`,
+/// an unreachable registry, and composing with a lockfile written here.
+@Suite struct LockCommandTests {
+    static let stagefile = "FROM stage:base AS app\nCOPY --from=nginx:1.27 /etc/nginx /etc/nginx\nUSER 1000\n"
+    static let template = "# summary: base\nFROM debian:bookworm-slim\n"
+
+    /// A project with a one-template catalog.
+    static func project(stagefile: String = stagefile) throws -> Scratch {
+        let scratch = try Scratch()
+        try scratch.write(stagefile, to: "Stagefile")
+        try scratch.write(template, to: "Stages/base.Dockerfile")
+        return scratch
+    }
+
+    /// Writes the lockfile `stagebuild lock` would write if the registry answered with the
+    /// SHA-256 of each reference's text.
+    static func writeLockfile(in scratch: Scratch) throws {
+        let composer = Composer(
+            catalog: StageCatalog(folders: [scratch.path + "/Stages"], fileSystem: LocalFileSystem()),
+            stagefileDirectory: scratch.path, stagefileName: "Stagefile", regenerateCommand: "")
+        let stagefile = try Stagefile(text: try #require(scratch.text("Stagefile")), displayPath: "Stagefile")
+        let inputs = try composer.composition(of: stagefile).lockInputs()
+        let resolved = inputs.images.map {
+            ResolvedImage(reference: $0, digest: digest($0.written), mediaType: "application/vnd.oci.image.index.v1+json")
+        }
+        try scratch.write(Lockfile(inputs: inputs, resolved: resolved).text, to: "stagebuild.lock")
+    }
+
+    static func digest(_ written: String) -> Digest { Digest.sha256(of: Array(written.utf8)) }
+
+    @Test func helpListsItsOptionsAndExitStatuses() {
+        let result = runStagebuild(["lock", "--help"], in: "/")
+        #expect(result.status == .success)
+        for word in [
+            "USAGE: stagebuild lock [STAGEFILE] [--check]", "--proxy URL", "--noproxy LIST", "--cacert FILE",
+            "--insecure-registry HOST:PORT", "--registry-auth USER:PASS", "--connect-timeout SECONDS", "--max-time SECONDS",
+            "--stages DIR", "STAGEBUILD_REGISTRY_AUTH", "registry-1.docker.io", "69 a registry unreachable", "65 bad input",
+        ] {
+            #expect(result.stdout.contains(word), "lock --help lacks \(word)")
+        }
+        #expect(runStagebuild(["--help"], in: "/").stdout.contains("  lock "))
+        #expect(runStagebuild(["compose", "--help"], in: "/").stdout.contains("--locked"))
+    }
+
+    @Test(arguments: [
+        (["lock", "--registry-auth", "no-colon-secret"], "--registry-auth takes USER:PASS"),
+        (["lock", "--insecure-registry", "http://r:5000"], "--insecure-registry takes HOST:PORT"),
+        (["lock", "--connect-timeout", "0"], "--connect-timeout must be a number of seconds above 0"),
+        (["lock", "--max-time", "soon"], "--max-time must be a number of seconds above 0"),
+        (["lock", "--cacert", "/no/such/ca.pem"], "cannot read --cacert"),
+        (["lock", "a", "b"], "expected at most one Stagefile, got 2"),
+        (["lock", "--proxy", "socks5://127.0.0.1:1"], "socks5"),
+    ])
+    func refusesBadCommandLines(arguments: [String], message: String) throws {
+        let scratch = try Self.project()
+        let result = scratch.run(arguments)
+        #expect(result.status == .usage, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("no-colon-secret"))
+        #expect(!scratch.exists("stagebuild.lock"))
+    }
+
+    @Test func refusesMalformedCredentialsFromTheEnvironmentWithoutShowingThem() throws {
+        let scratch = try Self.project()
+        let result = scratch.run(["lock"], environment: ["STAGEBUILD_REGISTRY_AUTH": "justasecret"])
+        #expect(result.status == .usage)
+        #expect(result.stderr.contains("STAGEBUILD_REGISTRY_AUTH must be USER:PASS"))
+        #expect(!result.stderr.contains("justasecret"))
+    }
+
+    @Test func checkSaysMissingThenCurrentThenStale() throws {
+        let scratch = try Self.project()
+        let missing = scratch.run(["lock", "--check"])
+        #expect(missing.status == .checkFailed)
+        #expect(
+            missing.stderr.contains(
+                "stagebuild.lock is stale: there is no stagebuild.lock; rewrite it with: stagebuild lock Stagefile"))
+
+        try Self.writeLockfile(in: scratch)
+        let current = scratch.run(["lock", "--check"])
+        #expect(current.status == .success, "\(current.stderr)")
+        #expect(current.stdout == "stagebuild.lock is current (2 images, 1 template)\n")
+
+        try scratch.write(Self.stagefile + "FROM redis:7\n", to: "Stagefile")
+        try scratch.write(Self.template + "LABEL a=b\n", to: "Stages/base.Dockerfile")
+        let stale = scratch.run(["lock", "--check"])
+        #expect(stale.status == .checkFailed)
+        #expect(stale.stderr.contains("image redis:7 was added"), "\(stale.stderr)")
+        #expect(stale.stderr.contains("template 'base' changed"), "\(stale.stderr)")
+    }
+
+    @Test func checkRefusesAMalformedLockfile() throws {
+        let scratch = try Self.project()
+        try scratch.write("{ not json", to: "stagebuild.lock")
+        let result = scratch.run(["lock", "--check"])
+        #expect(result.status == .dataError)
+        #expect(result.stderr.contains("stagebuild.lock: not a stagebuild lockfile"), "\(result.stderr)")
+    }
+
+    @Test func anUnreachableRegistryExits69AndLeavesTheLockfile() throws {
+        // Port 1 on loopback: nothing listens, the connection is refused at once.
+        let scratch = try Self.project(stagefile: "FROM 127.0.0.1:1/app:1\nUSER 1000\n")
+        try scratch.write("{\"old\": true}\n", to: "stagebuild.lock")
+        try scratch.backdate("stagebuild.lock")
+        let before = try scratch.stamp("stagebuild.lock")
+        let result = scratch.run(["lock", "--insecure-registry", "127.0.0.1:1", "--connect-timeout", "2"])
+        #expect(result.status == .unavailable, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "error: image 127.0.0.1:1/app:1: HEAD http://127.0.0.1:1/v2/app/manifests/1: cannot reach 127.0.0.1:1"),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("stagebuild.lock was not changed."))
+        #expect(scratch.text("stagebuild.lock") == "{\"old\": true}\n")
+        let after = try scratch.stamp("stagebuild.lock")
+        #expect(after.modified == before.modified && after.inode == before.inode)
+        #expect(scratch.listing() == ["Stagefile", "Stages", "Stages/base.Dockerfile", "stagebuild.lock"])
+    }
+
+    @Test func imagesNamedThroughVariablesAreBadInput() throws {
+        let scratch = try Self.project(stagefile: "ARG BASE=debian:12\nFROM ${BASE}\nUSER 1000\n")
+        let result = scratch.run(["lock"])
+        #expect(result.status == .dataError)
+        #expect(result.stderr.contains("Stagefile: error: FROM ${BASE} names its image through a variable"), "\(result.stderr)")
+    }
+
+    @Test func composeLockedNeedsACurrentLockfile() throws {
+        let scratch = try Self.project()
+        let missing = scratch.run(["compose", "--locked"])
+        #expect(missing.status == .checkFailed)
+        #expect(missing.stderr.contains("stagebuild.lock is missing"), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+
+        try Self.writeLockfile(in: scratch)
+        let locked = scratch.run(["compose", "--locked"])
+        #expect(locked.status == .success, "\(locked.stderr)")
+        #expect(locked.stdout.contains("FROM debian:bookworm-slim@\(Self.digest("debian:bookworm-slim")) AS app\n"))
+        #expect(locked.stdout.contains("COPY --from=nginx:1.27@\(Self.digest("nginx:1.27")) /etc/nginx /etc/nginx\n"))
+        #expect(locked.stdout.contains("from Stagefile and stagebuild.lock. Do not edit."))
+
+        try scratch.write(Self.template + "LABEL changed=1\n", to: "Stages/base.Dockerfile")
+        let stale = scratch.run(["compose", "--locked", "-o", "Dockerfile"])
+        #expect(stale.status == .checkFailed)
+        #expect(stale.stderr.contains("stagebuild.lock is stale: template 'base' changed"), "\(stale.stderr)")
+        #expect(!scratch.exists("Dockerfile"))
+
+        let lenient = scratch.run(["compose"])
+        #expect(lenient.status == .success)
+        #expect(lenient.stderr.hasPrefix("warning: stagebuild.lock is stale: template 'base' changed"), "\(lenient.stderr)")
+        #expect(lenient.stdout.contains("@\(Self.digest("nginx:1.27"))"))
+
+        try scratch.write("{}", to: "stagebuild.lock")
+        let malformed = scratch.run(["compose"])
+        #expect(malformed.status == .dataError)
+        #expect(malformed.stderr.contains("stagebuild.lock:"), "\(malformed.stderr)")
+    }
+}
+
+extension LockCommandTests {
+    @Test func composeLockedRefusesAnImageItCannotPinInPlace() throws {
+        // BuildKit removes the quotes of a flag value, so the lock holds nginx:1.27, but the
+        // composed text says "nginx:1.27" where the pinned reference would have to go.
+        let scratch = try Self.project(stagefile: "FROM stage:base\nCOPY --from=\"nginx:1.27\" /a /b\nUSER 1000\n")
+        try Self.writeLockfile(in: scratch)
+        let locked = scratch.run(["compose", "--locked"])
+        #expect(locked.status == .dataError, "\(locked.stderr)")
+        #expect(locked.stderr.contains("cannot pin COPY --from=nginx:1.27 in Stagefile in place"), "\(locked.stderr)")
+        let lenient = scratch.run(["compose"])
+        #expect(lenient.status == .success)
+        #expect(lenient.stderr.hasPrefix("warning: cannot pin COPY --from=nginx:1.27"), "\(lenient.stderr)")
+    }
+}

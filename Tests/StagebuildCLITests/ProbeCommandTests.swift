@@ -1,0 +1,286 @@
+import Foundation
+import StagebuildCLI
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `stagebuild probe` surface: help, usage errors (64), unreadable files (74), exit
+/// statuses of real runs against loopback peers, the deadline, and SIGINT (130) on the binary.
+@Suite struct ProbeCommandTests {
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+        let scratch = try Scratch()
+        return scratch.run(["probe"] + arguments, environment: environment)
+    }
+
+    // MARK: - Help
+
+    @Test func helpListsEveryOptionTheExitStatusesAndTheJSONDocument() throws {
+        let result = try run(["--help"])
+        #expect(result.status == .success)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix("OVERVIEW: Check HTTP(S) calls through a proxy"))
+        #expect(result.stdout.contains("USAGE: stagebuild probe [--proxy URL]"))
+        let options = [
+            "--proxy URL", "--noproxy LIST", "--proxytunnel", "--validate-domain-name", "--no-validate-domain-name",
+            "--allow-invalid-certificates", "--cacert FILE", "--pinned-public-key sha256//BASE64", "--proxy-cacert FILE",
+            "--proxy-insecure", "--resolve HOST:PORT:ADDR", "--connect-timeout SECONDS", "--max-time SECONDS",
+            "--deadline SECONDS", "--expect-status LIST", "--expect-header NAME[=VALUE]", "--expect-body REGEX",
+            "-X, --request METHOD", "-H, --header 'NAME: VALUE'", "--targets FILE", "--repeat N", "--concurrency N",
+            "--format FORMAT", "--engine ENGINE", "-h, --help",
+        ]
+        for option in options { #expect(result.stdout.contains("  \(option)"), "\(option)") }
+        for status in ["0 all calls succeeded", "1 a call failed", "64 usage", "74 a file", "130 interrupted"] {
+            #expect(result.stdout.contains(status), "\(status)")
+        }
+        #expect(result.stdout.contains("docs/probe-json.md"))
+        #expect(try run(["-h"]).stdout == result.stdout)
+        #expect(try Scratch().run(["help", "probe"]).stdout == result.stdout)
+    }
+
+    @Test func theOverviewListsProbe() throws {
+        let overview = try Scratch().run(["--help"]).stdout
+        #expect(overview.contains("\n  probe       Check HTTP(S) calls through a proxy"))
+        #expect(overview.contains("130 interrupted"))
+    }
+
+    // MARK: - Usage errors
+
+    @Test(arguments: [
+        ([], "give at least one URL, or --targets FILE"),
+        (
+            ["--validate-domain-name", "--no-validate-domain-name", "http://a.test/"],
+            "choose one of --validate-domain-name and --no-validate-domain-name"
+        ),
+        (
+            ["--expect-status", "2xx", "http://a.test/"],
+            "invalid --expect-status \"2xx\": \"2xx\" is not a status code (100-599)"
+        ),
+        (
+            ["--expect-header", "Bad Name", "http://a.test/"],
+            "invalid --expect-header \"Bad Name\": the name must be a field name (RFC 9110 token characters)"
+        ),
+        (
+            ["--expect-body", "(open", "http://a.test/"],
+            "invalid --expect-body \"(open\": not a valid regular expression (NSRegularExpression)"
+        ),
+        (["-H", "NoColon", "http://a.test/"], "invalid -H: write it as 'Name: value'"),
+        (
+            ["-X", "GET /", "http://a.test/"],
+            "invalid -X \"GET /\": a method is a token of letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 section 9.1)"
+        ),
+        (["--format", "yaml", "http://a.test/"], "--format must be text, json or junit, not 'yaml'"),
+        (["--engine", "wget", "http://a.test/"], "--engine must be curl or urlsession, not 'wget'"),
+        (["--repeat", "0", "http://a.test/"], "--repeat must be a whole number from 1 to 100000, not '0'"),
+        (["--concurrency", "many", "http://a.test/"], "--concurrency must be a whole number from 1 to 1024, not 'many'"),
+        (["--max-time", "-1", "http://a.test/"], "--max-time must be a number of seconds above 0, not '-1'"),
+        (
+            ["--pinned-public-key", "abc", "http://a.test/"],
+            "invalid --pinned-public-key \"abc\": a pin starts with \"sha256//\" followed by base64 (curl's CURLOPT_PINNEDPUBLICKEY form)"
+        ),
+        (["--resolve", "a.test:443", "http://a.test/"], "invalid --resolve \"a.test:443\": write it as HOST:PORT:ADDRESS"),
+        (["ftp://a.test/"], "invalid target \"ftp://a.test/\": the URL must start with http:// or https://"),
+        (
+            ["--proxy", "socks5://p.test:1080", "http://a.test/"],
+            "unsupported proxy scheme \"socks5\" in \"socks5://p.test:1080\" (from --proxy): stagebuild probes through http:// and https:// proxies only (curl would use SOCKS here)"
+        ),
+        (
+            ["--engine", "urlsession", "--no-validate-domain-name", "--resolve", "a.test:443:127.0.0.1", "https://a.test/"],
+            "--engine urlsession cannot honour --no-validate-domain-name (FoundationNetworking on Linux has no server-trust challenge); --resolve (FoundationNetworking sets no such libcurl option (CURLOPT_RESOLVE)); use --engine curl, or leave them out"
+        ),
+        (["--bogus"], "unknown option '--bogus'"),
+    ])
+    func usageErrorsExitSixtyFour(arguments: [String], message: String) throws {
+        let result = try run(arguments)
+        #expect(result.status == .usage)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "error: \(message)")
+        #expect(lines.dropFirst().first?.hasPrefix("USAGE: stagebuild probe [--proxy URL]") == true)
+        #expect(lines.last == "See 'stagebuild probe --help'.")
+    }
+
+    @Test func usageErrorsNeverShowAPassword() throws {
+        let cases: [[String]] = [
+            ["--proxy", "http://u:S3cretPW@p.test:99999", "http://a.test/"],
+            ["ftp://u:S3cretPW@a.test/"],
+            ["--format", "yaml", "--proxy", "http://u:S3cretPW@p.test:1", "http://a.test/"],
+            ["--engine", "urlsession", "--resolve", "a:1:127.0.0.1", "https://u:S3cretPW@a.test/"],
+        ]
+        for arguments in cases {
+            let result = try run(arguments)
+            #expect(result.status == .usage)
+            #expect(!result.stderr.contains("S3cretPW"), "\(arguments)")
+        }
+        #expect(try run(cases[0]).stderr.contains("u:***@p.test:99999"))
+    }
+
+    @Test func unreadableFilesExitSeventyFour() throws {
+        let cacert = try run(["--cacert", "/nonexistent/ca.pem", "https://a.test/"])
+        #expect(cacert.status == .ioError)
+        #expect(cacert.stderr == "error: cannot read --cacert /nonexistent/ca.pem: no such readable file\n")
+        let targets = try run(["--targets", "/nonexistent/targets.txt"])
+        #expect(targets.status == .ioError)
+    }
+
+    // MARK: - Runs
+
+    @Test func failedCallsExitOneWithTheReportOnStandardOutput() throws {
+        let closed = try LoopbackSocket.closedPort()
+        let scratch = try Scratch()
+        try scratch.write("# two targets\nhttp://127.0.0.1:\(closed)/a\n\nhttp://127.0.0.1:\(closed)/b\n", to: "targets.txt")
+        let result = scratch.run(["probe", "--targets", "targets.txt", "--repeat", "2", "--format", "json"])
+        #expect(result.status == .checkFailed)
+        #expect(result.stderr.isEmpty)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let probes = try #require(object["probes"] as? [[String: Any]])
+        #expect(probes.map { $0["target"] as? String } == ["a", "b", "a", "b"].map { "http://127.0.0.1:\(closed)/\($0)" })
+        #expect(probes.allSatisfy { $0["reason"] as? String == "connectFailed" })
+        #expect(object["summary"] as? [String: Int] == ["succeeded": 0, "failed": 4, "cancelled": 0])
+    }
+
+    @Test func successExitsZeroWithTheTextReport() throws {
+        let server = try LoopbackSocket.pythonHTTPServer()
+        defer { server.terminate() }
+        let result = try run(["http://127.0.0.1:\(server.port)/", "--max-time", "5"])
+        #expect(result.status == .success)
+        #expect(result.stdout.hasPrefix("succeeded  GET http://127.0.0.1:\(server.port)/\n"))
+        #expect(result.stdout.hasSuffix("\n1 succeeded, 0 failed, 0 cancelled\n"))
+        #expect(!result.stdout.contains("\u{1B}["), "no colour when standard output is not a terminal")
+    }
+
+    @Test func deadlineCancelsTheRunAndExitsOne() throws {
+        let silent = try LoopbackSocket.silentListener()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try run(["--deadline", "0.3", "--format", "junit", "http://127.0.0.1:\(silent.port)/"])
+        #expect(clock.now - start < .seconds(3))
+        #expect(result.status == .checkFailed)
+        #expect(result.stdout.contains("<skipped message=\"cancelled in flight: the --deadline of 0.3 s ended the run\"/>"))
+    }
+
+    @Test func sigintCancelsTheRunPrintsTheResultsAndExits130() throws {
+        let silent = try LoopbackSocket.silentListener()
+        let process = Process()
+        process.executableURL = try BinaryDeterminismTests.executable()
+        process.arguments = ["probe", "--format", "json", "--max-time", "10", "--targets", "-"]
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data("http://127.0.0.1:\(silent.port)/\n".utf8))
+        try input.fileHandleForWriting.close()
+        Thread.sleep(forTimeInterval: 0.7)
+        process.interrupt()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let probe = try #require((object["probes"] as? [[String: Any]])?.first)
+        #expect(probe["outcome"] as? String == "cancelled")
+        #expect(probe["message"] as? String == "cancelled in flight: interrupted (SIGINT)")
+        #expect((probe["urlError"] as? [String: Any])?["code"] as? Int == -999)
+    }
+}
+
+/// Loopback peers for the probe command's runs.
+enum LoopbackSocket {
+    /// A listener on 127.0.0.1 that never accepts: connections complete, nobody answers.
+    final class Listener {
+        let port: Int
+        private let descriptor: Int32
+
+        init(descriptor: Int32, port: Int) {
+            self.descriptor = descriptor
+            self.port = port
+        }
+
+        deinit { close(descriptor) }
+    }
+
+    /// A Python `http.server` on 127.0.0.1, ended by ``terminate()``, or when the test process
+    /// closes its standard input (also when the test process dies).
+    struct Server {
+        let port: Int
+        let process: Process
+        let input: Pipe
+
+        /// Ends the server with SIGKILL: a child of a test thread inherits that thread's blocked
+        /// signals (SIGTERM among them), so `Process.terminate()` may never reach it.
+        func terminate() {
+            try? input.fileHandleForWriting.close()
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    static func silentListener() throws -> Listener {
+        let (descriptor, port) = try bound()
+        guard listen(descriptor, 16) == 0 else {
+            close(descriptor)
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return Listener(descriptor: descriptor, port: port)
+    }
+
+    /// A port where nothing listens: bound once, then closed.
+    static func closedPort() throws -> Int {
+        let (descriptor, port) = try bound()
+        close(descriptor)
+        return port
+    }
+
+    static func pythonHTTPServer() throws -> Server {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-u", "-c",
+            "import http.server as h, os, sys, threading; "
+                + "s = h.ThreadingHTTPServer(('127.0.0.1', 0), h.SimpleHTTPRequestHandler); "
+                + "print(s.server_address[1], flush=True); "
+                + "threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start(); "
+                + "s.serve_forever()",
+        ]
+        let input = Pipe()
+        process.standardInput = input
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw CocoaError(.fileReadUnknown)
+        }
+        return Server(port: port, process: process, input: input)
+    }
+
+    private static func bound() throws -> (Int32, Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}

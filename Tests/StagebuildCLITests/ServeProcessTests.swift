@@ -1,0 +1,108 @@
+import Foundation
+import FoundationNetworking
+import Testing
+
+/// Runs `stagebuild serve` as a process, the way a container runs it as PID 1.
+@Suite(.serialized) struct ServeProcessTests {
+    /// A running `stagebuild serve --port 0` with its first stdout line read.
+    final class RunningServer {
+        let process = Process()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        var url = ""
+
+        init(_ arguments: [String] = []) throws {
+            process.executableURL = try BinaryDeterminismTests.executable()
+            process.arguments = ["serve", "--port", "0"] + arguments
+            process.standardOutput = stdout
+            process.standardError = stderr
+            try process.run()
+            var line = Data()
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                let byte = stdout.fileHandleForReading.readData(ofLength: 1)
+                if byte.isEmpty || byte == Data("\n".utf8) { break }
+                line.append(byte)
+            }
+            url = String(decoding: line, as: UTF8.self)
+        }
+
+        /// Sends a signal and waits at most `seconds` for the exit status.
+        func stop(with signal: Int32 = SIGTERM, within seconds: Double = 10) -> Int32? {
+            kill(process.processIdentifier, signal)
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning {
+                process.terminate()
+                return nil
+            }
+            return process.terminationStatus
+        }
+
+        var log: String { String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self) }
+    }
+
+    /// One GET with URLSession's synchronous-style wait, bounded by `timeout` seconds.
+    static func get(_ url: String, timeout: Double = 10) -> (status: Int, body: String)? {
+        guard let target = URL(string: url) else { return nil }
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        var request = URLRequest(url: target)
+        request.timeoutInterval = timeout
+        URLSession.shared.dataTask(with: request) { data, response, _ in
+            box.value = ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self))
+            done.signal()
+        }.resume()
+        return done.wait(timeout: .now() + timeout + 1) == .success ? box.value : nil
+    }
+
+    final class ResultBox: @unchecked Sendable {
+        var value: (Int, String)?
+    }
+
+    @Test func printsTheBoundAddressFirstAndLogsEachRequest() throws {
+        let server = try RunningServer()
+        #expect(server.url.hasPrefix("http://127.0.0.1:"), "first line: \(server.url)")
+        let answer = try #require(Self.get(server.url + "/healthz"))
+        #expect(answer.status == 200)
+        #expect(server.stop() == 0)
+        #expect(server.log.contains("\"GET /healthz HTTP/1.1\" 200"), "\(server.log)")
+    }
+
+    @Test func finishesARequestInFlightOnSigtermThenExitsZero() throws {
+        let server = try RunningServer(["--grace", "5"])
+        let answered = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        let url = server.url
+        DispatchQueue.global().async {
+            box.value = Self.get(url + "/delay/800")
+            answered.signal()
+        }
+        usleep(300_000)
+        let started = Date()
+        let status = server.stop(with: SIGTERM)
+        #expect(status == 0)
+        #expect(answered.wait(timeout: .now() + 5) == .success)
+        #expect(box.value?.0 == 200, "the request in flight was answered")
+        #expect(Date().timeIntervalSince(started) < 5, "stopped well within the grace period")
+    }
+
+    @Test func stopsOnSigintToo() throws {
+        let server = try RunningServer()
+        #expect(server.stop(with: SIGINT) == 0)
+    }
+
+    @Test func refusesAnInvalidPortWithUsageStatus() throws {
+        let process = Process()
+        process.executableURL = try BinaryDeterminismTests.executable()
+        process.arguments = ["serve", "--port", "70000"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("port"), "\(text)")
+    }
+}
