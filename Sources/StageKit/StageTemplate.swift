@@ -103,10 +103,24 @@ public struct StageTemplate: Sendable, Hashable {
             }
         }
         var parameters: [TemplateParameter] = []
-        for instruction in instructions where instruction.kind == "ARG" {
+        for instruction in instructions {
+            if instruction.kind == "USE"
+                || instruction.kind == "FROM" && instruction.arguments.first?.lowercased().hasPrefix("stage:") == true
+            {
+                throw CompositionError(
+                    "a stage template cannot use other templates with \(instruction.keyword); name them in '# requires:'",
+                    file: displayPath, at: SourceLocation(line: instruction.startLine, column: 1))
+            }
+        }
+        for instruction in instructions where instruction.kind == "ARG" && !Self.declaresOnlyAutomaticArguments(instruction) {
             for word in instruction.arguments {
                 let name = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
                 let defaultWord = word.contains("=") ? String(word.drop(while: { $0 != "=" }).dropFirst()) : nil
+                guard !Self.automaticArguments.contains(String(name)) else {
+                    throw CompositionError(
+                        "\(name) is set by BuildKit itself; declare it on an ARG line of its own so it stays a build argument",
+                        file: displayPath, at: SourceLocation(line: instruction.startLine, column: 1))
+                }
                 guard TemplateMetadata.isParameterName(name) else {
                     throw CompositionError(
                         "parameter name '\(name)' must be letters, digits and _ and not start with a digit",
@@ -129,6 +143,26 @@ public struct StageTemplate: Sendable, Hashable {
                 file: displayPath, at: SourceLocation(line: line, column: 1))
         }
         self.parameters = parameters
+    }
+}
+
+extension StageTemplate {
+    /// Build arguments BuildKit sets by itself: the platform arguments and the predefined
+    /// proxy arguments (Dockerfile reference, "Automatic platform ARGs in the global scope" and
+    /// "Predefined ARGs"). A template declares them to use them, never as parameters.
+    public static let automaticArguments: Set<String> = [
+        "TARGETPLATFORM", "TARGETOS", "TARGETARCH", "TARGETVARIANT", "BUILDPLATFORM", "BUILDOS", "BUILDARCH",
+        "BUILDVARIANT", "HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "FTP_PROXY", "ftp_proxy",
+        "NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy",
+    ]
+
+    /// True for an `ARG` line that only declares automatic arguments: it stays in the
+    /// template's body as written.
+    ///
+    /// - Parameter instruction: An `ARG` instruction.
+    public static func declaresOnlyAutomaticArguments(_ instruction: Instruction) -> Bool {
+        instruction.kind == "ARG" && !instruction.arguments.isEmpty
+            && instruction.arguments.allSatisfy { automaticArguments.contains($0) }
     }
 }
 

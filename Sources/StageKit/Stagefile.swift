@@ -75,22 +75,21 @@ public struct Stagefile: Sendable {
                 continue
             }
             let locate = Self.locator(for: element, startLine: instruction.startLine, escape: escape.scalar)
+            try Self.checkKeyword(of: instruction, locate: locate, file: displayPath)
             switch instruction.kind {
             case "USE":
-                items.append(.layerTemplate(try Self.use(instruction, escape: escape, locate: locate, file: displayPath)))
-            case "FROM" where instruction.arguments.first?.hasPrefix("stage:") == true:
-                let arguments = instruction.arguments
+                let (reference, _) = try Self.reference(
+                    instruction, isBase: false, escape: escape, locate: locate, file: displayPath)
+                items.append(.layerTemplate(reference))
+            case "FROM" where instruction.arguments.first?.lowercased().hasPrefix("stage:") == true:
                 guard instruction.flags.isEmpty else {
                     throw CompositionError(
                         "FROM stage: takes no flags; put --platform on the base template's FROM",
                         file: displayPath, at: locate(0))
                 }
-                guard arguments.count == 1 || (arguments.count == 3 && arguments[1].uppercased() == "AS") else {
-                    throw CompositionError("expected FROM stage:NAME [AS alias]", file: displayPath, at: locate(0))
-                }
-                let name = String(arguments[0].dropFirst("stage:".count))
-                let reference = Reference(name: name, bindings: [], location: locate(instruction.keyword.count + 1))
-                items.append(.baseTemplate(reference, alias: arguments.count == 3 ? arguments[2] : nil))
+                let (reference, alias) = try Self.reference(
+                    instruction, isBase: true, escape: escape, locate: locate, file: displayPath)
+                items.append(.baseTemplate(reference, alias: alias))
             default:
                 items.append(.element(element))
             }
@@ -127,15 +126,42 @@ public struct Stagefile: Sendable {
         }
     }
 
-    private static func use(
-        _ instruction: Instruction, escape: EscapeCharacter, locate: (Int) -> SourceLocation, file: String
-    ) throws(CompositionError) -> Reference {
+    /// The instructions of the Dockerfile reference, plus `USE`; anything else would pass
+    /// BuildKit's parser and fail only at build time.
+    static let knownKeywords: Set<String> = [
+        "ADD", "ARG", "CMD", "COPY", "ENTRYPOINT", "ENV", "EXPOSE", "FROM", "HEALTHCHECK", "LABEL", "MAINTAINER",
+        "ONBUILD", "RUN", "SHELL", "STOPSIGNAL", "USER", "VOLUME", "WORKDIR", "USE",
+    ]
+
+    /// Refuses unknown instructions (with the closest known one) and template references that
+    /// cannot work: `ONBUILD USE` and `ONBUILD FROM`.
+    private static func checkKeyword(
+        of instruction: Instruction, locate: (Int) -> SourceLocation, file: String
+    ) throws(CompositionError) {
+        guard knownKeywords.contains(instruction.kind) else {
+            let hint =
+                NameSuggestions.closest(to: instruction.kind, in: knownKeywords.sorted(), limit: 1).first
+                .map { "; did you mean \($0)?" } ?? ""
+            throw CompositionError("unknown instruction \(instruction.keyword)\(hint)", file: file, at: locate(0))
+        }
+        if let trigger = instruction.onbuildTrigger, ["USE", "FROM", "ONBUILD"].contains(trigger.kind) {
+            throw CompositionError(
+                "ONBUILD cannot trigger \(trigger.keyword); USE the template directly", file: file, at: locate(0))
+        }
+    }
+
+    /// Reads `USE NAME [KEY=VALUE ...]` or `FROM stage:NAME [AS alias] [KEY=VALUE ...]`.
+    private static func reference(
+        _ instruction: Instruction, isBase: Bool, escape: EscapeCharacter, locate: (Int) -> SourceLocation, file: String
+    ) throws(CompositionError) -> (Reference, alias: String?) {
         let line = instruction.logicalLine.scalars
         let keywordEnd = instruction.keyword.unicodeScalars.count
-        let words = WordSplitter.words(in: line[keywordEnd...], escape: escape.scalar)
-        guard let name = words.first else {
-            throw CompositionError("USE needs a template name: USE NAME [KEY=VALUE ...]", file: file, at: locate(0))
+        var words = WordSplitter.words(in: line[keywordEnd...], escape: escape.scalar)
+        let form = isBase ? "FROM stage:NAME [AS alias] [KEY=VALUE ...]" : "USE NAME [KEY=VALUE ...]"
+        guard var name = words.first else {
+            throw CompositionError("USE needs a template name: \(form)", file: file, at: locate(0))
         }
+        if isBase { name = String(name.dropFirst("stage:".count)) }
         var searchFrom = keywordEnd
         func offset(of word: String) -> Int {
             let target = word.scalars
@@ -149,14 +175,25 @@ public struct Stagefile: Sendable {
             }
             return searchFrom
         }
-        let reference = offset(of: name)
+        let reference = offset(of: words[0])
+        words.removeFirst()
+        var alias: String?
+        if isBase, words.count >= 1, words[0].uppercased() == "AS" {
+            guard words.count >= 2, !words[1].contains("=") else {
+                throw CompositionError("expected \(form)", file: file, at: locate(offset(of: words[0])))
+            }
+            _ = offset(of: words[0])
+            _ = offset(of: words[1])
+            alias = words[1]
+            words.removeFirst(2)
+        }
         let lexer = ShellWordLexer(escape: escape.scalar)
         var bindings: [Binding] = []
-        for word in words.dropFirst() {
+        for word in words {
             let start = offset(of: word)
             guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
                 throw CompositionError(
-                    "expected KEY=VALUE after the template name, found '\(word)'", file: file, at: locate(start))
+                    "expected KEY=VALUE after the template name, found '\(word)' (\(form))", file: file, at: locate(start))
             }
             let key = String(word[..<equals])
             let valueStart = start + key.unicodeScalars.count + 1
@@ -182,7 +219,7 @@ public struct Stagefile: Sendable {
             }
             bindings.append(Binding(name: key, value: value, location: locate(start)))
         }
-        return Reference(name: name, bindings: bindings, location: locate(reference))
+        return (Reference(name: name, bindings: bindings, location: locate(reference)), alias)
     }
 
     /// Where the quote that is never closed opens, so an error points at it rather than at the

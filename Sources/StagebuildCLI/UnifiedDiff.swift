@@ -50,9 +50,9 @@ enum UnifiedDiff {
             output += "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@\n"
             for edit in hunk {
                 switch edit {
-                case .same(let line): output += " " + line + "\n"
-                case .removed(let line): output += "-" + line + "\n"
-                case .added(let line): output += "+" + line + "\n"
+                case .same(let line): output += " " + printed(line)
+                case .removed(let line): output += "-" + printed(line)
+                case .added(let line): output += "+" + printed(line)
                 }
             }
             oldLine += oldCount
@@ -69,10 +69,26 @@ enum UnifiedDiff {
         }
     }
 
+    /// Marks a last line that has no line feed, so that a missing final newline is a change
+    /// and prints as `diff -u` prints it.
+    private static let noNewlineMarker = "\u{0}no newline"
+
+    /// Lines split at LF only (on Unicode scalars: a CRLF is one Swift `Character`), so a
+    /// carriage return stays visible as part of its line.
     private static func lines(_ text: String) -> [String] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+        if lines.last == "" {
+            lines.removeLast()
+        } else if let last = lines.popLast() {
+            lines.append(last + noNewlineMarker)
+        }
         return lines
+    }
+
+    /// A line as printed after its `+`, `-` or space.
+    private static func printed(_ line: String) -> String {
+        guard line.hasSuffix(noNewlineMarker) else { return line + "\n" }
+        return String(line.dropLast(noNewlineMarker.count)) + "\n\\ No newline at end of file\n"
     }
 
     /// The shortest edit script from the longest common subsequence.
