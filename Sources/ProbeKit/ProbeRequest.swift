@@ -59,8 +59,14 @@ public struct ProbeRequest: Sendable, Equatable {
         parsing text: String, method: String = "GET", headers: [RequestHeader] = [],
         expectations: Expectations = .default, repetition: Int = 1
     ) throws(ProbeInputError) {
-        guard let url = URL(string: text), url.scheme != nil else {
-            throw .invalidTarget(ProxyURLParser.redacted(text), reason: "not a URL; write it as https://HOST[:PORT]/PATH")
+        // Never let Foundation "repair" the text: it would percent-encode the `%` of escapes
+        // already there (`%41` -> `%2541`) and send another URL than the one given.
+        guard let url = URL(string: text, encodingInvalidCharacters: false), url.scheme != nil else {
+            let reason =
+                URL(string: text) != nil
+                ? "it holds characters a URL must percent-encode (such as a space, [ ] | or \"); encode them, e.g. %20"
+                : "not a URL; write it as https://HOST[:PORT]/PATH"
+            throw .invalidTarget(ProxyURLParser.redacted(text), reason: reason)
         }
         try self.init(url: url, method: method, headers: headers, expectations: expectations, repetition: repetition)
     }

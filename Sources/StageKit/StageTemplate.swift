@@ -147,13 +147,14 @@ public struct StageTemplate: Sendable, Hashable {
 }
 
 extension StageTemplate {
-    /// Build arguments BuildKit sets by itself: the platform arguments and the predefined
-    /// proxy arguments (Dockerfile reference, "Automatic platform ARGs in the global scope" and
-    /// "Predefined ARGs"). A template declares them to use them, never as parameters.
+    /// Build arguments BuildKit sets or reads by itself: the platform arguments, the predefined
+    /// proxy arguments and `SOURCE_DATE_EPOCH` (Dockerfile reference, "Automatic platform ARGs in
+    /// the global scope", "Predefined ARGs" and "BuildKit built-in build args"). A template
+    /// declares them to use them, never as parameters.
     public static let automaticArguments: Set<String> = [
         "TARGETPLATFORM", "TARGETOS", "TARGETARCH", "TARGETVARIANT", "BUILDPLATFORM", "BUILDOS", "BUILDARCH",
         "BUILDVARIANT", "HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "FTP_PROXY", "ftp_proxy",
-        "NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy",
+        "NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy", "SOURCE_DATE_EPOCH",
     ]
 
     /// True for an `ARG` line that only declares automatic arguments: it stays in the

@@ -19,12 +19,16 @@ enum LintCommand: Subcommand {
         severity, message and hint, sorted by file (in the order given), line and column.
 
         A comment line `# stagebuild ignore=SBnnn[,SBmmm] REASON` directly above an
-        instruction switches those rules off for that instruction only.
+        instruction switches those rules off for that instruction only. `stagebuild`,
+        `ignore` and the ids are read in any case, with spaces allowed around `=` and the
+        commas. A pragma that is malformed, names no stagebuild rule, gives no reason or
+        applies to no instruction is itself a finding (SB016), so none does nothing silently.
 
         Rules:
         \(ruleList)
         Exit status: 0 no finding reached the threshold, 1 one did, 64 usage, 65 a file that
-        BuildKit's parser rejects (file:line:column), 74 a file that cannot be read.
+        BuildKit's parser rejects or that is not UTF-8 text (file:line:column), 74 a file
+        that cannot be read (with the system's reason) or is a directory.
         """
     static let options = [
         ArgumentScanner.Option(
@@ -52,17 +56,27 @@ enum LintCommand: Subcommand {
         guard !arguments.positionals.isEmpty else { throw UsageError("expected at least one FILE to lint") }
 
         let linter = Linter(failureThreshold: threshold)
-        let fileSystem = LocalFileSystem()
         var results: [(file: String, findings: [LintFinding])] = []
         var unreadable = false
         var malformed = false
         for file in arguments.positionals {
+            let bytes: [UInt8]
+            switch readBytes(atPath: Paths.absolute(file, from: context.currentDirectory)) {
+            case .success(let read):
+                bytes = read
+            case .failure(let failure):
+                context.reportError("cannot read \(file): \(failure.reason)")
+                unreadable = true
+                continue
+            }
             let text: String
             do {
-                text = try fileSystem.readText(at: Paths.absolute(file, from: context.currentDirectory))
+                text = try LintSourceText.decode(bytes)
             } catch {
-                context.reportError("cannot read \(file): \(error.reason)")
-                unreadable = true
+                let diagnostic = Diagnostic(
+                    file: file, line: error.line, column: error.column, severity: "error", message: error.message)
+                context.standardError.write(diagnostic.rendered(color: context.usesColor))
+                malformed = true
                 continue
             }
             do {
@@ -80,6 +94,42 @@ enum LintCommand: Subcommand {
         if unreadable { return .ioError }
         if malformed { return .dataError }
         return results.contains { linter.fails($0.findings) } ? .checkFailed : .success
+    }
+
+    /// Why a file to lint could not be read: the system's reason (strerror), or that it is
+    /// a directory.
+    struct ReadFailure: Error {
+        /// E.g. `No such file or directory`, `Permission denied`, `is a directory`.
+        var reason: String
+    }
+
+    /// Reads a whole file with open(2) and read(2), so that a failure carries the system's
+    /// reason, and a directory is named as such instead of failing later.
+    ///
+    /// - Parameter path: An absolute path.
+    /// - Returns: The file's bytes, or why they could not be read.
+    static func readBytes(atPath path: String) -> Result<[UInt8], ReadFailure> {
+        func failure(_ code: Int32) -> Result<[UInt8], ReadFailure> {
+            .failure(ReadFailure(reason: String(cString: strerror(code))))
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return failure(errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return failure(errno) }
+        if status.st_mode & S_IFMT == S_IFDIR { return .failure(ReadFailure(reason: "is a directory")) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(max(0, status.st_size)))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return .success(bytes) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return failure(errno)
+            }
+            bytes += chunk[..<count]
+        }
     }
 
     /// `file:line:column: severity: SBnnn message`, then an indented `hint:` line, per finding.

@@ -83,7 +83,11 @@ struct ProbePlan {
             redactor = SecretRedactor.forRun(settings: settings, requests: [])
             redactor = SecretRedactor(
                 secrets: redactor.secrets + headers.filter(\.isCredential).map(\.value) + texts.compactMap(Self.password(in:)))
-            guard !texts.isEmpty else { throw usage("give at least one URL, or --targets FILE") }
+            guard !texts.isEmpty else {
+                throw usage(
+                    arguments.value("--targets").map { "--targets \($0) holds no URL" }
+                        ?? "give at least one URL, or --targets FILE")
+            }
             let method = arguments.value("--request") ?? "GET"
             var requests: [ProbeRequest] = []
             for repetition in 1...repeats {
@@ -141,7 +145,8 @@ struct ProbePlan {
     }
 
     /// The URLs of a targets file (or standard input for `-`): one per line, blank lines and
-    /// lines starting with `#` skipped.
+    /// lines starting with `#` skipped, and a ` #` after a URL starting a comment (a URL never
+    /// holds a raw space, so this cannot cut one).
     private static func targetLines(_ path: String, from directory: String) throws(Failure) -> [String] {
         let data: Data?
         if path == "-" {
@@ -153,7 +158,10 @@ struct ProbePlan {
             throw .unreadable("cannot read --targets \(path): no such readable UTF-8 file")
         }
         return text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { line in
+                let content = line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...]
+                return content.trimmingCharacters(in: .whitespaces)
+            }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import SanityServer
 
@@ -60,26 +59,38 @@ enum ServeCommand: Subcommand {
         let server = SanityServer(configuration: configuration) { entry in
             log.write((format == "json" ? AccessLogFormat.json(entry) : AccessLogFormat.text(entry)) + "\n")
         }
-        // Signals arrive on a dispatch queue, never in a handler: shutdown may take locks. The
-        // sources exist before the address is printed, so a signal sent as soon as a script
-        // has read it is never lost.
-        let signals = [SIGTERM, SIGINT].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { _ = server.shutdown() }
-            source.resume()
-            signal(number, SIG_IGN)
-            return source
+        // SIGTERM and SIGINT are blocked before any server thread exists (threads inherit the
+        // mask), and one thread takes them with sigwait(2): no handler runs in signal context,
+        // and a signal sent at any moment after this line, even before the address is printed,
+        // is kept pending until that thread takes it, never lost or ignored.
+        var termination = sigset_t()
+        sigemptyset(&termination)
+        sigaddset(&termination, SIGTERM)
+        sigaddset(&termination, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &termination, nil)
+        let waiter = Thread { [termination] in
+            var set = termination
+            var received: Int32 = 0
+            sigwait(&set, &received)
+            server.shutdown()
         }
+        waiter.start()
         let address: SocketAddress
         do {
             address = try server.start()
+        } catch .invalidHost(let host) {
+            throw UsageError("--host needs a numeric IPv4 or IPv6 address such as 127.0.0.1 or ::1, not '\(host)'")
         } catch {
             context.reportError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
             return .unavailable
         }
         context.standardOutput.write(address.url + "\n")
+        // The address line is this command's contract with scripts: without it, stop.
+        if context.standardOutput.writeFailure != nil {
+            server.shutdown(grace: 0)
+            return .ioError
+        }
         server.waitUntilStopped()
-        signals.forEach { $0.cancel() }
         return .success
     }
 

@@ -124,4 +124,19 @@ import Testing
         #expect(try ProbeRequest(parsing: "http://a.test/", method: "PATCH").method == "PATCH")
         #expect(throws: ProbeInputError.self) { try ProbeRequest(parsing: "http://a.test/", method: "GET /x") }
     }
+
+    @Test(arguments: ["http://127.0.0.1:8080/anything/%41]", "http://127.0.0.1:8080/a b", "http://127.0.0.1:8080/?q=%41|x"])
+    func targetsThatNeedEncodingAreRefusedNotRewritten(text: String) {
+        // Foundation would "repair" these by encoding the % of %41 as well, sending another URL.
+        #expect {
+            try ProbeRequest(parsing: text)
+        } throws: { error in
+            "\(error)".contains("percent-encode")
+        }
+    }
+
+    @Test func aTargetWithEscapesKeepsThemAsWritten() throws {
+        let request = try ProbeRequest(parsing: "http://127.0.0.1:8080/anything/%41%2F")
+        #expect(request.target == "http://127.0.0.1:8080/anything/%41%2F")
+    }
 }

@@ -37,6 +37,12 @@ import Testing
         #expect(output.contains("ARG TARGETARCH\nARG HTTP_PROXY\nRUN echo \"$TARGETARCH\"\n"), "\(output)")
     }
 
+    @Test func keepsSourceDateEpochAsABuildArgumentNotARequiredParameter() throws {
+        let dated = "# summary: d\nARG SOURCE_DATE_EPOCH\nRUN touch -d \"@$SOURCE_DATE_EPOCH\" /stamp\n"
+        let output = try Self.project(["dated": dated]).compose("FROM stage:os\nUSE dated\n")
+        #expect(output.contains("ARG SOURCE_DATE_EPOCH\nRUN touch -d \"@$SOURCE_DATE_EPOCH\" /stamp\n"), "\(output)")
+    }
+
     @Test func bindsParametersOfABaseTemplateOnItsFromLine() throws {
         let base = "# summary: b\n# param SNAPSHOT: s\nFROM debian:bookworm-slim\nARG SNAPSHOT=\nRUN echo \"$SNAPSHOT\"\n"
         let output = try Self.project(["debian": base]).compose("FROM stage:debian AS app SNAPSHOT='2025 05'\n")

@@ -59,7 +59,7 @@ import Testing
         }
         #expect(array.map { $0["file"] as? String } == ["b.Dockerfile", "a.Dockerfile"])
         #expect(array.map { $0["rule"] as? String } == ["SB014", "SB013"])
-        #expect(array.map { $0["severity"] as? String } == ["error", "warning"])
+        #expect(array.map { $0["severity"] as? String } == ["warning", "warning"])
         #expect(array.map { $0["line"] as? Int } == [1, 3])
         #expect(array.map { $0["column"] as? Int } == [5, 5])
         #expect(result.stdout.hasSuffix("}\n]\n"))
@@ -106,6 +106,47 @@ import Testing
         #expect(result.stdout.hasPrefix("Dockerfile:3:5: warning: SB013 "))
     }
 
+    /// Bytes that are not UTF-8 are bad input data (65, as compose says), reported at the
+    /// line and column of the first bad byte, with its byte offset; the other files are linted.
+    @Test func nonUTF8FileIsBadDataWithThePositionOfTheFirstBadByte() throws {
+        let folder = try LintFolder(["Dockerfile": Self.shellForm])
+        let bad = Data("FROM scratch\nUSER app\nRUN echo caf".utf8) + Data([0xE9, 0x20, 0x21, 0x0A])
+        try bad.write(to: URL(fileURLWithPath: folder.path + "/latin1.Dockerfile"))
+        let result = folder.run(["latin1.Dockerfile", "Dockerfile"])
+        #expect(result.status == .dataError)
+        #expect(
+            result.stderr == "latin1.Dockerfile:3:13: error: not valid UTF-8 text: invalid byte 0xE9 at byte offset 34\n")
+        #expect(result.stdout.hasPrefix("Dockerfile:3:5: warning: SB013 "))
+    }
+
+    @Test func truncatedSequenceAtTheEndIsReportedWhereItStarts() throws {
+        let folder = try LintFolder([:])
+        try Data([0x46, 0x52, 0x4F, 0x4D, 0x20, 0xE2, 0x82]).write(to: URL(fileURLWithPath: folder.path + "/cut.Dockerfile"))
+        let result = folder.run(["cut.Dockerfile"])
+        #expect(result.status == .dataError)
+        #expect(result.stderr == "cut.Dockerfile:1:6: error: not valid UTF-8 text: invalid byte 0xE2 at byte offset 5\n")
+    }
+
+    @Test func directoryIsNamedAsOneAndIsAnIOError() throws {
+        let folder = try LintFolder(["Dockerfile": Self.clean])
+        try FileManager.default.createDirectory(atPath: folder.path + "/stages", withIntermediateDirectories: true)
+        let result = folder.run(["stages", "Dockerfile"])
+        #expect(result.status == .ioError)
+        #expect(result.stderr == "error: cannot read stages: is a directory\n")
+    }
+
+    /// The reason is the system's own (strerror), whatever it is.
+    @Test func unreadableFileCarriesTheSystemsReason() throws {
+        let folder = try LintFolder(["Dockerfile": Self.clean])
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/loop", withDestinationPath: "loop")
+        let notDirectory = folder.run(["Dockerfile/Stagefile"])
+        #expect(notDirectory.status == .ioError)
+        #expect(notDirectory.stderr == "error: cannot read Dockerfile/Stagefile: Not a directory\n")
+        let loop = folder.run(["loop"])
+        #expect(loop.status == .ioError)
+        #expect(loop.stderr == "error: cannot read loop: Too many levels of symbolic links\n")
+    }
+
     @Test(arguments: [
         ([], "expected at least one FILE to lint"),
         (["Dockerfile", "--format", "yaml"], "--format must be text or json, not 'yaml'"),
@@ -136,9 +177,14 @@ import Testing
         #expect(result.stdout.contains("  --failure-threshold SEVERITY"))
         #expect(result.stdout.contains("  --format text|json"))
         #expect(result.stdout.contains("# stagebuild ignore=SBnnn[,SBmmm] REASON"))
-        for id in (1...14).map({ String(format: "SB%03d", $0) }) {
+        for id in (1...16).map({ String(format: "SB%03d", $0) }) {
             #expect(result.stdout.contains("  \(id)  "), "\(id) missing from --help")
         }
+        // The list is generated from the rules: the severities are the rules' own.
+        #expect(result.stdout.contains("  SB014  warning  An ARG or ENV name looks like a secret"))
+        #expect(result.stdout.contains("  SB015  error    Two build stages have the same name"))
+        #expect(result.stdout.contains("  SB016  warning  An ignore pragma is malformed"))
+        #expect(result.stdout.contains("65 a file that\nBuildKit's parser rejects or that is not UTF-8 text"))
     }
 
     @Test func overviewListsLint() {

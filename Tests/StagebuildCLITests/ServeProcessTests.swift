@@ -87,6 +87,17 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 5, "stopped well within the grace period")
     }
 
+    /// SIGTERM that arrives together with a new connection, the race a user found: the server
+    /// must stop every time, not keep serving with the signal lost.
+    @Test func stopsWhenSigtermRacesANewConnection() throws {
+        for _ in 0..<8 {
+            let server = try RunningServer()
+            let url = server.url
+            DispatchQueue.global().async { _ = Self.get(url + "/healthz", timeout: 3) }
+            #expect(server.stop(with: SIGTERM, within: 10) == 0)
+        }
+    }
+
     @Test func stopsOnSigintToo() throws {
         let server = try RunningServer()
         #expect(server.stop(with: SIGINT) == 0)

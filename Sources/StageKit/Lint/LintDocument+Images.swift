@@ -68,7 +68,8 @@ extension LintDocument {
         var earlierStages: Set<String> = []
         for stage in stages {
             if let from = stage.from, let base = stage.base, !stage.isTemplateReference {
-                let expanded = Self.expand(base, with: globalArguments)
+                // BuildKit expands a FROM image with the global arguments, quotes removed.
+                let expanded = expandGlobal(unquoted(base))
                 let reference = expanded ?? base
                 if (expanded != nil || includingUnexpanded) && reference.lowercased() != "scratch"
                     && !earlierStages.contains(reference.lowercased())
@@ -82,7 +83,7 @@ extension LintDocument {
             if let alias = stage.alias { earlierStages.insert(alias) }
             for index in stage.entryIndices {
                 for (origin, value, location) in Self.references(in: entries[index]) {
-                    let expanded = Self.expand(value, with: variables(before: index))
+                    let expanded = expand(value, before: index)
                     guard expanded != nil || includingUnexpanded else { continue }
                     let reference = expanded ?? value
                     let lowered = reference.lowercased()
@@ -101,7 +102,7 @@ extension LintDocument {
     /// The `--from` values of a `COPY` and the `from=` mount options of a `RUN`.
     private static func references(in entry: Entry) -> [(ImageUse.Origin, String, SourceLocation)] {
         let instruction = entry.instruction
-        switch instruction.kind {
+        switch entry.kind {
         case "COPY":
             guard let value = instruction.flag("from"), !value.isEmpty else { return [] }
             let offset = entry.offset(of: "from=" + value).map { $0 + 5 } ?? entry.offset(of: "--from")

@@ -27,18 +27,31 @@ extension LintDocument {
             }
         }
 
-        /// The commands with the commands that come after each one, for rules that look for a
-        /// later command in the same `RUN` (a cleanup, a checkout).
-        var commandsWithFollowers: [(command: ShellScript.Command, followers: ArraySlice<ShellScript.Command>)] {
-            commands.indices.map { (commands[$0], commands[($0 + 1)...]) }
+        /// The commands, each with whether a later command of the same `RUN` matches a
+        /// predicate (a cleanup, a checkout), found in one backward pass so that a script of
+        /// many commands is read in linear time.
+        ///
+        /// - Parameter isMatch: The predicate on a later command.
+        /// - Returns: Each command in order with `true` when a command after it matches.
+        func commands(
+            followedBy isMatch: (ShellScript.Command) -> Bool
+        ) -> [(command: ShellScript.Command, isFollowed: Bool)] {
+            var result: [(command: ShellScript.Command, isFollowed: Bool)] = []
+            result.reserveCapacity(commands.count)
+            var seen = false
+            for command in commands.reversed() {
+                result.append((command, seen))
+                if !seen && isMatch(command) { seen = true }
+            }
+            return result.reversed()
         }
     }
 
     static func runScript(_ entry: Entry, index: Int) -> RunScript? {
         let run: Instruction
-        if entry.instruction.kind == "RUN" {
+        if entry.kind == "RUN" {
             run = entry.instruction
-        } else if entry.instruction.kind == "ONBUILD", let trigger = entry.instruction.onbuildTrigger, trigger.kind == "RUN" {
+        } else if entry.kind == "ONBUILD", let trigger = entry.instruction.onbuildTrigger, trigger.kind == "RUN" {
             run = trigger
         } else {
             return nil
@@ -64,8 +77,9 @@ extension LintDocument {
         let base = entry.offset(ofTrailing: text)
         let commandLine = ShellScript(text, locate: { entry.map.location(ofLogicalOffset: base + $0) }).commands
         script.commands = commandLine
+        let bodyStarts = entry.map.bodyStartLines(of: run.heredocs)
         for (position, heredoc) in run.heredocs.enumerated() where isShellScript(heredoc, commandLine: commandLine) {
-            let locate = entry.map.heredocLocator(position, in: run.heredocs)
+            let locate = entry.map.heredocLocator(heredoc, firstLine: bodyStarts[position])
             script.commands += ShellScript(heredoc.content, locate: locate).commands
         }
         return script

@@ -67,39 +67,56 @@ extension LintDocument {
         ///
         /// - Parameter offset: 0-based, in Unicode scalars.
         func location(ofLogicalOffset offset: Int) -> SourceLocation {
-            let segment = segments.last { $0.logicalStart <= offset } ?? segments[0]
+            let segment = segments[max(0, Self.lastIndex(in: segments.lazy.map(\.logicalStart), notAbove: offset))]
             return SourceLocation(line: segment.line, column: segment.column + max(0, offset - segment.logicalStart))
         }
 
-        /// Where the body of one of the instruction's heredocs starts.
+        /// The index of the last of ascending values that is at most `value`, found by binary
+        /// search; -1 when even the first is larger.
         ///
         /// - Parameters:
-        ///   - index: The heredoc's position among the instruction's heredocs.
-        ///   - heredocs: The instruction's heredocs.
-        /// - Returns: The 1-based line of the body's first line.
-        func bodyStartLine(ofHeredoc index: Int, in heredocs: [Heredoc]) -> Int {
-            var line = startLine + lineCount
-            for earlier in heredocs.prefix(index) {
-                line += earlier.content.unicodeScalars.filter { $0 == "\n" }.count + 1
+        ///   - values: Values in ascending order.
+        ///   - value: The value to place.
+        static func lastIndex<Values: RandomAccessCollection>(in values: Values, notAbove value: Int) -> Int
+        where Values.Element == Int, Values.Index == Int {
+            var low = values.startIndex
+            var high = values.endIndex
+            while low < high {
+                let middle = (low + high) / 2
+                if values[middle] <= value { low = middle + 1 } else { high = middle }
             }
-            return line
+            return low - 1
+        }
+
+        /// Where the body of each of the instruction's heredocs starts, in one pass.
+        ///
+        /// - Parameter heredocs: The instruction's heredocs.
+        /// - Returns: The 1-based line of each body's first line.
+        func bodyStartLines(of heredocs: [Heredoc]) -> [Int] {
+            var line = startLine + lineCount
+            var starts: [Int] = []
+            starts.reserveCapacity(heredocs.count)
+            for heredoc in heredocs {
+                starts.append(line)
+                line += heredoc.content.unicodeScalars.lazy.filter { $0 == "\n" }.count + 1
+            }
+            return starts
         }
 
         /// The positions of offsets in one heredoc body.
         ///
         /// - Parameters:
-        ///   - index: The heredoc's position among the instruction's heredocs.
-        ///   - heredocs: The instruction's heredocs.
+        ///   - heredoc: The heredoc.
+        ///   - firstLine: The line its body starts on (see `bodyStartLines(of:)`).
         /// - Returns: A function from a 0-based offset in the body, in Unicode scalars, to the position.
-        func heredocLocator(_ index: Int, in heredocs: [Heredoc]) -> @Sendable (Int) -> SourceLocation {
-            let firstLine = bodyStartLine(ofHeredoc: index, in: heredocs)
+        func heredocLocator(_ heredoc: Heredoc, firstLine: Int) -> @Sendable (Int) -> SourceLocation {
             var starts = [0]
-            for (offset, scalar) in heredocs[index].content.unicodeScalars.enumerated() where scalar == "\n" {
+            for (offset, scalar) in heredoc.content.unicodeScalars.enumerated() where scalar == "\n" {
                 starts.append(offset + 1)
             }
             let lineStarts = starts
             return { offset in
-                let line = (lineStarts.lastIndex { $0 <= offset } ?? 0)
+                let line = max(0, Self.lastIndex(in: lineStarts, notAbove: offset))
                 return SourceLocation(line: firstLine + line, column: offset - lineStarts[line] + 1)
             }
         }

@@ -14,10 +14,17 @@ public struct LintDocument: Sendable {
     /// The build stages in file order. Instructions before the first `FROM` (global `ARG`s,
     /// or all of a layer template) form a first stage without a `FROM`.
     let stages: [BuildStage]
+    /// The index in `stages` of each instruction's build stage, by its index in `entries`.
+    let stageOfEntry: [Int]
+    /// The `ARG` and `ENV` values each instruction sees.
+    let variables: VariableScope
     /// The shell commands of every `RUN` (and `ONBUILD RUN`), one script per instruction.
     let runScripts: [RunScript]
+    /// The ignore pragmas, well-formed or not, with the instructions they apply to.
+    let pragmas: [PragmaComment]
 
-    /// Reads a parsed file.
+    /// Reads a parsed file. Everything rules ask for often is computed here once, so that no
+    /// rule needs to scan the whole file per instruction: linting stays linear in the file's size.
     ///
     /// - Parameter tree: The syntax tree from `DockerfileParser.parse(_:)`.
     public init(_ tree: DockerfileSyntaxTree) {
@@ -29,8 +36,20 @@ public struct LintDocument: Sendable {
             entries.append(Entry(instruction: instruction, text: element.text, startLine: element.startLine, escape: escape))
         }
         self.entries = entries
-        stages = Self.buildStages(entries)
+        let stages = Self.buildStages(entries)
+        self.stages = stages
+        var stageOfEntry = Array(repeating: 0, count: entries.count)
+        for (stageIndex, stage) in stages.enumerated() {
+            for entryIndex in stage.entryIndices { stageOfEntry[entryIndex] = stageIndex }
+            if let fromIndex = stage.fromIndex { stageOfEntry[fromIndex] = stageIndex }
+        }
+        self.stageOfEntry = stageOfEntry
+        let lexer = ShellWordLexer(escape: escape)
+        variables = VariableScope(entries: entries, stages: stages, stageOfEntry: stageOfEntry) { word in
+            (try? lexer.word(word)) ?? word
+        }
         runScripts = entries.indices.compactMap { Self.runScript(entries[$0], index: $0) }
+        pragmas = Self.pragmaComments(in: tree)
     }
 
     /// Whether the file has a `FROM` of its own (`FROM stage:NAME` counts): false for a layer template.
@@ -40,12 +59,18 @@ public struct LintDocument: Sendable {
     struct Entry: Sendable {
         /// The instruction.
         var instruction: Instruction
+        /// The keyword in upper case (`Instruction.kind`, computed once).
+        var kind: String
+        /// The logical line's Unicode scalars, for the offset searches.
+        var scalars: [Unicode.Scalar]
         /// Maps offsets in the instruction's logical line and heredoc bodies to the file.
         var map: SourceMap
 
         init(instruction: Instruction, text: String, startLine: Int, escape: Unicode.Scalar) {
             self.instruction = instruction
-            self.map = SourceMap(text: text, startLine: startLine, escape: escape)
+            kind = instruction.kind
+            scalars = instruction.logicalLine.scalars
+            map = SourceMap(text: text, startLine: startLine, escape: escape)
         }
 
         /// Where the keyword starts.
@@ -63,12 +88,12 @@ public struct LintDocument: Sendable {
 
         /// The 0-based offset of a text in the logical line at or after `from`, in Unicode scalars.
         func offset(of needle: String, from: Int = 0) -> Int? {
-            let line = instruction.logicalLine.scalars
+            let line = scalars
             let target = needle.scalars
             guard !target.isEmpty, target.count <= line.count else { return nil }
             var index = max(from, 0)
             while index + target.count <= line.count {
-                if line[index] == target[0], Array(line[index..<index + target.count]) == target { return index }
+                if line[index] == target[0], line[index..<index + target.count].elementsEqual(target) { return index }
                 index += 1
             }
             return nil
@@ -77,7 +102,7 @@ public struct LintDocument: Sendable {
         /// The offset in the logical line where a trailing argument text starts: BuildKit
         /// keeps the rest of the line after the flags, trimmed, as a shell-form command.
         func offset(ofTrailing text: String) -> Int {
-            let line = instruction.logicalLine.scalars
+            let line = scalars
             var end = line.count
             while end > 0, line[end - 1].properties.isWhitespace { end -= 1 }
             return max(0, end - text.unicodeScalars.count)

@@ -19,6 +19,8 @@ public struct Linter: Sendable {
         SB012RootUser(),
         SB013ShellFormCommand(),
         SB014SecretInArgOrEnv(),
+        SB015DuplicateStageName(),
+        SB016InvalidPragma(),
     ]
 
     /// The rules this linter runs.
@@ -49,12 +51,10 @@ public struct Linter: Sendable {
     /// - Returns: The findings not switched off by a pragma, sorted by line, column and rule id.
     public func lint(_ tree: DockerfileSyntaxTree) -> [LintFinding] {
         let document = LintDocument(tree)
-        let ignored = Self.ignoredRules(in: tree)
+        let ignored = Self.ignoredRules(in: document)
         var findings: [LintFinding] = []
         for rule in rules {
-            for finding in rule.check(document) {
-                let instruction = ignored.last { $0.lines.contains(finding.line) }
-                if instruction?.ruleIDs.contains(finding.ruleID) == true { continue }
+            for finding in rule.check(document) where !ignored.switchesOff(finding) {
                 findings.append(finding)
             }
         }
@@ -79,21 +79,36 @@ public struct Linter: Sendable {
         findings.contains { failureThreshold.isReached(by: $0.severity) }
     }
 
-    /// The rules each instruction's pragmas switch off, with the lines the instruction spans.
-    private static func ignoredRules(in tree: DockerfileSyntaxTree) -> [(lines: ClosedRange<Int>, ruleIDs: Set<String>)] {
-        var result: [(lines: ClosedRange<Int>, ruleIDs: Set<String>)] = []
-        for (index, element) in tree.elements.enumerated() {
-            guard case .instruction(let instruction) = element.kind else { continue }
-            var ids: Set<String> = []
-            var previous = index - 1
-            while previous >= 0, let comment = tree.elements[previous].commentText {
-                ids.formUnion(LintPragma.ignoredRuleIDs(in: comment))
-                previous -= 1
+    /// The rules each instruction's pragmas switch off, by the lines the instruction spans.
+    private struct IgnoredRules {
+        /// Per instruction with pragmas, in file order: its lines and the ids switched off.
+        var spans: [(lines: ClosedRange<Int>, ruleIDs: Set<String>)] = []
+
+        /// Whether a pragma switches a finding off: it names the finding's rule and sits above
+        /// the instruction whose lines hold the finding. Found by binary search, as the
+        /// instructions do not overlap and come in line order.
+        func switchesOff(_ finding: LintFinding) -> Bool {
+            var low = 0
+            var high = spans.count
+            while low < high {
+                let middle = (low + high) / 2
+                if spans[middle].lines.lowerBound <= finding.line { low = middle + 1 } else { high = middle }
             }
-            if !ids.isEmpty {
-                result.append((instruction.startLine...max(instruction.startLine, instruction.endLine), ids))
+            guard low > 0, spans[low - 1].lines.contains(finding.line) else { return false }
+            return spans[low - 1].ruleIDs.contains(finding.ruleID)
+        }
+    }
+
+    private static func ignoredRules(in document: LintDocument) -> IgnoredRules {
+        var ignored = IgnoredRules()
+        for comment in document.pragmas {
+            guard let lines = comment.instructionLines, !comment.pragma.ruleIDs.isEmpty else { continue }
+            if let last = ignored.spans.last, last.lines == lines {
+                ignored.spans[ignored.spans.count - 1].ruleIDs.formUnion(comment.pragma.ruleIDs)
+            } else {
+                ignored.spans.append((lines, Set(comment.pragma.ruleIDs)))
             }
         }
-        return result
+        return ignored
     }
 }

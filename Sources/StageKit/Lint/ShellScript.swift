@@ -36,16 +36,45 @@ struct ShellScript: Sendable {
     /// One simple command.
     struct Command: Sendable, Hashable {
         /// Its words, leading assignments and wrappers included.
-        var words: [Word]
+        let words: [Word]
         /// The delimiters of the here-documents it reads, e.g. `EOF` for `cat <<'EOF'`.
         var heredocDelimiters: [String]
         /// What follows it.
         var separator: Separator
+        /// Where `invocation` starts in `words`, found once: rules ask for the program of
+        /// every command many times.
+        private let invocationStart: Int
+
+        /// Creates a command.
+        ///
+        /// - Parameters:
+        ///   - words: Its words.
+        ///   - heredocDelimiters: The delimiters of the here-documents it reads.
+        ///   - separator: What follows it.
+        init(words: [Word], heredocDelimiters: [String], separator: Separator) {
+            self.words = words
+            self.heredocDelimiters = heredocDelimiters
+            self.separator = separator
+            let start = Self.invocationStart(of: words)
+            invocationStart = start
+            program = words.indices.contains(start) ? Self.fileName(words[start].text) : nil
+        }
+
+        /// A path's last component: `apt-get` for `/usr/bin/apt-get`; the text itself
+        /// without a `/` or when it ends in one.
+        private static func fileName(_ path: String) -> String {
+            guard let slash = path.lastIndex(of: "/"), path.index(after: slash) < path.endIndex else {
+                return path.split(separator: "/").last.map(String.init) ?? path
+            }
+            return String(path[path.index(after: slash)...])
+        }
 
         /// The words from the program on: leading `NAME=value` assignments, shell keywords
         /// (`if`, `then`, `do`, `!`, `{`, …) and wrappers (`sudo`, `env`, `exec`, `command`,
         /// `nice`, `nohup`, `time`) with their options skipped.
-        var invocation: ArraySlice<Word> {
+        var invocation: ArraySlice<Word> { words[invocationStart...] }
+
+        private static func invocationStart(of words: [Word]) -> Int {
             var index = 0
             func skipOptions(valued: Set<String>) {
                 while index < words.count, words[index].text.hasPrefix("-"), words[index].text != "-" {
@@ -71,13 +100,11 @@ struct ShellScript: Sendable {
                     break
                 }
             }
-            return words[min(index, words.count)...]
+            return min(index, words.count)
         }
 
         /// The program's file name without its folder, e.g. `apt-get` for `/usr/bin/apt-get`.
-        var program: String? {
-            invocation.first.map { word in word.text.split(separator: "/").last.map(String.init) ?? word.text }
-        }
+        let program: String?
 
         /// The words after the program.
         var arguments: ArraySlice<Word> { invocation.dropFirst() }

@@ -74,7 +74,8 @@ public struct RegistryClient: Sendable {
                     "digest mismatch: the manifest served for \(wanted) hashes to \(Digest.sha256(of: response.body)); "
                         + "the registry or something between it and stagebuild altered it")
             }
-            return ResolvedImage(reference: reference, digest: wanted, mediaType: Self.mediaType(of: response))
+            return ResolvedImage(
+                reference: reference, digest: wanted, mediaType: try session.manifestMediaType(request, response))
         }
         let manifestURL = url + reference.effectiveTag
         let (_, head) = try session.fetch("HEAD", manifestURL)
@@ -92,7 +93,7 @@ public struct RegistryClient: Sendable {
                 request, .digestMismatch,
                 "digest mismatch: the registry announces \(announced) but the manifest it sent hashes to \(actual)")
         }
-        return ResolvedImage(reference: reference, digest: actual, mediaType: Self.mediaType(of: response))
+        return ResolvedImage(reference: reference, digest: actual, mediaType: try session.manifestMediaType(request, response))
     }
 
     /// `Content-Type` without parameters, lower case; `nil` when absent.

@@ -19,6 +19,23 @@ struct RegistrySession {
         RegistryError(image: reference.written, hop: request.description, kind: kind, message: message)
     }
 
+    /// The media type of a manifest answer, which must be one of the four manifest types asked
+    /// for: anything else (an HTML page, a text/plain echo, a captive portal) is no image, and
+    /// pinning its hash would pin nonsense.
+    ///
+    /// - Throws: `RegistryError` of kind `unexpectedAnswer` naming what was served.
+    func manifestMediaType(_ request: RegistryRequest, _ response: RegistryResponse) throws(RegistryError) -> String {
+        let mediaType = RegistryClient.mediaType(of: response)
+        guard RegistryClient.manifestMediaTypes.contains(mediaType) else {
+            let served = mediaType.isEmpty ? "no media type" : mediaType
+            throw error(
+                request, .unexpectedAnswer,
+                "the answer is \(served), not an image manifest (OCI image index or manifest, Docker manifest list or v2 "
+                    + "manifest); is \(reference.domain) a container registry?")
+        }
+        return mediaType
+    }
+
     /// Sends a manifest request, answering one `401` challenge, and returns a `200` answer.
     ///
     /// - Returns: The last request sent and its answer.

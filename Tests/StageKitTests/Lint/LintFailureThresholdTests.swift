@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func errorFindingFailsEveryThresholdButNone() throws {
-        let findings = try Linter().lint(text: "ARG NPM_TOKEN\n")
+        let findings = try Linter().lint(text: "FROM scratch AS app\nFROM scratch AS app\nUSER 10001\n")
         #expect(findings.map(\.severity) == [.error])
         for threshold in LintFailureThreshold.allCases {
             #expect(Linter(failureThreshold: threshold).fails(findings) == (threshold != .none))

@@ -71,7 +71,8 @@ struct LintRuleExample: Sendable, CustomTestStringConvertible {
             "SB004": "apt-lists-not-removed", "SB005": "apt-get-install-recommends", "SB006": "apt-get-upgrade",
             "SB007": "pip-install-without-pins", "SB008": "npm-install-instead-of-ci", "SB009": "download-piped-to-shell",
             "SB010": "add-url-without-checksum", "SB011": "git-clone-without-commit", "SB012": "root-user",
-            "SB013": "shell-form-command", "SB014": "secret-in-arg-or-env",
+            "SB013": "shell-form-command", "SB014": "secret-in-arg-or-env", "SB015": "duplicate-stage-name",
+            "SB016": "invalid-pragma",
         ]
         for (id, name) in expected {
             #expect(Linter().rule(withID: id)?.name == name)

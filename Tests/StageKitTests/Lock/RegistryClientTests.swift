@@ -228,4 +228,19 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
         }
         #expect(error.kind == .unreachable)
     }
+
+    @Test func refusesAnAnswerThatIsNoImageManifest() throws {
+        // A web server (or a captive portal) answering 200 with text is not a registry: its
+        // hash must never be pinned.
+        let transport = ScriptedTransport { _ in
+            .success(Self.ok(digestHeader: false, body: Array("Hello from nginx\n".utf8), contentType: "text/plain"))
+        }
+        #expect {
+            try Self.resolve(
+                "localhost:5000/x:1", client: RegistryClient(transport: transport, insecureRegistries: ["localhost:5000"]))
+        } throws: { error in
+            guard let error = error as? RegistryError else { return false }
+            return error.kind == .unexpectedAnswer && error.message.contains("text/plain, not an image manifest")
+        }
+    }
 }

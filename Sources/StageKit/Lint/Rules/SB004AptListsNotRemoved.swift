@@ -38,13 +38,13 @@ struct SB004AptListsNotRemoved: LintRule {
                 ["/var/lib/apt/lists", "/var/lib/apt"].contains(mount["target"] ?? mount["dst"] ?? mount["destination"] ?? "")
             }
             guard !cached else { return nil }
-            for (command, followers) in script.commandsWithFollowers {
+            let removesLists = { (later: ShellScript.Command) -> Bool in
+                if let cleanup = AptGetCommand(later), cleanup.action == "dist-clean" { return true }
+                return later.program == "rm" && later.arguments.contains { $0.text.hasPrefix("/var/lib/apt/lists") }
+            }
+            for (command, isFollowed) in script.commands(followedBy: removesLists) {
                 guard let apt = AptGetCommand(command), apt.action == "update", let word = apt.subcommand else { continue }
-                let removes = followers.contains { later in
-                    if let cleanup = AptGetCommand(later), cleanup.action == "dist-clean" { return true }
-                    return later.program == "rm" && later.arguments.contains { $0.text.hasPrefix("/var/lib/apt/lists") }
-                }
-                return removes
+                return isFollowed
                     ? nil
                     : finding("\(apt.program) update without removing /var/lib/apt/lists in the same RUN", at: word.location)
             }

@@ -28,7 +28,7 @@ struct SB010AddURLWithoutChecksum: LintRule {
 
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
-        for entry in document.entries where entry.instruction.kind == "ADD" {
+        for entry in document.entries where entry.kind == "ADD" {
             if let checksum = entry.instruction.flag("checksum"), !checksum.isEmpty { continue }
             let sources = entry.instruction.arguments.dropLast()
             var searchFrom = entry.instruction.keyword.unicodeScalars.count

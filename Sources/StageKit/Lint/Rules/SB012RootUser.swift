@@ -5,8 +5,11 @@ import DockerfileSyntax
 /// stage that the final stage is built `FROM` counts. Without a `USER`, the finding points at
 /// the stage's last `CMD` or `ENTRYPOINT`, else at its `FROM`.
 ///
-/// Applies only to files with a `FROM`: a layer template has none, and a Stagefile's build
-/// stage from `FROM stage:NAME` or with `USE` lines gets its `USER` from templates.
+/// Applies only to files with a `FROM`: a layer template has none. In a Stagefile, a build
+/// stage from `FROM stage:NAME` or with `USE` lines gets instructions from templates that the
+/// file does not show, so a missing `USER` there is not judged (lint the composed Dockerfile,
+/// `compose --lint`, for that); but an explicit `USER root` that is the stage's last `USER`
+/// and is not followed by a `USE` line is a finding there too, as no template can undo it.
 ///
 /// Source: hadolint DL3002 ("Last USER should not be root"); Docker docs, "Building best
 /// practices", section "USER".
@@ -21,6 +24,9 @@ struct SB012RootUser: LintRule {
         "FROM debian:bookworm-slim\nUSER app\nRUN id\nUSER root\n",
         "FROM debian:bookworm-slim AS build\nUSER builder\nFROM debian:bookworm-slim\nENTRYPOINT [\"/app\"]\n",
         "FROM debian:bookworm-slim\nUSER 0:0\n",
+        "FROM stage:debian AS app\nUSE node-service\nUSER root\n",
+        "FROM stage:debian AS app\nUSER root\nRUN apt-get clean\n",
+        "ARG RUN_AS=root\nFROM debian:bookworm-slim\nARG RUN_AS\nUSER ${RUN_AS}\n",
     ]
     let nonTriggeringExamples = [
         "FROM debian:bookworm-slim\nRUN useradd --system app\nUSER app\nCMD [\"/app\"]\n",
@@ -28,32 +34,45 @@ struct SB012RootUser: LintRule {
         "FROM debian:bookworm-slim AS base\nUSER app\nFROM base\nCMD [\"/app\"]\n",
         "# A layer template: the build stage it joins decides the user.\nRUN true\n",
         "FROM stage:debian AS app\nUSE node-service\n",
+        "FROM stage:debian AS app\nUSER root\nRUN apt-get clean\nUSE node-service\n",
+        "FROM stage:debian AS app\nUSE node-service\nUSER root\nRUN apt-get clean\nUSER node\n",
     ]
 
     func check(_ document: LintDocument) -> [LintFinding] {
-        guard let final = document.stages.last, let from = final.from,
-            !final.isTemplateReference, !document.usesLayerTemplates(final)
-        else { return [] }
-        var stage = final
-        var visited: Set<String> = []
-        while true {
-            let users = document.entries(of: stage).filter { $0.instruction.kind == "USER" }
-            if let user = users.last {
-                let index = document.entries.firstIndex { $0.map.startLine == user.map.startLine } ?? 0
+        guard let finalIndex = document.stages.indices.last, let from = document.stages[finalIndex].from else { return [] }
+        let parents = document.parentStages
+        var stageIndex = finalIndex
+        var visited: Set<Int> = []
+        while visited.insert(stageIndex).inserted {
+            let stage = document.stages[stageIndex]
+            // The stage's last USER, and whether a USE line (a layer template) follows it.
+            var lastUser: Int?
+            var templateFollows = stage.isTemplateReference
+            for index in stage.entryIndices {
+                switch document.entries[index].kind {
+                case "USER":
+                    lastUser = index
+                    templateFollows = false
+                case "USE":
+                    templateFollows = true
+                default:
+                    break
+                }
+            }
+            // A template after the last USER (or the stage's own template base) may set another.
+            if templateFollows { return [] }
+            if let index = lastUser {
+                let user = document.entries[index]
                 let value = user.instruction.arguments.first ?? ""
-                let expanded = LintDocument.expand(value, with: document.variables(before: index)) ?? value
+                let expanded = document.expand(document.unquoted(value), before: index) ?? value
                 guard Self.isRoot(expanded) else { return [] }
                 let location = user.location(of: value, from: user.instruction.keyword.unicodeScalars.count)
                 return [finding("the final build stage switches to USER \(expanded), so it runs as root", at: location)]
             }
-            guard let base = stage.base?.lowercased(), visited.insert(base).inserted,
-                let parent = document.stages.last(where: {
-                    $0.alias == base && $0.from?.map.startLine ?? 0 < (stage.from?.map.startLine ?? 0)
-                })
-            else { break }
-            stage = parent
+            guard let parent = parents[stageIndex] else { break }
+            stageIndex = parent
         }
-        let starts = document.entries(of: final).filter { ["CMD", "ENTRYPOINT"].contains($0.instruction.kind) }
+        let starts = document.entries(of: document.stages[finalIndex]).filter { ["CMD", "ENTRYPOINT"].contains($0.kind) }
         let anchor = starts.last ?? from
         return [finding("the final build stage sets no USER, so it runs as root", at: anchor.start)]
     }

@@ -27,12 +27,12 @@ struct SB013ShellFormCommand: LintRule {
     func check(_ document: LintDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
             let instruction = entry.instruction
-            guard ["CMD", "ENTRYPOINT"].contains(instruction.kind), !instruction.isJSONForm,
+            guard entry.kind == "CMD" || entry.kind == "ENTRYPOINT", !instruction.isJSONForm,
                 let command = instruction.arguments.first, !command.isEmpty
             else { return nil }
             let location = entry.map.location(ofLogicalOffset: entry.offset(ofTrailing: command))
             return finding(
-                "\(instruction.kind) in shell form runs under /bin/sh -c, which does not pass signals on", at: location)
+                "\(entry.kind) in shell form runs under /bin/sh -c, which does not pass signals on", at: location)
         }
     }
 }
