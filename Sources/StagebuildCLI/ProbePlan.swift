@@ -135,11 +135,16 @@ struct ProbePlan {
         return number
     }
 
-    /// The absolute path of a file that exists and can be read.
+    /// The absolute path of a file that exists, can be read and holds a PEM certificate (as
+    /// CURLOPT_CAINFO expects); otherwise the error would surface as a TLS failure of the server.
     private static func readableFile(_ path: String, option: String, from directory: String) throws(Failure) -> String {
         let absolute = Paths.absolute(path, from: directory)
-        guard FileManager.default.isReadableFile(atPath: absolute) else {
+        guard FileManager.default.isReadableFile(atPath: absolute), let data = FileManager.default.contents(atPath: absolute)
+        else {
             throw .unreadable("cannot read \(option) \(path): no such readable file")
+        }
+        guard String(decoding: data, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
+            throw .usage(UsageError("\(option) \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)"))
         }
         return absolute
     }

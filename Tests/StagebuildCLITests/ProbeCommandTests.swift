@@ -124,6 +124,15 @@ import Glibc
         #expect(targets.status == .ioError)
     }
 
+    @Test func aCAFileWithoutAPEMCertificateIsAUsageError() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-ca-\(UUID().uuidString).txt")
+        try "just a host name\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try run(["--cacert", file.path, "https://a.test/"])
+        #expect(result.status == .usage)
+        #expect(result.stderr.contains("holds no PEM certificate"), "\(result.stderr)")
+    }
+
     // MARK: - Runs
 
     @Test func failedCallsExitOneWithTheReportOnStandardOutput() throws {

@@ -157,7 +157,12 @@ struct RegistrySession {
                 let host = URL(string: current).map(Self.authority(of:)) ?? current
                 let what =
                     error.kind == .timedOut ? "no answer in time from" : error.kind == .tls ? "TLS failed with" : "cannot reach"
-                throw self.error(request, .unreachable, "\(what) \(host): \(error.message)")
+                // An https request answered in plain HTTP fails as "wrong version number": the
+                // registry speaks HTTP, which needs the user's explicit consent.
+                let hint =
+                    error.kind == .tls && current.hasPrefix("https:") && error.message.contains("wrong version number")
+                    ? "; if \(host) speaks plain HTTP, add --insecure-registry \(host)" : ""
+                throw self.error(request, .unreachable, "\(what) \(host): \(error.message)\(hint)")
             }
             guard [301, 302, 303, 307, 308].contains(response.statusCode), let location = response.header("Location") else {
                 return (request, response)
