@@ -1,4 +1,4 @@
-# summary: Swift 6.3.1 toolchain on Debian 12 (bookworm) that builds the package in the build context into /out/bin
+# summary: Swift 6.3.1 toolchain on Debian 12 (bookworm), libcurl and OpenSSL headers; builds the package in the build context into /out/bin
 # param DEBIAN_SNAPSHOT: snapshot.debian.org timestamp such as 20250520T000000Z; empty uses the live Debian archive
 # param SOURCE_DIR: where the build context is copied and built
 # param SWIFT_BUILD_FLAGS: arguments of swift build
@@ -7,6 +7,8 @@ FROM swift:6.3.1-bookworm
 ARG DEBIAN_SNAPSHOT=
 ARG SOURCE_DIR=/src
 ARG SWIFT_BUILD_FLAGS="-c release --static-swift-stdlib"
+# BuildKit's built-in build argument: the build steps see it (reproducible-builds.org).
+ARG SOURCE_DATE_EPOCH
 
 # Same apt snapshot switch as the debian template (the swift image is Debian 12 too).
 RUN <<EOF
@@ -29,12 +31,15 @@ SOURCES
 fi
 EOF
 
-# libcurl's headers for system-library targets; libcurl4 is pinned with them
-# because the -dev package requires exactly its own version.
+# Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
+# and curl's own API) and OpenSSL's libcrypto. Each library is pinned with its -dev
+# package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libcurl4=7.88.1-10+deb12u15 \
         libcurl4-openssl-dev=7.88.1-10+deb12u15 \
+        libssl-dev=3.0.22-1~deb12u2 \
+        libssl3=3.0.22-1~deb12u2 \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR ${SOURCE_DIR}

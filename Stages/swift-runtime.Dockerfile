@@ -1,32 +1,32 @@
-# summary: Run-time libraries for a Swift program built with --static-swift-stdlib, a non-root user and an exec-form ENTRYPOINT
-# param EXECUTABLE: absolute path of the program in the image, e.g. /usr/local/bin/stagebuild (the Stagefile copies it there)
+# summary: Run-time libraries for a Swift program built with --static-swift-stdlib (libcurl, OpenSSL, CA certificates) and a non-root user
 # param SERVICE_USER: name of the unprivileged system user and group that runs the program
-ARG EXECUTABLE
 ARG SERVICE_USER=app
+# BuildKit's built-in build argument: useradd dates the account in /etc/shadow from it.
+ARG SOURCE_DATE_EPOCH
 
 # --static-swift-stdlib links Swift and Foundation in; the C libraries stay shared:
-# libcurl (FoundationNetworking, CCurl), libstdc++ and zlib (already in bookworm-slim).
-# tzdata backs TimeZone; ca-certificates backs TLS chain validation.
-# Add libxml2 only for a program that imports FoundationXML.
+# libcurl (FoundationNetworking, curl's own API), OpenSSL's libcrypto, and libstdc++,
+# libgcc_s, libc and zlib, which every Debian base already has (apt needs them).
+# ca-certificates backs TLS chain validation. Add tzdata for a program that uses
+# TimeZone, libxml2 for one that imports FoundationXML.
+# apt's and dpkg's logs and caches hold dates and inode numbers: they go, so the layer
+# depends only on the packages.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         ca-certificates=20250419~deb12u2 \
         libcurl4=7.88.1-10+deb12u15 \
-        tzdata=2026f-0+deb12u1 \
-    && rm -rf /var/lib/apt/lists/*
+        libssl3=3.0.22-1~deb12u2 \
+    && rm -rf /var/lib/apt/lists/* \
+    && rm -f /var/log/dpkg.log /var/log/apt/history.log /var/log/apt/term.log /var/log/alternatives.log \
+        /var/cache/apt/pkgcache.bin /var/cache/apt/srcpkgcache.bin /var/cache/ldconfig/aux-cache \
+        /var/cache/debconf/config.dat-old /var/cache/debconf/templates.dat-old
 
 RUN groupadd --system "${SERVICE_USER}" \
     && useradd --system --gid "${SERVICE_USER}" --home-dir "/home/${SERVICE_USER}" --create-home \
         --shell /usr/sbin/nologin "${SERVICE_USER}"
 
-# ENTRYPOINT's exec form cannot name a parameter, so a two-line launcher holds the
-# path (filled in by BuildKit) and execs the program: it runs as PID 1, gets the
-# signals, and sees its own path as argv[0].
-COPY --chmod=0755 <<EOF /usr/local/bin/swift-entrypoint
-#!/bin/sh
-exec "${EXECUTABLE}" "\$@"
-EOF
-
+# The Stagefile copies the program in after this template and names it in an exec-form
+# ENTRYPOINT (an exec form cannot name a parameter), e.g. ENTRYPOINT ["myapp"] for
+# /usr/local/bin/myapp: the program runs as PID 1 and gets the signals.
 USER ${SERVICE_USER}
 WORKDIR /home/${SERVICE_USER}
-ENTRYPOINT ["/usr/local/bin/swift-entrypoint"]
