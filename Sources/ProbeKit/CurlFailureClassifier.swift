@@ -1,4 +1,5 @@
 import Curl
+import Foundation
 
 /// Turns the end of a libcurl transfer into a failure reason, TLS facts and warnings.
 ///
@@ -238,9 +239,10 @@ struct CurlFailureClassifier {
     static func facts(of certificate: PeerCertificate?) -> TLSFacts {
         guard let certificate else { return TLSFacts() }
         return TLSFacts(
-            subject: certificate.subject?.trimmingCharacters(in: " "),
+            subject: certificate.subject?.trimmingCharacters(in: CharacterSet(charactersIn: " ")),
             subjectAlternativeNames: certificate.subjectAlternativeNames,
-            issuer: certificate.issuer?.trimmingCharacters(in: " "), notAfter: certificate.notAfter?.trimmingCharacters(in: " "))
+            issuer: certificate.issuer?.trimmingCharacters(in: CharacterSet(charactersIn: " ")),
+            notAfter: certificate.notAfter?.trimmingCharacters(in: CharacterSet(charactersIn: " ")))
     }
 
     /// OpenSSL's words after `"SSL certificate problem: "`, e.g. `"self-signed certificate"`.

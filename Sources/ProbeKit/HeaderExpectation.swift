@@ -1,3 +1,5 @@
+import Foundation
+
 /// A response header that must be present, or have a value: `--expect-header NAME[=VALUE]`.
 ///
 /// Names compare case-insensitively (RFC 9110 section 5.1); a value compares exactly, after
@@ -41,7 +43,9 @@ public struct HeaderExpectation: Sendable, Equatable, CustomStringConvertible {
     ///   Content-Type is \"text/html\", not \"application/json\""`.
     public func failure(in fields: [(name: String, value: String)]) -> String? {
         let wanted = name.lowercased()
-        let values = fields.filter { $0.name.lowercased() == wanted }.map { $0.value.trimmingCharacters(in: " \t") }
+        let values = fields.filter { $0.name.lowercased() == wanted }.map {
+            $0.value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        }
         guard !values.isEmpty else { return "the response has no header \(name)" }
         guard let value else { return nil }
         if values.contains(value) { return nil }

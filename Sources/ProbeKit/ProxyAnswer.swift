@@ -1,3 +1,5 @@
+import Foundation
+
 /// Tells an answer the proxy made up itself from the target's answer that it forwarded.
 ///
 /// A forwarded response also carries the proxy's `Via` (RFC 9110 section 7.6.3), so `Via`
@@ -36,7 +38,7 @@ enum ProxyAnswer {
     /// bare code when the line has no reason phrase.
     static func status(line: String?, code: Int) -> String {
         guard let line, let space = line.firstIndex(of: " ") else { return "\(code)" }
-        let rest = line[line.index(after: space)...].trimmingCharacters(in: " \t")
+        let rest = line[line.index(after: space)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
         return rest.isEmpty ? "\(code)" : rest
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One request header field given with `-H 'Name: value'`.
 ///
 /// The values of `Authorization` (RFC 9110 section 11.6.2) and `Proxy-Authorization`
@@ -38,7 +40,7 @@ public struct RequestHeader: Sendable, Equatable, CustomStringConvertible {
             throw .invalidRequestHeader(name: String(name), reason: "the value may not contain CR, LF or NUL")
         }
         self.name = String(name)
-        self.value = value.trimmingCharacters(in: " \t")
+        self.value = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
     }
 
     /// Whether the value is a credential: `Authorization` or `Proxy-Authorization`.

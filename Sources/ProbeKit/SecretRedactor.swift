@@ -51,7 +51,9 @@ public struct SecretRedactor: Sendable, Equatable {
             for header in request.headers where header.isCredential {
                 secrets.append(header.value)
                 if let space = header.value.firstIndex(of: " ") {
-                    secrets.append(header.value[header.value.index(after: space)...].trimmingCharacters(in: " \t"))
+                    secrets.append(
+                        header.value[header.value.index(after: space)...].trimmingCharacters(
+                            in: CharacterSet(charactersIn: " \t")))
                 }
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The HTTP status codes a call may answer with to succeed: `--expect-status`, e.g.
 /// `"200,301-308"`; the default is `200-399` (RFC 9110 section 15: 2xx successful, 3xx
 /// redirection, which the probe does not follow).
@@ -23,13 +25,13 @@ public struct StatusList: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws(ProbeInputError) {
         var ranges: [ClosedRange<Int>] = []
         for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let trimmed = entry.trimmingCharacters(in: " \t")
+            let trimmed = entry.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
             guard !trimmed.isEmpty else { throw .invalidStatusList(text, reason: "an entry is empty") }
             let bounds = trimmed.split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count <= 2 else { throw .invalidStatusList(text, reason: "\"\(trimmed)\" is not CODE or LOW-HIGH") }
             var numbers: [Int] = []
             for bound in bounds {
-                let digits = bound.trimmingCharacters(in: " \t")
+                let digits = bound.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
                 guard digits.count == 3, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let code = Int(digits),
                     (100...599).contains(code)
                 else {
@@ -57,16 +59,5 @@ public struct StatusList: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         ranges.map { $0.lowerBound == $0.upperBound ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
             .joined(separator: ",")
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing characters from `set` (each a single scalar).
-    func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set)
-        guard let first = firstIndex(where: { !characters.contains($0) }),
-            let last = lastIndex(where: { !characters.contains($0) })
-        else { return "" }
-        return String(self[first...last])
     }
 }

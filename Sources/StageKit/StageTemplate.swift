@@ -1,4 +1,5 @@
 import DockerfileSyntax
+import Foundation
 
 /// One stage template: a Dockerfile fragment in a catalog, e.g. `Stages/node-runtime.Dockerfile`.
 ///
@@ -188,30 +189,20 @@ struct TemplateMetadata {
         if let value = Self.value(of: "summary:", in: comment) {
             summary = value
         } else if let value = Self.value(of: "requires:", in: comment) {
-            requires += value.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
+            requires += value.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }.filter {
+                !$0.isEmpty
+            }
             requiresLine = line
         } else if let value = Self.value(of: "param ", in: comment), let colon = value.firstIndex(of: ":") {
-            let name = String(value[..<colon]).trimmingCharacters(in: " \t")
-            documentation[name] = String(value[value.index(after: colon)...]).trimmingCharacters(in: " \t")
+            let name = String(value[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            documentation[name] = String(value[value.index(after: colon)...]).trimmingCharacters(
+                in: CharacterSet(charactersIn: " \t"))
             documentationLines.append((name, line))
         }
     }
 
     private static func value(of key: String, in comment: String) -> String? {
         guard comment.hasPrefix(key) else { return nil }
-        return String(comment.dropFirst(key.count)).trimmingCharacters(in: " \t")
-    }
-}
-
-extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        let characters = Set(set.unicodeScalars)
-        let scalars = Array(unicodeScalars)
-        guard let first = scalars.firstIndex(where: { !characters.contains($0) }),
-            let last = scalars.lastIndex(where: { !characters.contains($0) })
-        else { return "" }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars[first...last])
-        return String(view)
+        return String(comment.dropFirst(key.count)).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
     }
 }

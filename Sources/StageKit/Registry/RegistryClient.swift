@@ -99,7 +99,9 @@ public struct RegistryClient: Sendable {
     /// `Content-Type` without parameters, lower case; `nil` when absent.
     static func contentType(of response: RegistryResponse) -> String? {
         guard let value = response.header("Content-Type") else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: " \t") } ?? ""
+        let type =
+            value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
+            ?? ""
         return type.isEmpty ? nil : type.lowercased()
     }
 
