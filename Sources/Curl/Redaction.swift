@@ -1,5 +1,5 @@
 /// Keeps secrets out of descriptions and debug logs.
-enum Redaction {
+public enum Redaction {
     /// Header fields whose values are credentials (RFC 9110 sections 11.6.2 and 11.7.2).
     static let secretHeaderNames: Set<String> = ["authorization", "proxy-authorization"]
 
@@ -13,30 +13,71 @@ enum Redaction {
         return "\(line[..<colon]): ***\(end)"
     }
 
-    /// A block of header lines (CR LF separated) with secret values replaced.
+    /// A block of header lines (CR LF separated) with secret values replaced as by
+    /// ``headerLine(_:)``. Works on the UTF-8 bytes, as every call's debug log passes here; a
+    /// block without a secret comes back as it is.
     static func headerBlock(_ text: String) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            // "\r\n" is one Character in Swift: look for either line end.
-            let end = rest.firstIndex { $0 == "\n" || $0 == "\r\n" }.map { rest.index(after: $0) } ?? rest.endIndex
-            result += headerLine(rest[..<end])
-            rest = rest[end...]
+        let bytes = text.utf8
+        var result: String?
+        var copied = bytes.startIndex
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")).map(bytes.index(after:)) ?? bytes.endIndex
+            if let colon = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: ":")),
+                isSecretName(bytes[lineStart..<colon])
+            {
+                var redacted = result ?? ""
+                redacted += text[copied..<lineStart]
+                redacted += headerLine(text[lineStart..<lineEnd])
+                result = redacted
+                copied = lineEnd
+            }
+            lineStart = lineEnd
         }
+        guard var result else { return text }
+        result += text[copied...]
         return result
     }
 
-    /// A URL string with the password of its user info replaced by `***`
-    /// (`scheme://user:***@host...`); strings without a password unchanged.
-    static func url(_ text: String) -> String {
-        guard let schemeEnd = text.firstRange(of: "://") else { return text }
-        let authorityStart = schemeEnd.upperBound
-        let afterScheme = text[authorityStart...]
-        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
-        let authority = text[authorityStart..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return text }
-        let userInfo = authority[..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return text }
+    /// Whether a field name, blanks around it ignored, is one of ``secretHeaderNames`` in any case.
+    private static func isSecretName(_ name: Substring.UTF8View) -> Bool {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = name.firstIndex(where: { !blank($0) }), let last = name.lastIndex(where: { !blank($0) })
+        else { return false }
+        let trimmed = name[first...last]
+        return secretHeaderNames.contains { secret in
+            secret.utf8.count == trimmed.count
+                && zip(secret.utf8, trimmed).allSatisfy { $0 == $1 | (UInt8(ascii: "A")...UInt8(ascii: "Z") ~= $1 ? 0x20 : 0) }
+        }
+    }
+
+    /// A URL, or proxy text such as `user:password@host:3128`, with the password of its user
+    /// info replaced by `***` (`scheme://user:***@host...`: everything from the first `:` of the
+    /// user info to the authority's last `@`); text without a password comes back unchanged.
+    /// Works on the UTF-8 bytes, as every call's report passes here.
+    ///
+    /// - Parameter text: the URL or proxy text.
+    /// - Returns: the text, safe to show.
+    public static func url(_ text: String) -> String {
+        let bytes = text.utf8
+        let authorityStart = authorityStart(of: bytes)
+        let authorityEnd =
+            bytes[authorityStart...].firstIndex {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            } ?? bytes.endIndex
+        guard let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")),
+            let colon = bytes[authorityStart..<at].firstIndex(of: UInt8(ascii: ":"))
+        else { return text }
         return String(text[..<colon]) + ":***" + String(text[at...])
+    }
+
+    /// Just after the first `://`, or the start of the text when there is none.
+    private static func authorityStart(of bytes: String.UTF8View) -> String.Index {
+        var rest = bytes[...]
+        while let colon = rest.firstIndex(of: UInt8(ascii: ":")) {
+            rest = bytes[bytes.index(after: colon)...]
+            if rest.starts(with: "//".utf8) { return bytes.index(colon, offsetBy: 3) }
+        }
+        return bytes.startIndex
     }
 }

@@ -28,43 +28,85 @@ enum JSONValue: Equatable {
 
     /// The document, two spaces per level, `": "` after keys, no trailing newline.
     func text(indent: Int = 0) -> String {
-        let pad = String(repeating: "  ", count: indent)
-        let inner = String(repeating: "  ", count: indent + 1)
-        switch self {
-        case .object(let pairs):
-            guard !pairs.isEmpty else { return "{}" }
-            let lines = pairs.map { "\(inner)\(Self.quoted($0.0)): \($0.1.text(indent: indent + 1))" }
-            return "{\n" + lines.joined(separator: ",\n") + "\n\(pad)}"
-        case .array(let values):
-            guard !values.isEmpty else { return "[]" }
-            let lines = values.map { inner + $0.text(indent: indent + 1) }
-            return "[\n" + lines.joined(separator: ",\n") + "\n\(pad)]"
-        case .string(let value): return Self.quoted(value)
-        case .integer(let value): return String(value)
-        case .number(let value):
-            if value == value.rounded() && abs(value) < 1e15 { return String(Int(value)) }
-            return String(value)
-        case .bool(let value): return value ? "true" : "false"
-        case .null: return "null"
-        }
+        var output = ""
+        write(to: &output, indent: indent)
+        return output
     }
 
     /// A JSON string (RFC 8259 section 7): `"`, `\` and control characters escaped.
     static func quoted(_ text: String) -> String {
-        var result = "\""
+        var output = ""
+        appendQuoted(text, to: &output)
+        return output
+    }
+
+    /// Appends the document to `output`: one buffer for a whole report, which runs to
+    /// thousands of calls.
+    private func write(to output: inout String, indent: Int) {
+        switch self {
+        case .object(let pairs):
+            guard !pairs.isEmpty else {
+                output += "{}"
+                return
+            }
+            output += "{"
+            for (index, (key, value)) in pairs.enumerated() {
+                output += index == 0 ? "\n" : ",\n"
+                Self.appendIndent(indent + 1, to: &output)
+                Self.appendQuoted(key, to: &output)
+                output += ": "
+                value.write(to: &output, indent: indent + 1)
+            }
+            output += "\n"
+            Self.appendIndent(indent, to: &output)
+            output += "}"
+        case .array(let values):
+            guard !values.isEmpty else {
+                output += "[]"
+                return
+            }
+            output += "["
+            for (index, value) in values.enumerated() {
+                output += index == 0 ? "\n" : ",\n"
+                Self.appendIndent(indent + 1, to: &output)
+                value.write(to: &output, indent: indent + 1)
+            }
+            output += "\n"
+            Self.appendIndent(indent, to: &output)
+            output += "]"
+        case .string(let value): Self.appendQuoted(value, to: &output)
+        case .integer(let value): output += String(value)
+        case .number(let value):
+            output += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        case .bool(let value): output += value ? "true" : "false"
+        case .null: output += "null"
+        }
+    }
+
+    private static func appendIndent(_ level: Int, to output: inout String) {
+        for _ in 0..<level { output += "  " }
+    }
+
+    private static func appendQuoted(_ text: String, to output: inout String) {
+        output += "\""
+        // Most values need no escape: they are copied whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) {
+            output += text + "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
             case _ where scalar.value < 0x20 || scalar.value == 0x7F:
                 let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
             }
         }
-        return result + "\""
+        output += "\""
     }
 }

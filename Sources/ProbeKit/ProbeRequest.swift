@@ -1,3 +1,4 @@
+import Curl
 import Foundation
 
 /// One call to make: a URL, a method, extra header fields, and what the response must look like.
@@ -27,12 +28,11 @@ public struct ProbeRequest: Sendable, Equatable {
         url: URL, method: String = "GET", headers: [RequestHeader] = [], expectations: Expectations = .default,
         repetition: Int = 1
     ) throws(ProbeInputError) {
-        let shown = ProxyURLParser.redacted(url.absoluteString)
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidTarget(shown, reason: "the URL must start with http:// or https://")
+            throw .invalidTarget(Redaction.url(url.absoluteString), reason: "the URL must start with http:// or https://")
         }
         guard let host = url.host(percentEncoded: false), !host.isEmpty else {
-            throw .invalidTarget(shown, reason: "the URL has no host")
+            throw .invalidTarget(Redaction.url(url.absoluteString), reason: "the URL has no host")
         }
         guard HTTPToken.isToken(Substring(method)) else {
             throw .invalidMethod(
@@ -66,13 +66,13 @@ public struct ProbeRequest: Sendable, Equatable {
                 URL(string: text) != nil
                 ? "it holds characters a URL must percent-encode (such as a space, [ ] | or \"); encode them, e.g. %20"
                 : "not a URL; write it as https://HOST[:PORT]/PATH"
-            throw .invalidTarget(ProxyURLParser.redacted(text), reason: reason)
+            throw .invalidTarget(Redaction.url(text), reason: reason)
         }
         try self.init(url: url, method: method, headers: headers, expectations: expectations, repetition: repetition)
     }
 
     /// The URL with any password replaced: `https://user:***@host/path`.
-    public var target: String { ProxyURLParser.redacted(url.absoluteString) }
+    public var target: String { Redaction.url(url.absoluteString) }
 
     /// Whether the URL is `https://`.
     public var isHTTPS: Bool { url.scheme?.lowercased() == "https" }

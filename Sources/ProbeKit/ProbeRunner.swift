@@ -44,7 +44,8 @@ public final class ProbeRunner: Sendable {
     ///
     /// - Parameters:
     ///   - requests: the calls, in report order.
-    ///   - progress: called on a worker thread as each call ends.
+    ///   - progress: called as each call ends, on the worker's thread (the calling thread when
+    ///     one worker is enough).
     /// - Returns: one result per request, in the same order.
     public func run(_ requests: [ProbeRequest], progress: (@Sendable (ProbeProgress) -> Void)? = nil) -> [ProbeResult] {
         guard !requests.isEmpty else { return [] }
@@ -55,19 +56,26 @@ public final class ProbeRunner: Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: item)
             timer = item
         }
-        let group = DispatchGroup()
         let engine = self.engine
         let cancellation = self.cancellation
-        for _ in 0..<min(concurrency, requests.count) {
-            group.enter()
-            let thread = Thread {
-                Self.work(requests, engine: engine, cancellation: cancellation, state: state, progress: progress)
-                group.leave()
+        let workers = min(concurrency, requests.count)
+        if workers == 1 {
+            // One worker runs on the calling thread: starting a thread costs a single call (the
+            // common case) a measurable share of its whole run.
+            Self.work(requests, engine: engine, cancellation: cancellation, state: state, progress: progress)
+        } else {
+            let group = DispatchGroup()
+            for _ in 0..<workers {
+                group.enter()
+                let thread = Thread {
+                    Self.work(requests, engine: engine, cancellation: cancellation, state: state, progress: progress)
+                    group.leave()
+                }
+                thread.name = "stagebuild-probe"
+                thread.start()
             }
-            thread.name = "stagebuild-probe"
-            thread.start()
+            group.wait()
         }
-        group.wait()
         timer?.cancel()
         return state.results.withLock { $0.compactMap { $0 } }
     }

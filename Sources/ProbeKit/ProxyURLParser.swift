@@ -1,5 +1,7 @@
-/// Parses proxy text the way libcurl 7.88.1's `parse_proxy` does (see ``ProxyServer``), and
-/// redacts it for messages.
+import Curl
+
+/// Parses proxy text the way libcurl 7.88.1's `parse_proxy` does (see ``ProxyServer``); its
+/// messages show the text through ``Redaction/url(_:)``.
 enum ProxyURLParser {
     /// SOCKS schemes libcurl accepts as proxies and stagebuild does not probe.
     static let socksSchemes: Set<String> = ["socks", "socks4", "socks4a", "socks5", "socks5h"]
@@ -11,9 +13,9 @@ enum ProxyURLParser {
     private static let forbiddenHostCharacters = Set(" \r\n\t/:#?!@{}[]\\$'\"^`*<>=;,+&()%".unicodeScalars)
 
     static func parse(_ text: String, source: ProxySource) throws(ProxyConfigurationError) -> ProxyServer {
-        let shown = redacted(text)
+        // Redacted only for a message: a run parses the proxy text for every call.
         func invalid(_ reason: String) -> ProxyConfigurationError {
-            .invalidProxy(proxy: shown, source: source, reason: reason)
+            .invalidProxy(proxy: Redaction.url(text), source: source, reason: reason)
         }
         if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
             throw invalid("it contains blanks or control characters")
@@ -55,28 +57,9 @@ enum ProxyURLParser {
         }
         let resolvedScheme = scheme ?? guessScheme(host: hostText)
         guard let proxyScheme = ProxyServer.Scheme(rawValue: resolvedScheme) else {
-            throw .unsupportedProxyScheme(scheme: resolvedScheme, proxy: shown, source: source)
+            throw .unsupportedProxyScheme(scheme: resolvedScheme, proxy: Redaction.url(text), source: source)
         }
         return ProxyServer(scheme: proxyScheme, host: host, port: port, credentials: credentials)
-    }
-
-    /// The text with the password of any user info replaced by `***` (everything up to the last
-    /// `@` of the authority after the user name), safe to show.
-    static func redacted(_ text: String) -> String {
-        var prefix = Substring("")
-        var rest = Substring(text)
-        if let separator = rest.firstRange(of: "://") {
-            prefix = rest[..<separator.upperBound]
-            rest = rest[separator.upperBound...]
-        }
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return text }
-        let userInfo = authority[..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else {
-            return text
-        }
-        return String(prefix) + String(userInfo[..<colon]) + ":***" + String(rest[at...])
     }
 
     // MARK: - Parts

@@ -39,14 +39,46 @@ public struct CommandContext: Sendable {
 
     /// The context of this process: its environment, directory, and stdout/stderr.
     public static func process() -> CommandContext {
-        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        // Read from the C library: `ProcessInfo`, `FileManager` and `Bundle` each set up state
+        // that costs every command, a single probe included, a share of its start-up.
         var context = CommandContext(
-            environment: ProcessInfo.processInfo.environment,
-            currentDirectory: FileManager.default.currentDirectoryPath,
-            executablePath: URL(fileURLWithPath: executable).resolvingSymlinksInPath().path,
+            environment: processEnvironment(), currentDirectory: processDirectory(),
+            executablePath: processExecutable(),
             standardOutput: FileDescriptorSink(descriptor: 1), standardError: FileDescriptorSink(descriptor: 2))
         context.handlesInterrupts = true
         return context
+    }
+
+    /// environ(7) as a dictionary; of a name set twice, the first entry wins, as getenv(3)'s.
+    private static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), environment[String(text[..<equals])] == nil {
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return environment
+    }
+
+    /// getcwd(3), or `/` when the directory was removed under the process.
+    private static func processDirectory() -> String {
+        guard let directory = getcwd(nil, 0) else { return "/" }
+        defer { free(directory) }
+        return String(cString: directory)
+    }
+
+    /// The running file with every symlink resolved: the kernel's `/proc/self/exe` (realpath(3)),
+    /// else argv[0]. Not `Bundle.main`: it scans the executable's folder when first used, a cost
+    /// that grows with the folder.
+    private static func processExecutable() -> String {
+        guard let resolved = realpath("/proc/self/exe", nil) else {
+            return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Whether diagnostics may be coloured: stderr is a terminal and `NO_COLOR` is unset

@@ -101,7 +101,9 @@ struct ProbePlan {
             self.requests = requests
             redactor = SecretRedactor.forRun(settings: settings, requests: requests)
             self.redactor = redactor
-            for request in requests {
+            // The route depends on the scheme and host only: each pair is checked once.
+            var checkedHosts = Set<String>()
+            for request in requests where checkedHosts.insert("\(request.isHTTPS) \(request.host)").inserted {
                 do {
                     _ = try settings.route(for: request)
                 } catch {
@@ -164,7 +166,10 @@ struct ProbePlan {
         }
         return text.split(whereSeparator: \.isNewline)
             .map { line in
-                let content = line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...]
+                // A URL with no `#` (most of them) is not searched for " #".
+                let content =
+                    line.utf8.contains(UInt8(ascii: "#"))
+                    ? line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...] : line[...]
                 return content.trimmingCharacters(in: .whitespaces)
             }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
