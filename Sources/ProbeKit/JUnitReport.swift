@@ -1,9 +1,11 @@
 /// The JUnit XML report: one `<testsuite>` with one `<testcase>` per call, as CI systems
 /// (Jenkins, GitLab, GitHub annotations) read it.
 ///
-/// A failed call has a `<failure type="REASON" message="...">` with the details as text; a
-/// cancelled call is `<skipped message="..."/>`; warnings go to `<system-out>`. Every text is
-/// escaped for XML 1.0; characters XML cannot carry (control characters) become U+FFFD.
+/// A failed call has a `<failure type="REASON" message="...">` with the details as text; a call
+/// cancelled by `--deadline` is an `<error type="cancelled" message="..."/>`, as the run fails
+/// with it (exit status 1); one cancelled otherwise (SIGINT, exit status 130) is
+/// `<skipped message="..."/>`; warnings go to `<system-out>`. Every text is escaped for XML 1.0;
+/// characters XML cannot carry (control characters) become U+FFFD.
 public struct JUnitReport: Sendable {
     /// A report.
     public init() {}
@@ -15,8 +17,10 @@ public struct JUnitReport: Sendable {
     public func render(_ results: [ProbeResult]) -> String {
         let summary = ProbeSummary(results)
         let seconds = results.compactMap { $0.timings?.total }.reduce(0, +) / 1000
+        let errors = results.filter { Self.isError($0.outcome) }.count
         let counts =
-            "tests=\"\(summary.total)\" failures=\"\(summary.failed)\" errors=\"0\" skipped=\"\(summary.cancelled)\" time=\"\(Self.seconds(seconds))\""
+            "tests=\"\(summary.total)\" failures=\"\(summary.failed)\" errors=\"\(errors)\" "
+            + "skipped=\"\(summary.cancelled - errors)\" time=\"\(Self.seconds(seconds))\""
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"stagebuild probe\" \(counts)>\n"
         xml += "  <testsuite name=\"stagebuild probe\" \(counts)>\n"
@@ -43,13 +47,22 @@ public struct JUnitReport: Sendable {
                 "      <failure type=\"\(reason.code)\" message=\"\(Self.escaped("\(reason.code.words): \(reason.message)"))\">"
                 + Self.escaped(details, attribute: false) + "</failure>\n"
         case .cancelled:
-            inner += "      <skipped message=\"\(Self.escaped(result.message ?? "cancelled"))\"/>\n"
+            let message = Self.escaped(result.message ?? "cancelled")
+            inner +=
+                Self.isError(result.outcome)
+                ? "      <error type=\"cancelled\" message=\"\(message)\"/>\n" : "      <skipped message=\"\(message)\"/>\n"
         }
         if !result.warnings.isEmpty {
             let warnings = result.warnings.map { "warning: \($0)" }.joined(separator: "\n")
             inner += "      <system-out>\(Self.escaped(warnings, attribute: false))</system-out>\n"
         }
         return inner.isEmpty ? open + "/>\n" : open + ">\n" + inner + "    </testcase>\n"
+    }
+
+    /// Whether a call counts as a JUnit error: cancelled by `--deadline`, which fails the run.
+    private static func isError(_ outcome: ProbeOutcome) -> Bool {
+        if case .cancelled(.deadline) = outcome { return true }
+        return false
     }
 
     /// Seconds with three decimals, e.g. `"0.012"`.

@@ -22,7 +22,8 @@ public struct ProbeRequest: Sendable, Equatable {
     ///   - headers: extra header fields.
     ///   - expectations: what the response must look like.
     ///   - repetition: which repetition this is, from 1.
-    /// - Throws: ``ProbeInputError/invalidTarget(_:reason:)`` for another scheme or no host,
+    /// - Throws: ``ProbeInputError/invalidTarget(_:reason:)`` for another scheme, no host or a
+    ///   port above 65535,
     ///   ``ProbeInputError/invalidMethod(_:reason:)`` for a method that is not a token.
     public init(
         url: URL, method: String = "GET", headers: [RequestHeader] = [], expectations: Expectations = .default,
@@ -33,6 +34,10 @@ public struct ProbeRequest: Sendable, Equatable {
         }
         guard let host = url.host(percentEncoded: false), !host.isEmpty else {
             throw .invalidTarget(Redaction.url(url.absoluteString), reason: "the URL has no host")
+        }
+        if let port = url.port, !(0...65_535).contains(port) {
+            // Foundation parses any number; curl's URL parser refuses these (CURLUE_BAD_PORT_NUMBER).
+            throw .invalidTarget(Redaction.url(url.absoluteString), reason: "the port must be a number from 0 to 65535")
         }
         guard HTTPToken.isToken(Substring(method)) else {
             throw .invalidMethod(
