@@ -110,7 +110,9 @@ import Testing
         #expect(request.target == "https://bob:***@api.test:8443/x?y=1")
         #expect(request.authority == "api.test:8443")
         #expect(try ProbeRequest(parsing: "http://[::1]/").authority == "[::1]:80")
-        for bad in ["ftp://api.test/", "api.test", "https:///path", "mailto:x@y", "http://api.test:65536/", "http://a.test:99999"] {
+        for bad in [
+            "ftp://api.test/", "api.test", "https:///path", "mailto:x@y", "http://api.test:65536/", "http://a.test:99999",
+        ] {
             #expect(throws: ProbeInputError.self) { try ProbeRequest(parsing: bad) }
         }
         do {
