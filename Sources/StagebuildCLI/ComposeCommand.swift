@@ -75,7 +75,9 @@ enum ComposeCommand: Subcommand {
             stagefileName: Paths.fileName(of: stagefilePath),
             regenerateCommand: regenerateCommand(
                 arguments, stagefilePath: stagefilePath, outputPath: outputPath, context: context))
-        let lock = LockInput(stagefileDirectory: stagefileDirectory, stagefileArgument: stagefileArgument, display: display)
+        let lock = LockInput(
+            stagefileDirectory: stagefileDirectory, stagefileArgument: stagefileArgument,
+            stagesArguments: arguments.all("--stages"), display: display)
         let lockfile: Lockfile?
         switch lock.load(context: context) {
         case .success(let loaded): lockfile = loaded

@@ -121,7 +121,8 @@ enum LockCommand: Subcommand {
         guard resolution.failures.isEmpty else {
             for failure in resolution.failures { context.reportError(failure.description) }
             let unavailable = resolution.failures.contains { $0.kind != .unknownManifest }
-            context.standardError.write("\(lockName) was not changed.\n")
+            let existed = FileManager.default.fileExists(atPath: lock.path)
+            context.standardError.write("\(lockName) was \(existed ? "not changed" : "not written").\n")
             return unavailable ? .unavailable : .dataError
         }
 

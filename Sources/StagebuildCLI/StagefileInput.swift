@@ -49,7 +49,9 @@ struct StagefileInput {
         )
         do {
             let stagefile = try Stagefile(text: text, displayPath: argument)
-            let lock = LockInput(stagefileDirectory: Paths.directory(of: path), stagefileArgument: argument, display: display)
+            let lock = LockInput(
+                stagefileDirectory: Paths.directory(of: path), stagefileArgument: argument,
+                stagesArguments: arguments.all("--stages"), display: display)
             return .success(StagefileInput(argument: argument, path: path, stagefile: stagefile, composer: composer, lock: lock))
         } catch {
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
@@ -64,21 +66,31 @@ struct LockInput {
     var path: String
     /// The Stagefile as the user named it, for the hint `stagebuild lock STAGEFILE`.
     var stagefileArgument: String
+    /// The `--stages` folders as the user gave them: the hint must find the same templates.
+    var stagesArguments: [String]
     /// Shows an absolute path to the user.
     var display: @Sendable (String) -> String
 
     /// - Parameters:
     ///   - stagefileDirectory: The Stagefile's absolute folder.
     ///   - stagefileArgument: The Stagefile as named.
+    ///   - stagesArguments: The `--stages` folders as given.
     ///   - display: Shows a path to the user.
-    init(stagefileDirectory: String, stagefileArgument: String, display: @escaping @Sendable (String) -> String) {
+    init(
+        stagefileDirectory: String, stagefileArgument: String, stagesArguments: [String],
+        display: @escaping @Sendable (String) -> String
+    ) {
         self.path = stagefileDirectory + "/" + Lockfile.fileName
         self.stagefileArgument = stagefileArgument
+        self.stagesArguments = stagesArguments
         self.display = display
     }
 
-    /// The command that rewrites the lockfile.
-    var fix: String { "stagebuild lock \(ShellQuoting.quoted(stagefileArgument))" }
+    /// The command that rewrites the lockfile, e.g. `stagebuild lock Stagefile --stages ../Stages`.
+    var fix: String {
+        (["stagebuild", "lock", stagefileArgument] + stagesArguments.flatMap { ["--stages", $0] })
+            .map(ShellQuoting.quoted).joined(separator: " ")
+    }
 
     /// Reads the lockfile.
     ///

@@ -94,6 +94,13 @@ import Testing
         #expect(stale.stderr.contains("template 'base' changed"), "\(stale.stderr)")
     }
 
+    @Test func theStaleHintKeepsTheCatalogFoldersGiven() throws {
+        let scratch = try Self.project()
+        let result = scratch.run(["lock", "--check", "--stages", "Stages"])
+        #expect(result.status == .checkFailed)
+        #expect(result.stderr.contains("rewrite it with: stagebuild lock Stagefile --stages Stages\n"), "\(result.stderr)")
+    }
+
     @Test func checkRefusesAMalformedLockfile() throws {
         let scratch = try Self.project()
         try scratch.write("{ not json", to: "stagebuild.lock")
@@ -119,6 +126,14 @@ import Testing
         let after = try scratch.stamp("stagebuild.lock")
         #expect(after.modified == before.modified && after.inode == before.inode)
         #expect(scratch.listing() == ["Stagefile", "Stages", "Stages/base.Dockerfile", "stagebuild.lock"])
+    }
+
+    @Test func aFailedFirstLockSaysNothingWasWritten() throws {
+        let scratch = try Self.project(stagefile: "FROM 127.0.0.1:1/app:1\nUSER 1000\n")
+        let result = scratch.run(["lock", "--insecure-registry", "127.0.0.1:1", "--connect-timeout", "2"])
+        #expect(result.status == .unavailable, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("stagebuild.lock was not written.\n"), "\(result.stderr)")
+        #expect(scratch.listing() == ["Stagefile", "Stages", "Stages/base.Dockerfile"])
     }
 
     @Test func imagesNamedThroughVariablesAreBadInput() throws {
