@@ -71,6 +71,34 @@ public enum Redaction {
         return String(text[..<colon]) + ":***" + String(text[at...])
     }
 
+    /// Text that may be a malformed URL or proxy text, for error messages: as ``url(_:)``; and
+    /// when that finds no password but an `@` follows a `:` after the scheme anywhere in the
+    /// text, everything between them (``loosePasswordRange(in:)``) is replaced too. A password
+    /// may hold a raw `#`, `/` or `?`, which ends the authority early for a URL parser
+    /// (`http://user:pa#ss@host`); a message about such text must not show it.
+    ///
+    /// - Parameter text: text given as a URL or proxy, valid or not.
+    /// - Returns: the text, safe to show.
+    public static func malformedURL(_ text: String) -> String {
+        let strict = url(text)
+        guard strict == text, let range = loosePasswordRange(in: text) else { return strict }
+        return String(text[..<range.lowerBound]) + "***" + String(text[range.upperBound...])
+    }
+
+    /// Where a password may be in text that is not a valid URL: after the first `:` that follows
+    /// the scheme (or the start) up to the text's last `@`; `nil` when there is no such pair.
+    ///
+    /// - Parameter text: text given as a URL or proxy.
+    /// - Returns: the range of the possible password, as written.
+    public static func loosePasswordRange(in text: String) -> Range<String.Index>? {
+        let bytes = text.utf8
+        let start = authorityStart(of: bytes)
+        guard let at = bytes[start...].lastIndex(of: UInt8(ascii: "@")),
+            let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":"))
+        else { return nil }
+        return bytes.index(after: colon)..<at
+    }
+
     /// Just after the first `://`, or the start of the text when there is none.
     private static func authorityStart(of bytes: String.UTF8View) -> String.Index {
         var rest = bytes[...]

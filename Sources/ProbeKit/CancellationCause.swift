@@ -2,15 +2,18 @@
 public enum CancellationCause: Sendable, Equatable, CustomStringConvertible {
     /// The user interrupted the run (SIGINT, Ctrl-C).
     case interrupted
+    /// The process was asked to stop (SIGTERM, as `timeout(1)`, `kill` and CI runners send).
+    case terminated
     /// The run's overall `--deadline` ended, after this many seconds.
     case deadline(seconds: Double)
     /// The caller cancelled the run (``ProbeRunner/cancel(_:)``).
     case requested
 
-    /// `"interrupted (SIGINT)"`, `"the --deadline of 5 s ended the run"` or `"cancelled by the caller"`.
+    /// `"interrupted (SIGINT)"`, `"terminated (SIGTERM)"`, `"the --deadline of 5 s ended the run"` or `"cancelled by the caller"`.
     public var description: String {
         switch self {
         case .interrupted: "interrupted (SIGINT)"
+        case .terminated: "terminated (SIGTERM)"
         case .deadline(let seconds): "the --deadline of \(Seconds.text(seconds)) s ended the run"
         case .requested: "cancelled by the caller"
         }

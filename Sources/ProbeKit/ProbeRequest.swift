@@ -71,7 +71,7 @@ public struct ProbeRequest: Sendable, Equatable {
                 URL(string: text) != nil
                 ? "it holds characters a URL must percent-encode (such as a space, [ ] | or \"); encode them, e.g. %20"
                 : "not a URL; write it as https://HOST[:PORT]/PATH"
-            throw .invalidTarget(Redaction.url(text), reason: reason)
+            throw .invalidTarget(Redaction.malformedURL(text), reason: reason)
         }
         try self.init(url: url, method: method, headers: headers, expectations: expectations, repetition: repetition)
     }

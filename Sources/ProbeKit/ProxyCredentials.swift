@@ -1,3 +1,5 @@
+import Foundation
+
 /// The user name and password for a proxy, from a proxy URL's user info, percent-decoded
 /// (RFC 3986 section 3.2.1; curl passes them as `CURLOPT_PROXYUSERNAME`/`CURLOPT_PROXYPASSWORD`).
 ///
@@ -21,8 +23,12 @@ public struct ProxyCredentials: Sendable, Equatable, CustomStringConvertible, Cu
         self.password = password
     }
 
-    /// `"user:***"`, or `"user"` without a password.
-    public var description: String { password == nil ? user : "\(user):***" }
+    /// `"user:***"`, or `"user"` without a password; the user name as ``shownUser``.
+    public var description: String { password == nil ? shownUser : "\(shownUser):***" }
+
+    /// The user name percent-encoded as user info (RFC 3986 section 3.2.1): a name that decodes
+    /// to `alice:secret` shows as `alice%3Asecret`, never as if it held a password.
+    public var shownUser: String { user.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? user }
 
     /// The same as ``description``.
     public var debugDescription: String { description }

@@ -1,7 +1,7 @@
 import Curl
 
 /// Parses proxy text the way libcurl 7.88.1's `parse_proxy` does (see ``ProxyServer``); its
-/// messages show the text through ``Redaction/url(_:)``.
+/// messages show the text through ``Redaction/malformedURL(_:)``.
 enum ProxyURLParser {
     /// SOCKS schemes libcurl accepts as proxies and stagebuild does not probe.
     static let socksSchemes: Set<String> = ["socks", "socks4", "socks4a", "socks5", "socks5h"]
@@ -15,7 +15,7 @@ enum ProxyURLParser {
     static func parse(_ text: String, source: ProxySource) throws(ProxyConfigurationError) -> ProxyServer {
         // Redacted only for a message: a run parses the proxy text for every call.
         func invalid(_ reason: String) -> ProxyConfigurationError {
-            .invalidProxy(proxy: Redaction.url(text), source: source, reason: reason)
+            .invalidProxy(proxy: Redaction.malformedURL(text), source: source, reason: reason)
         }
         if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
             throw invalid("it contains blanks or control characters")
@@ -57,7 +57,7 @@ enum ProxyURLParser {
         }
         let resolvedScheme = scheme ?? guessScheme(host: hostText)
         guard let proxyScheme = ProxyServer.Scheme(rawValue: resolvedScheme) else {
-            throw .unsupportedProxyScheme(scheme: resolvedScheme, proxy: Redaction.url(text), source: source)
+            throw .unsupportedProxyScheme(scheme: resolvedScheme, proxy: Redaction.malformedURL(text), source: source)
         }
         return ProxyServer(scheme: proxyScheme, host: host, port: port, credentials: credentials)
     }

@@ -1,3 +1,4 @@
+import Curl
 import Foundation
 
 /// The secrets of a run, and a scrubber that replaces them with `***` in any text.
@@ -38,10 +39,13 @@ public struct SecretRedactor: Sendable, Equatable {
             if let value = settings.proxy.environment[name] { proxyTexts.append(value) }
         }
         for text in proxyTexts {
-            if let server = try? ProxyServer(parsing: text, source: .option("--proxy")),
-                let password = server.credentials?.password
-            {
-                secrets.append(password)
+            do {
+                if let password = try ProxyServer(parsing: text, source: .option("--proxy")).credentials?.password {
+                    secrets.append(password)
+                }
+            } catch {
+                // Text that does not parse may still hold a password with a raw `#`, `/` or `?`.
+                if let range = Redaction.loosePasswordRange(in: text) { secrets.append(String(text[range])) }
             }
             secrets += writtenPasswords(in: text)
         }

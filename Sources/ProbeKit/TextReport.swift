@@ -38,10 +38,31 @@ public struct TextReport: Sendable {
         } else {
             shown = padded
         }
-        var title = "\(shown) \(result.method) \(result.target)"
+        var title = "\(result.method) \(result.target)"
         if result.repetition > 1 { title += " #\(result.repetition)" }
         if result.engine != ProbeEngineKind.curl.rawValue { title += " (\(result.engine))" }
-        return title + "\n" + Self.detailLines(result).map { "  \($0.0.padding(toLength: 10)) \($0.1)\n" }.joined()
+        return shown + " " + Self.visible(title) + "\n"
+            + Self.detailLines(result).map { "  \($0.0.padding(toLength: 10)) \(Self.visible($0.1))\n" }.joined()
+    }
+
+    /// The text with control characters (C0 but tab, DEL, C1) shown as `\x1B`-style escapes: a
+    /// proxy's or server's words (a realm, an error header) reach the report, and raw escape
+    /// sequences in them would drive the reader's terminal.
+    static func visible(_ text: String) -> String {
+        let isControl = { (scalar: Unicode.Scalar) in
+            (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                shown += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 
     /// The labelled detail lines of a call, shared with the JUnit report.

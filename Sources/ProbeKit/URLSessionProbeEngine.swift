@@ -64,6 +64,24 @@ public struct URLSessionProbeEngine: ProbeEngine {
         if let value { setenv(name, value, 1) } else { unsetenv(name) }
     }
 
+    /// Every option ``unsupportedOptions(in:)`` can refuse, in its order.
+    public static let refusedOptionNames = [
+        "--no-validate-domain-name", "--allow-invalid-certificates", "--pinned-public-key", "--cacert", "--proxy-cacert",
+        "--proxy-insecure", "--proxytunnel", "--resolve", "--connect-timeout",
+    ]
+
+    /// The reason, its hint marked as one for the curl engine when it names an option this
+    /// engine refuses (following it here would only give a usage error).
+    ///
+    /// - Parameter reason: a failure as classified.
+    /// - Returns: the failure, e.g. with the hint `with --engine curl: add --cacert FILE ...`.
+    public static func withHintForThisEngine(_ reason: FailureReason) -> FailureReason {
+        guard let hint = reason.hint, refusedOptionNames.contains(where: { hint.contains($0) }) else { return reason }
+        var marked = reason
+        marked.hint = "with --engine curl: " + hint
+        return marked
+    }
+
     /// The settings URLSession cannot honour on Linux, each with the reason.
     ///
     /// - Parameter settings: the run's settings.
@@ -157,7 +175,8 @@ public struct URLSessionProbeEngine: ProbeEngine {
                 cancelled.timings = result.timings
                 return cancelled
             }
-            let reason = classifier.failure(code: code, description: (error as NSError).localizedDescription)
+            let reason = Self.withHintForThisEngine(
+                classifier.failure(code: code, description: (error as NSError).localizedDescription))
             result.outcome = .failed(reason)
             result.message = reason.message
             result.tls = classifier.tlsFacts(reason: reason)

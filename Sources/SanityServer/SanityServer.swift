@@ -66,7 +66,7 @@ public final class SanityServer: Sendable {
     ///
     /// - Returns: The address actually bound, with the kernel's port when the configuration asked
     ///   for port 0.
-    /// - Throws: ``ServerError/invalidConfiguration(_:)`` or ``ServerError/invalidHost(_:)`` for a
+    /// - Throws: ``ServerError/invalidConfiguration(_:requirement:)`` or ``ServerError/invalidHost(_:)`` for a
     ///   bad configuration, ``ServerError/alreadyStarted`` on a second call, and
     ///   ``ServerError/systemCall(call:errno:)`` when a socket cannot be made, e.g. `bind` with
     ///   `EADDRINUSE`.

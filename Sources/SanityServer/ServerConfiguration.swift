@@ -64,25 +64,30 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.maxBodyBytes = maxBodyBytes
     }
 
+    /// The settings ``validate()`` checks, named as the properties.
+    public enum Setting: String, Sendable, Equatable {
+        case port, maxConnections, maxDelay, readDeadline, grace, maxHeaderBytes, maxBodyBytes, name
+    }
+
     /// Checks every value's range; durations are at most one day (86400 seconds).
     ///
-    /// - Throws: ``ServerError/invalidConfiguration(_:)`` naming the first value out of range.
+    /// - Throws: ``ServerError/invalidConfiguration(_:requirement:)`` naming the first value out
+    ///   of range.
     public func validate() throws(ServerError) {
-        func require(_ condition: Bool, _ message: String) throws(ServerError) {
-            if !condition { throw .invalidConfiguration(message) }
+        func require(_ condition: Bool, _ setting: Setting, _ requirement: String) throws(ServerError) {
+            if !condition { throw .invalidConfiguration(setting, requirement: requirement) }
         }
-        try require((0...65535).contains(port), "port must be 0...65535, got \(port)")
-        try require(maxConnections >= 1, "maxConnections must be at least 1, got \(maxConnections)")
-        try require((0...86_400).contains(maxDelay), "maxDelay must be 0...86400 seconds, got \(maxDelay)")
+        try require((0...65535).contains(port), .port, "must be 0...65535, got \(port)")
+        try require(maxConnections >= 1, .maxConnections, "must be at least 1, got \(maxConnections)")
+        try require((0...86_400).contains(maxDelay), .maxDelay, "must be 0...86400 seconds, got \(maxDelay)")
         try require(
-            readDeadline > 0 && readDeadline <= 86_400,
-            "readDeadline must be more than 0 and at most 86400 seconds, got \(readDeadline)")
-        try require((0...86_400).contains(grace), "grace must be 0...86400 seconds, got \(grace)")
-        try require(maxHeaderBytes >= 64, "maxHeaderBytes must be at least 64, got \(maxHeaderBytes)")
-        try require(maxBodyBytes >= 0, "maxBodyBytes must be 0 or more, got \(maxBodyBytes)")
+            readDeadline > 0 && readDeadline <= 86_400, .readDeadline,
+            "must be more than 0 and at most 86400 seconds, got \(readDeadline)")
+        try require((0...86_400).contains(grace), .grace, "must be 0...86400 seconds, got \(grace)")
+        try require(maxHeaderBytes >= 64, .maxHeaderBytes, "must be at least 64, got \(maxHeaderBytes)")
+        try require(maxBodyBytes >= 0, .maxBodyBytes, "must be 0 or more, got \(maxBodyBytes)")
         try require(
-            !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
-            "name must be visible ASCII without spaces, got '\(name)'"
-        )
+            !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, .name,
+            "must be visible ASCII without spaces, got '\(name)'")
     }
 }

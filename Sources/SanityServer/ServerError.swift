@@ -10,8 +10,9 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A configuration value is out of its range.
     ///
     /// - Parameters:
-    ///   - message: Which value and which range, e.g. `"port must be 0...65535, got 70000"`.
-    case invalidConfiguration(String)
+    ///   - setting: Which value, e.g. ``ServerConfiguration/Setting/port``.
+    ///   - requirement: Its range and the value, e.g. `"must be 0...65535, got 70000"`.
+    case invalidConfiguration(ServerConfiguration.Setting, requirement: String)
     /// `start()` was called on a server that already started.
     case alreadyStarted
     /// A system call failed.
@@ -26,8 +27,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidHost(let host):
             return "invalid host '\(host)': expected a numeric IPv4 or IPv6 address such as 127.0.0.1 or ::1"
-        case .invalidConfiguration(let message):
-            return "invalid configuration: \(message)"
+        case .invalidConfiguration(let setting, let requirement):
+            return "invalid configuration: \(setting.rawValue) \(requirement)"
         case .alreadyStarted:
             return "the server has already been started"
         case .systemCall(let call, let code):

@@ -16,4 +16,6 @@ public enum ExitCode: Int32, Sendable {
     case ioError = 74
     /// Interrupted by SIGINT, as shells report it (128 + 2).
     case interrupted = 130
+    /// Stopped by SIGTERM, as shells report it (128 + 15).
+    case terminated = 143
 }

@@ -221,17 +221,8 @@ enum LockCommand: Subcommand {
                 }
                 self.credentials = credentials
             }
-            connectTimeout = try Self.seconds(arguments.value("--connect-timeout"), option: "--connect-timeout") ?? 10
-            maxTime = try Self.seconds(arguments.value("--max-time"), option: "--max-time") ?? 30
-        }
-
-        /// Seconds above 0 (decimals allowed), at most a day, or `nil` when not given.
-        private static func seconds(_ text: String?, option: String) throws(UsageError) -> Double? {
-            guard let text else { return nil }
-            guard let number = Double(text), number.isFinite, number > 0, number <= 86_400 else {
-                throw UsageError("\(option) must be a number of seconds above 0, not '\(text)'")
-            }
-            return number
+            connectTimeout = try SecondsOption.parse(arguments.value("--connect-timeout"), option: "--connect-timeout") ?? 10
+            maxTime = try SecondsOption.parse(arguments.value("--max-time"), option: "--max-time") ?? 30
         }
     }
 }

@@ -33,19 +33,20 @@ enum ProbeCommand: Subcommand {
         certificate without the host's name: the report says which names it carries.
 
         Time: --connect-timeout bounds connecting (proxy, its CONNECT answer, TLS handshake);
-        --max-time bounds each call; --deadline bounds the run. Ctrl-C cancels the run: calls in
-        flight and not started are reported cancelled.
+        --max-time bounds each call; --deadline bounds the run. Ctrl-C (SIGINT) or SIGTERM
+        cancels the run: calls in flight and not started are reported cancelled.
 
         Secrets (proxy passwords, URL passwords, Authorization and Proxy-Authorization values)
         never appear in any output. The JSON fields are documented in docs/probe-json.md.
 
         Exit status: 0 all calls succeeded, 1 a call failed or was cancelled by --deadline,
-        64 usage, 74 a file not readable, 130 interrupted (SIGINT).
+        64 usage, 65 a --targets or CA file with unusable content, 74 a file not readable,
+        130 interrupted (SIGINT), 143 terminated (SIGTERM).
         """
     static let options = [
         ArgumentScanner.Option(
             names: ["--proxy"], takesValue: true, valueName: "URL",
-            help: "Proxy http[s]://[user:password@]host[:port] (default port 1080); \"\" for direct."),
+            help: "Proxy http[s]://[user:password@]host[:port] (default port 1080, 443 for https://); \"\" for direct."),
         ArgumentScanner.Option(
             names: ["--noproxy"], takesValue: true, valueName: "LIST",
             help: "Hosts that bypass the proxy, comma-separated, as curl's (replaces NO_PROXY)."),
@@ -97,7 +98,7 @@ enum ProbeCommand: Subcommand {
             names: ["-H", "--header"], takesValue: true, valueName: "'NAME: VALUE'", help: "Add a request header (repeatable)."),
         ArgumentScanner.Option(
             names: ["--targets"], takesValue: true, valueName: "FILE",
-            help: "Read more URLs from FILE, one per line, # comments ('-': standard input)."),
+            help: "Read more URLs from FILE, one per line, # comments ('-': standard input; repeatable)."),
         ArgumentScanner.Option(
             names: ["--repeat"], takesValue: true, valueName: "N", help: "Probe every URL N times (default 1)."),
         ArgumentScanner.Option(
@@ -117,6 +118,9 @@ enum ProbeCommand: Subcommand {
             switch error {
             case .usage(let usage):
                 throw usage
+            case .badData(let message):
+                context.reportError(message)
+                return .dataError
             case .unreadable(let message):
                 context.reportError(message)
                 return .ioError
@@ -154,48 +158,52 @@ enum ProbeCommand: Subcommand {
             plan.format == .text && context.standardOutput.isTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
             && context.environment["TERM"] != "dumb"
         context.standardOutput.write(plan.redactor.redact(plan.format.render(results, colored: colored)))
-        if runner.cancellation.cause == .interrupted { return .interrupted }
-        return ProbeSummary(results).allSucceeded ? .success : .checkFailed
+        switch runner.cancellation.cause {
+        case .interrupted: return .interrupted
+        case .terminated: return .terminated
+        default: return ProbeSummary(results).allSucceeded ? .success : .checkFailed
+        }
     }
 }
 
-/// Cancels a runner on SIGINT, so the results of calls that already ended are still printed.
-/// SIGINT is blocked before any other thread starts (threads inherit the mask: the workers and
-/// libcurl's resolver threads) and one thread takes it with sigwait(2): no handler runs in
-/// signal context. Dispatch's signal source did the same with two threads of its own, which
-/// cost a single call about 2 ms of CPU (bench/probe/run).
+/// Cancels a runner on SIGINT or SIGTERM, so the results of calls that already ended are still
+/// printed. The signals are blocked before any other thread starts (threads inherit the mask:
+/// the workers and libcurl's resolver threads) and one thread takes them with sigwait(2): no
+/// handler runs in signal context. Dispatch's signal source did the same with two threads of
+/// its own, which cost a single call about 2 ms of CPU (bench/probe/run).
 private final class InterruptHandler: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let ended = DispatchSemaphore(value: 0)
 
     init(cancelling runner: ProbeRunner) {
-        var interrupt = Self.interrupt
-        pthread_sigmask(SIG_BLOCK, &interrupt, nil)
+        var signals = Self.signals
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
         Thread { [self] in
-            var interrupt = Self.interrupt
+            var signals = Self.signals
             var received: Int32 = 0
-            while sigwait(&interrupt, &received) == 0, !stopping.load(ordering: .acquiring) {
-                runner.cancel(.interrupted)
+            while sigwait(&signals, &received) == 0, !stopping.load(ordering: .acquiring) {
+                runner.cancel(received == SIGTERM ? .terminated : .interrupted)
             }
             ended.signal()
         }.start()
     }
 
-    /// Ends the waiting thread, then gives SIGINT its default action back: a Ctrl-C while the
-    /// report is written (to a pipe nobody reads, say) ends the process.
+    /// Ends the waiting thread, then gives both signals their default action back: a signal
+    /// while the report is written (to a pipe nobody reads, say) ends the process.
     func stop() {
         stopping.store(true, ordering: .releasing)
         // Every thread blocks SIGINT: the waiting thread takes this one and sees `stopping`.
         kill(getpid(), SIGINT)
         ended.wait()
-        var interrupt = Self.interrupt
-        pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+        var signals = Self.signals
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
-    private static var interrupt: sigset_t {
+    private static var signals: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
         return set
     }
 }

@@ -1,3 +1,4 @@
+import Curl
 import Foundation
 import ProbeKit
 import StageKit
@@ -13,9 +14,12 @@ struct ProbePlan {
     var deadline: Double?
     var redactor: SecretRedactor
 
-    /// Why a command line cannot run: a usage error (64), or a file that cannot be read (74).
+    /// Why a command line cannot run: a usage error (64), a file whose content is not what the
+    /// option needs (65: a targets file with a bad URL or none, a CA file without a
+    /// certificate), or a file that cannot be read (74).
     enum Failure: Error {
         case usage(UsageError)
+        case badData(String)
         case unreadable(String)
     }
 
@@ -74,28 +78,40 @@ struct ProbePlan {
                 forcesTunnel: arguments.has("--proxytunnel"), security: security, resolve: resolve,
                 connectTimeout: connectTimeout, maxTime: maxTime)
 
-            var texts = arguments.positionals
-            if let targets = arguments.value("--targets") {
-                texts += try Self.targetLines(targets, from: cwd)
+            let targetFiles = arguments.all("--targets")
+            guard targetFiles.filter({ $0 == "-" }).count <= 1 else {
+                throw usage("--targets - reads standard input, which can be read once: give it once")
+            }
+            var targets = arguments.positionals.map { Target(text: $0, origin: nil) }
+            for file in targetFiles {
+                targets += try Self.targets(in: file, from: cwd)
             }
             // URL passwords and credential headers are known only once parsed; scrub with what
             // is known so far (the proxy passwords) while parsing.
             redactor = SecretRedactor.forRun(settings: settings, requests: [])
             redactor = SecretRedactor(
-                secrets: redactor.secrets + headers.filter(\.isCredential).map(\.value) + texts.compactMap(Self.password(in:)))
-            guard !texts.isEmpty else {
-                throw usage(
-                    arguments.value("--targets").map { "--targets \($0) holds no URL" }
-                        ?? "give at least one URL, or --targets FILE")
+                secrets: redactor.secrets + headers.filter(\.isCredential).map(\.value)
+                    + targets.compactMap { Self.password(in: $0.text) })
+            guard !targets.isEmpty else {
+                guard targetFiles.isEmpty else {
+                    throw Failure.badData("--targets \(targetFiles.joined(separator: ", ")) holds no URL")
+                }
+                throw usage("give at least one URL, or --targets FILE")
             }
             let method = arguments.value("--request") ?? "GET"
             var requests: [ProbeRequest] = []
             for repetition in 1...repeats {
-                for text in texts {
-                    requests.append(
-                        try ProbeRequest(
-                            parsing: text, method: method, headers: headers, expectations: expectations,
-                            repetition: repetition))
+                for target in targets {
+                    do {
+                        requests.append(
+                            try ProbeRequest(
+                                parsing: target.text, method: method, headers: headers, expectations: expectations,
+                                repetition: repetition))
+                    } catch {
+                        // A line of a targets file is data: say where it is.
+                        guard let origin = target.origin else { throw error }
+                        throw Failure.badData("\(origin): \(error)")
+                    }
                 }
             }
             self.requests = requests
@@ -113,7 +129,8 @@ struct ProbePlan {
         } catch let error as ProbeInputError {
             throw usage(error.description)
         } catch let error as Failure {
-            throw error
+            guard case .badData(let message) = error else { throw error }
+            throw .badData(redactor.redact(message))
         } catch {
             throw usage("\(error)")
         }
@@ -128,13 +145,13 @@ struct ProbePlan {
         return number
     }
 
-    /// Seconds above 0 (decimals allowed), or `nil` when not given.
+    /// ``SecondsOption/parse(_:option:)``, its error as a usage failure.
     private static func seconds(_ text: String?, option: String) throws(Failure) -> Double? {
-        guard let text else { return nil }
-        guard let number = Double(text), number.isFinite, number > 0, number <= 86_400 else {
-            throw .usage(UsageError("\(option) must be a number of seconds above 0, not '\(text)'"))
+        do {
+            return try SecondsOption.parse(text, option: option)
+        } catch {
+            throw .usage(error)
         }
-        return number
     }
 
     /// The absolute path of a file that exists, can be read and holds a PEM certificate (as
@@ -146,15 +163,22 @@ struct ProbePlan {
             throw .unreadable("cannot read \(option) \(path): no such readable file")
         }
         guard String(decoding: data, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
-            throw .usage(UsageError("\(option) \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)"))
+            throw .badData("\(option) \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
         return absolute
+    }
+
+    /// A URL to probe as given: on the command line (`origin` is `nil`), or on a line of a
+    /// targets file (`origin` is `FILE:LINE`, for messages).
+    struct Target {
+        var text: String
+        var origin: String?
     }
 
     /// The URLs of a targets file (or standard input for `-`): one per line, blank lines and
     /// lines starting with `#` skipped, and a ` #` after a URL starting a comment (a URL never
     /// holds a raw space, so this cannot cut one).
-    private static func targetLines(_ path: String, from directory: String) throws(Failure) -> [String] {
+    private static func targets(in path: String, from directory: String) throws(Failure) -> [Target] {
         let data: Data?
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -164,20 +188,25 @@ struct ProbePlan {
         guard let data, let text = String(data: data, encoding: .utf8) else {
             throw .unreadable("cannot read --targets \(path): no such readable UTF-8 file")
         }
-        return text.split(whereSeparator: \.isNewline)
-            .map { line in
-                // A URL with no `#` (most of them) is not searched for " #".
-                let content =
-                    line.utf8.contains(UInt8(ascii: "#"))
-                    ? line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...] : line[...]
-                return content.trimmingCharacters(in: .whitespaces)
-            }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        let name = path == "-" ? "<stdin>" : path
+        var targets: [Target] = []
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            // A URL with no `#` (most of them) is not searched for " #".
+            let content =
+                line.utf8.contains(UInt8(ascii: "#"))
+                ? line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...] : line[...]
+            let url = content.trimmingCharacters(in: .whitespaces)
+            if !url.isEmpty && !url.hasPrefix("#") { targets.append(Target(text: url, origin: "\(name):\(index + 1)")) }
+        }
+        return targets
     }
 
-    /// The password of a URL text's user info, as written, for scrubbing error messages.
+    /// The password of a URL text's user info, for scrubbing error messages; for text that is
+    /// no URL, what may be one (``Redaction/loosePasswordRange(in:)``).
     private static func password(in text: String) -> String? {
-        guard let url = URL(string: text) else { return nil }
+        guard let url = URL(string: text, encodingInvalidCharacters: false) else {
+            return Redaction.loosePasswordRange(in: text).map { String(text[$0]) }
+        }
         return url.password(percentEncoded: false)
     }
 }

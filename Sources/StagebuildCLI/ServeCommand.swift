@@ -51,6 +51,8 @@ enum ServeCommand: Subcommand {
         guard format == "text" || format == "json" else { throw UsageError("--log must be text or json, not '\(format)'") }
         do {
             try configuration.validate()
+        } catch .invalidConfiguration(let setting, let requirement) {
+            throw UsageError("\(Self.option(for: setting)) \(requirement)")
         } catch {
             throw UsageError(error.description)
         }
@@ -92,6 +94,18 @@ enum ServeCommand: Subcommand {
         }
         server.waitUntilStopped()
         return .success
+    }
+
+    /// The option that sets a server setting, for messages; settings without one keep their name.
+    private static func option(for setting: ServerConfiguration.Setting) -> String {
+        switch setting {
+        case .port: "--port"
+        case .maxConnections: "--max-connections"
+        case .maxDelay: "--max-delay"
+        case .grace: "--grace"
+        case .name: "--name"
+        case .readDeadline, .maxHeaderBytes, .maxBodyBytes: setting.rawValue
+        }
     }
 
     private static func integer(_ arguments: ArgumentScanner.Arguments, _ key: String) throws(UsageError) -> Int? {

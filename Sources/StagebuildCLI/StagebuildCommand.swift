@@ -97,7 +97,7 @@ public enum StagebuildCommand {
 
             See 'stagebuild <command> --help' for a command's options.
             Exit status: 0 ok, 1 a check failed, 64 usage, 65 bad input data, 69 service unavailable,
-            70 internal error, 74 I/O error, 130 interrupted.
+            70 internal error, 74 I/O error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
 
             """
         return text

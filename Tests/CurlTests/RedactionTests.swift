@@ -24,4 +24,12 @@ import Testing
     @Test func aCredentialOnTheLastLineWithoutLineEndIsReplaced() {
         #expect(Redaction.headerBlock("A: b\r\nAuthorization: Basic eA==") == "A: b\r\nAuthorization: ***")
     }
+
+    @Test func malformedURLsLoseWhatMayBeAPassword() {
+        #expect(Redaction.malformedURL("http://alice:pa#ss@h.test:1") == "http://alice:***@h.test:1")
+        #expect(Redaction.malformedURL("alice:pa/ss@h.test:1") == "alice:***@h.test:1")
+        #expect(Redaction.malformedURL("https://bob:pw@h.test/p@th") == "https://bob:***@h.test/p@th")
+        #expect(Redaction.malformedURL("https://h.test:99999/") == "https://h.test:99999/")
+        #expect(Redaction.url("http://alice:pa#ss@h.test:1") == "http://alice:pa#ss@h.test:1", "a valid URL's fragment")
+    }
 }

@@ -111,6 +111,14 @@ import Testing
         #expect(try parse("http://us%zzer:pw@h:1").credentials?.user == "us%zzer", "a bad escape stays as written")
     }
 
+    @Test func anEncodedColonInTheUserNameStaysEncoded() throws {
+        let server = try parse("http://alice%3Apw-like@proxy.internal:3128")
+        #expect(server.credentials?.user == "alice:pw-like")
+        #expect(server.description == "http://alice%3Apw-like@proxy.internal:3128")
+        let both = try parse("http://a%40b:secret@proxy.internal:3128")
+        #expect(both.description == "http://a%40b:***@proxy.internal:3128")
+    }
+
     @Test func describesWithoutThePassword() throws {
         let server = try parse("http://probe:s3cr%65t@proxy.internal:3128")
         #expect(server.description == "http://probe:***@proxy.internal:3128")

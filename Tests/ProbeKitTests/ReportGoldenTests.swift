@@ -74,6 +74,17 @@ import FoundationXML
         #expect(failure.attribute(forName: "message")?.stringValue?.contains("realm=\"corp <main> & co\"") == true)
     }
 
+    @Test func controlCharactersFromTheNetworkAreShownEscaped() throws {
+        let request = try ProbeRequest(parsing: "http://a.test/")
+        let result = ProbeResult(
+            target: request.target, method: "GET", repetition: 1, engine: "curl", route: .direct(.noProxyConfigured),
+            outcome: .failed(.unexpectedStatus(status: "418 I'm a teapot", code: 418, expected: .default)),
+            message: "realm=\"r\u{1B}[2J\u{7}\u{9B}x\"\ttab", httpStatus: 418)
+        let text = TextReport(colored: true).render([result])
+        #expect(text.contains("message    realm=\"r\\x1B[2J\\x07\\x9Bx\"\ttab\n"), "\(text)")
+        #expect(text.filter { $0 == "\u{1B}" }.count == 2, "only the colour of the outcome word")
+    }
+
     @Test func colourMarksOnlyTheOutcomeWordAndOnlyWhenAsked() {
         let plain = TextReport().render(samples)
         #expect(!plain.contains("\u{1B}["))

@@ -4,6 +4,16 @@ import Testing
 
 /// The URLSession engine: what it refuses, how it hands the proxy to libcurl, and real calls.
 @Suite struct URLSessionEngineTests {
+    @Test func hintsNamingARefusedOptionSayItIsTheCurlEngines() {
+        let untrusted = FailureReason(
+            code: .certificateNotTrusted, hop: .target, message: "m", hint: "add --cacert FILE with the issuer's CA")
+        #expect(
+            URLSessionProbeEngine.withHintForThisEngine(untrusted).hint
+                == "with --engine curl: add --cacert FILE with the issuer's CA")
+        let status = FailureReason(code: .unexpectedStatus, hop: .target, message: "m", hint: "add --expect-status 404")
+        #expect(URLSessionProbeEngine.withHintForThisEngine(status).hint == "add --expect-status 404")
+    }
+
     @Test func optionsURLSessionCannotHonourAreRefusedNotIgnored() throws {
         let settings = ProbeSettings(
             forcesTunnel: true,
@@ -17,6 +27,7 @@ import Testing
                 "--no-validate-domain-name", "--allow-invalid-certificates", "--pinned-public-key", "--cacert", "--proxy-cacert",
                 "--proxy-insecure", "--proxytunnel", "--resolve", "--connect-timeout",
             ])
+        #expect(URLSessionProbeEngine.unsupportedOptions(in: settings).map(\.option) == URLSessionProbeEngine.refusedOptionNames)
         #expect(throws: ProbeEngineError.self) { try URLSessionProbeEngine(settings: settings, setEnvironment: { _, _ in }) }
         do {
             _ = try URLSessionProbeEngine(

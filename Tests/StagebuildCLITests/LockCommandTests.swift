@@ -50,8 +50,8 @@ import Testing
     @Test(arguments: [
         (["lock", "--registry-auth", "no-colon-secret"], "--registry-auth takes USER:PASS"),
         (["lock", "--insecure-registry", "http://r:5000"], "--insecure-registry takes HOST:PORT"),
-        (["lock", "--connect-timeout", "0"], "--connect-timeout must be a number of seconds above 0"),
-        (["lock", "--max-time", "soon"], "--max-time must be a number of seconds above 0"),
+        (["lock", "--connect-timeout", "0"], "--connect-timeout must be a number of seconds from 0.001 to 86400"),
+        (["lock", "--max-time", "soon"], "--max-time must be a number of seconds from 0.001 to 86400"),
         (["lock", "--cacert", "/no/such/ca.pem"], "cannot read --cacert"),
         (["lock", "a", "b"], "expected at most one Stagefile, got 2"),
         (["lock", "--proxy", "socks5://127.0.0.1:1"], "socks5"),

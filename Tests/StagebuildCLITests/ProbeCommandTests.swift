@@ -31,7 +31,10 @@ import Glibc
             "--format FORMAT", "--engine ENGINE", "-h, --help",
         ]
         for option in options { #expect(result.stdout.contains("  \(option)"), "\(option)") }
-        for status in ["0 all calls succeeded", "1 a call failed", "64 usage", "74 a file", "130 interrupted"] {
+        for status in [
+            "0 all calls succeeded", "1 a call failed", "64 usage", "65 a --targets", "74 a file", "130 interrupted",
+            "143 terminated",
+        ] {
             #expect(result.stdout.contains(status), "\(status)")
         }
         #expect(result.stdout.contains("docs/probe-json.md"))
@@ -74,7 +77,12 @@ import Glibc
         (["--engine", "wget", "http://a.test/"], "--engine must be curl or urlsession, not 'wget'"),
         (["--repeat", "0", "http://a.test/"], "--repeat must be a whole number from 1 to 100000, not '0'"),
         (["--concurrency", "many", "http://a.test/"], "--concurrency must be a whole number from 1 to 1024, not 'many'"),
-        (["--max-time", "-1", "http://a.test/"], "--max-time must be a number of seconds above 0, not '-1'"),
+        (["--max-time", "-1", "http://a.test/"], "--max-time must be a number of seconds from 0.001 to 86400, not '-1'"),
+        (
+            ["--connect-timeout", "0.0001", "http://a.test/"],
+            "--connect-timeout must be a number of seconds from 0.001 to 86400, not '0.0001'"
+        ),
+        (["--deadline", "100000", "http://a.test/"], "--deadline must be a number of seconds from 0.001 to 86400, not '100000'"),
         (
             ["--pinned-public-key", "abc", "http://a.test/"],
             "invalid --pinned-public-key \"abc\": a pin starts with \"sha256//\" followed by base64 (curl's CURLOPT_PINNEDPUBLICKEY form)"
@@ -108,6 +116,10 @@ import Glibc
             ["ftp://u:S3cretPW@a.test/"],
             ["--format", "yaml", "--proxy", "http://u:S3cretPW@p.test:1", "http://a.test/"],
             ["--engine", "urlsession", "--resolve", "a:1:127.0.0.1", "https://u:S3cretPW@a.test/"],
+            // A raw `#`, `/` or `?` ends the authority for a URL parser, not the password.
+            ["--proxy", "http://u:S3cretPW#x@p.test:1", "http://a.test/"],
+            ["--proxy", "http://u:S3cret/PW@p.test:1", "http://a.test/"],
+            ["https://u:S3cretPW?x@a.test/"],
         ]
         for arguments in cases {
             let result = try run(arguments)
@@ -115,6 +127,7 @@ import Glibc
             #expect(!result.stderr.contains("S3cretPW"), "\(arguments)")
         }
         #expect(try run(cases[0]).stderr.contains("u:***@p.test:99999"))
+        #expect(try run(cases[4]).stderr.contains("\"http://u:***@p.test:1\""))
     }
 
     @Test func unreadableFilesExitSeventyFour() throws {
@@ -125,13 +138,41 @@ import Glibc
         #expect(targets.status == .ioError)
     }
 
-    @Test func aCAFileWithoutAPEMCertificateIsAUsageError() throws {
+    @Test func aCAFileWithoutAPEMCertificateIsBadData() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-ca-\(UUID().uuidString).txt")
         try "just a host name\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try run(["--cacert", file.path, "https://a.test/"])
-        #expect(result.status == .usage)
+        #expect(result.status == .dataError)
         #expect(result.stderr.contains("holds no PEM certificate"), "\(result.stderr)")
+    }
+
+    @Test func aBadURLInATargetsFileIsBadDataNamedByFileAndLine() throws {
+        let scratch = try Scratch()
+        try scratch.write("# comment\n\nhttp://a.test/\nhttp://u:S3cretPW@a.test:99999/\n", to: "targets.txt")
+        let result = scratch.run(["probe", "--targets", "targets.txt"])
+        #expect(result.status == .dataError)
+        #expect(
+            result.stderr
+                == "error: targets.txt:4: invalid target \"http://u:***@a.test:99999/\": the port must be a number from 0 to 65535\n"
+        )
+    }
+
+    @Test func targetsFilesAddUpAndAnEmptyOneIsBadData() throws {
+        let scratch = try Scratch()
+        try scratch.write("# nothing here\n", to: "empty.txt")
+        let empty = scratch.run(["probe", "--targets", "empty.txt"])
+        #expect(empty.status == .dataError)
+        #expect(empty.stderr == "error: --targets empty.txt holds no URL\n")
+        let closed = try LoopbackSocket.closedPort()
+        try scratch.write("http://127.0.0.1:\(closed)/a\n", to: "a.txt")
+        try scratch.write("http://127.0.0.1:\(closed)/b\n", to: "b.txt")
+        let both = scratch.run(["probe", "--targets", "a.txt", "--targets", "b.txt", "http://127.0.0.1:\(closed)/c"])
+        #expect(both.status == .checkFailed)
+        #expect(both.stdout.hasSuffix("\n0 succeeded, 3 failed, 0 cancelled\n"), "\(both.stdout)")
+        let stdinTwice = scratch.run(["probe", "--targets", "-", "--targets", "-"])
+        #expect(stdinTwice.status == .usage)
+        #expect(stdinTwice.stderr.hasPrefix("error: --targets - reads standard input, which can be read once: give it once\n"))
     }
 
     // MARK: - Runs
@@ -172,7 +213,8 @@ import Glibc
                 "<error type=\"cancelled\" message=\"cancelled in flight: the --deadline of 0.3 s ended the run\"/>"))
     }
 
-    @Test func sigintCancelsTheRunPrintsTheResultsAndExits130() throws {
+    @Test(arguments: [(SIGINT, Int32(130), "interrupted (SIGINT)"), (SIGTERM, Int32(143), "terminated (SIGTERM)")])
+    func aSignalCancelsTheRunPrintsTheResultsAndExits(signal: Int32, status: Int32, cause: String) throws {
         let silent = try LoopbackSocket.silentListener()
         let process = Process()
         process.executableURL = try BinaryDeterminismTests.executable()
@@ -187,14 +229,14 @@ import Glibc
         try input.fileHandleForWriting.write(contentsOf: Data("http://127.0.0.1:\(silent.port)/\n".utf8))
         try input.fileHandleForWriting.close()
         Thread.sleep(forTimeInterval: 0.7)
-        process.interrupt()
+        kill(process.processIdentifier, signal)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
+        #expect(process.terminationStatus == status)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let probe = try #require((object["probes"] as? [[String: Any]])?.first)
         #expect(probe["outcome"] as? String == "cancelled")
-        #expect(probe["message"] as? String == "cancelled in flight: interrupted (SIGINT)")
+        #expect(probe["message"] as? String == "cancelled in flight: \(cause)")
         #expect((probe["urlError"] as? [String: Any])?["code"] as? Int == -999)
     }
 }

@@ -103,10 +103,14 @@ import Testing
         #expect(server.stop(with: SIGINT) == 0)
     }
 
-    @Test func refusesAnInvalidPortWithUsageStatus() throws {
+    @Test(arguments: [
+        (["--port", "70000"], "error: --port must be 0...65535, got 70000\n"),
+        (["--max-connections", "0"], "error: --max-connections must be at least 1, got 0\n"),
+    ])
+    func refusesValuesOutOfRangeNamingTheOption(arguments: [String], message: String) throws {
         let process = Process()
         process.executableURL = try BinaryDeterminismTests.executable()
-        process.arguments = ["serve", "--port", "70000"]
+        process.arguments = ["serve"] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = Pipe()
@@ -114,6 +118,6 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 64)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(text.contains("port"), "\(text)")
+        #expect(text.hasPrefix(message), "\(text)")
     }
 }
