@@ -138,13 +138,31 @@ struct CurlFailureClassifier {
         }
         let verifyResult = atProxy ? partial.proxyTLSVerifyResult : partial.tlsVerifyResult
         let problem = Self.certificateProblem(in: error.message) ?? error.reason
+        let reason: FailureReason
         if verifyResult == Self.certificateHasExpired || problem.contains("certificate has expired") {
-            return .certificateExpired(hop: hop, notAfter: leaf?.notAfter)
+            reason = .certificateExpired(hop: hop, notAfter: leaf?.notAfter)
+        } else if verifyResult == Self.certificateNotYetValid || problem.contains("not yet valid") {
+            reason = .certificateNotYetValid(hop: hop, notBefore: leaf?.notBefore)
+        } else {
+            reason = .certificateNotTrusted(hop: hop, problem: problem, issuer: leaf?.issuer, throughProxy: route.server != nil)
         }
-        if verifyResult == Self.certificateNotYetValid || problem.contains("not yet valid") {
-            return .certificateNotYetValid(hop: hop, notBefore: leaf?.notBefore)
-        }
-        return .certificateNotTrusted(hop: hop, problem: problem, issuer: leaf?.issuer, throughProxy: route.server != nil)
+        return atProxy ? reason : withNameProblem(reason, leaf: leaf)
+    }
+
+    /// A chain failure at the target, with what OpenSSL did not get to check: whether the
+    /// certificate names the host. When it does not, following the hint alone would only lead
+    /// to a host name mismatch, so the reason says so at once.
+    private func withNameProblem(_ reason: FailureReason, leaf: PeerCertificate?) -> FailureReason {
+        let names = Self.facts(of: leaf).certificateNames
+        guard settings.security.validatesDomainName, !names.isEmpty,
+            !names.contains(where: { Self.name($0, covers: request.host) })
+        else { return reason }
+        var both = reason
+        both.message += "; it does not name \(request.host) either (it names \(names.joined(separator: ", ")))"
+        both.hint =
+            (reason.hint.map { "\($0); " } ?? "")
+            + "and for the name: a certificate for \(request.host), or --no-validate-domain-name (the name is then not verified)"
+        return both
     }
 
     private func timeout(_ partial: CurlResponse) -> FailureReason {
@@ -220,6 +238,13 @@ struct CurlFailureClassifier {
                     ": the certificate names \(names.joined(separator: ", ")), not \(request.host); with domain-name validation on, this call fails with host name mismatch"
             }
             warnings.append(warning)
+        }
+        if let tls, tls.nameVerified == true, tls.subjectAlternativeNames.isEmpty, !tls.certificateNames.isEmpty {
+            // RFC 6125 section 6.4.4 leaves the CN fallback to the client; Apple's TLS has
+            // refused it since iOS 13 and macOS 10.15 ("Requirements for trusted certificates").
+            warnings.append(
+                "the certificate names \(request.host) only in its subject's CN, without a subjectAltName: curl accepts it, an app on Apple platforms (iOS 13, macOS 10.15 and later) rejects it"
+            )
         }
         if let tls, tls.chainVerified == false, policy.allowsInvalidCertificates {
             warnings.append("certificate chain not verified (--allow-invalid-certificates)")

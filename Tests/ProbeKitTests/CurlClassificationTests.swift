@@ -185,6 +185,35 @@ import Testing
         #expect(tls.issuer == "CN = Probe Test CA")
     }
 
+    @Test func aChainFailureAlsoSaysWhenTheCertificateDoesNotNameTheHost() throws {
+        let failure = error(.peerFailedVerification, "SSL certificate problem: self-signed certificate", verify: 18)
+        let both = try classifier("https://api.test/").failure(of: failure, secondLook: Self.leaf)
+        #expect(both.code == .certificateNotTrusted)
+        #expect(both.message.hasSuffix("; it does not name api.test either (it names localhost, probe.test)"))
+        #expect(both.hint?.contains("--allow-invalid-certificates") == true)
+        #expect(
+            both.hint?.hasSuffix(
+                "and for the name: a certificate for api.test, or --no-validate-domain-name (the name is then not verified)")
+                == true)
+        let named = try classifier("https://probe.test/").failure(of: failure, secondLook: Self.leaf)
+        #expect(!named.message.contains("either"))
+        let unchecked = try classifier("https://api.test/", policy: SecurityPolicy(validatesDomainName: false))
+            .failure(of: failure, secondLook: Self.leaf)
+        #expect(!unchecked.message.contains("either"), "the name is not checked: nothing more to say")
+    }
+
+    @Test func aNameOnlyInTheCommonNameIsAcceptedWithAWarningForAppleClients() throws {
+        let classifier = try classifier("https://localhost/")
+        let cnOnly = TLSFacts(chainVerified: true, nameVerified: true, subject: "CN = localhost")
+        #expect(
+            classifier.warnings(tls: cnOnly) == [
+                "the certificate names localhost only in its subject's CN, without a subjectAltName: curl accepts it, an app on Apple platforms (iOS 13, macOS 10.15 and later) rejects it"
+            ])
+        let withSAN = TLSFacts(
+            chainVerified: true, nameVerified: true, subject: "CN = localhost", subjectAlternativeNames: ["DNS:localhost"])
+        #expect(classifier.warnings(tls: withSAN).isEmpty)
+    }
+
     @Test func pinnedKeyMismatchQuotesTheServersKeyFromTheDebugLog() throws {
         let policy = SecurityPolicy(pinnedPublicKeys: [
             try PublicKeyPin(parsing: "sha256//" + String(repeating: "A", count: 43) + "=")
