@@ -126,6 +126,7 @@ enum ProbeCommand: Subcommand {
                 return .ioError
             }
         }
+        for warning in plan.warnings { context.standardError.write("warning: \(warning)\n") }
         let engine: any ProbeEngine
         switch plan.engineKind {
         case .curl:

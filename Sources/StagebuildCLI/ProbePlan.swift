@@ -13,6 +13,8 @@ struct ProbePlan {
     var concurrency: Int
     var deadline: Double?
     var redactor: SecretRedactor
+    /// Options that take no effect on these calls, said once on stderr before the run.
+    var warnings: [String] = []
 
     /// Why a command line cannot run: a usage error (64), a file whose content is not what the
     /// option needs (65: a targets file with a bad URL or none, a CA file without a
@@ -99,6 +101,9 @@ struct ProbePlan {
                 throw usage("give at least one URL, or --targets FILE")
             }
             let method = arguments.value("--request") ?? "GET"
+            if method == "HEAD" && expectations.body != nil {
+                throw usage("-X HEAD fetches no body, so --expect-body can never match: leave one of them out")
+            }
             var requests: [ProbeRequest] = []
             for repetition in 1...repeats {
                 for target in targets {
@@ -119,12 +124,19 @@ struct ProbePlan {
             self.redactor = redactor
             // The route depends on the scheme and host only: each pair is checked once.
             var checkedHosts = Set<String>()
+            var anyThroughProxy = false
             for request in requests where checkedHosts.insert("\(request.isHTTPS) \(request.host)").inserted {
                 do {
-                    _ = try settings.route(for: request)
+                    anyThroughProxy = try settings.route(for: request).server != nil || anyThroughProxy
                 } catch {
                     throw usage(error.description)
                 }
+            }
+            if !pins.isEmpty, requests.contains(where: { !$0.isHTTPS }) {
+                warnings.append("--pinned-public-key applies to https:// targets only; the http:// ones are not pinned")
+            }
+            if settings.forcesTunnel && !anyThroughProxy {
+                warnings.append("--proxytunnel has no effect: no call goes through a proxy")
             }
         } catch let error as ProbeInputError {
             throw usage(error.description)

@@ -74,6 +74,10 @@ import Glibc
             "invalid -X \"GET /\": a method is a token of letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 section 9.1)"
         ),
         (["--format", "yaml", "http://a.test/"], "--format must be text, json or junit, not 'yaml'"),
+        (
+            ["-X", "HEAD", "--expect-body", "ok", "http://a.test/"],
+            "-X HEAD fetches no body, so --expect-body can never match: leave one of them out"
+        ),
         (["--engine", "wget", "http://a.test/"], "--engine must be curl or urlsession, not 'wget'"),
         (["--repeat", "0", "http://a.test/"], "--repeat must be a whole number from 1 to 100000, not '0'"),
         (["--concurrency", "many", "http://a.test/"], "--concurrency must be a whole number from 1 to 1024, not 'many'"),
@@ -189,6 +193,21 @@ import Glibc
         #expect(probes.map { $0["target"] as? String } == ["a", "b", "a", "b"].map { "http://127.0.0.1:\(closed)/\($0)" })
         #expect(probes.allSatisfy { $0["reason"] as? String == "connectFailed" })
         #expect(object["summary"] as? [String: Int] == ["succeeded": 0, "failed": 4, "cancelled": 0])
+    }
+
+    @Test func optionsWithoutEffectOnTheseCallsAreSaidOnce() throws {
+        let closed = try LoopbackSocket.closedPort()
+        let pin = "sha256//" + Data(count: 32).base64EncodedString()
+        let result = try run([
+            "--proxytunnel", "--pinned-public-key", pin, "http://127.0.0.1:\(closed)/a", "http://127.0.0.1:\(closed)/b",
+        ])
+        #expect(result.status == .checkFailed)
+        #expect(
+            result.stderr == """
+                warning: --pinned-public-key applies to https:// targets only; the http:// ones are not pinned
+                warning: --proxytunnel has no effect: no call goes through a proxy
+
+                """)
     }
 
     @Test func successExitsZeroWithTheTextReport() throws {
