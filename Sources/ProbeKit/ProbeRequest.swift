@@ -68,12 +68,25 @@ public struct ProbeRequest: Sendable, Equatable {
         // already there (`%41` -> `%2541`) and send another URL than the one given.
         guard let url = URL(string: text, encodingInvalidCharacters: false), url.scheme != nil else {
             let reason =
-                URL(string: text) != nil
-                ? "it holds characters a URL must percent-encode (such as a space, [ ] | or \"); encode them, e.g. %20"
-                : "not a URL; write it as https://HOST[:PORT]/PATH"
+                Self.hasNonASCIIHost(text)
+                ? "the host name holds letters outside ASCII; write it in its ASCII (punycode) form, e.g. xn--bcher-kva.example for b\u{FC}cher.example"
+                : URL(string: text) != nil
+                    ? "it holds characters a URL must percent-encode (such as a space, [ ] | or \"); encode them, e.g. %20"
+                    : "not a URL; write it as https://HOST[:PORT]/PATH"
             throw .invalidTarget(Redaction.malformedURL(text), reason: reason)
         }
         try self.init(url: url, method: method, headers: headers, expectations: expectations, repetition: repetition)
+    }
+
+    /// Whether the authority of URL text (after `://`, before the path) holds a non-ASCII
+    /// character: an internationalized host name, which a URL carries in its ASCII form
+    /// (RFC 5890). curl converts it with libidn2; Foundation's parser does so only in the mode
+    /// that also re-encodes the rest of the text, which probe does not use (see below).
+    private static func hasNonASCIIHost(_ text: String) -> Bool {
+        guard let separator = text.range(of: "://") else { return false }
+        let authority = text[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@").last ?? authority[...]
+        return host.unicodeScalars.contains { !$0.isASCII }
     }
 
     /// The URL with any password replaced: `https://user:***@host/path`.

@@ -122,6 +122,14 @@ import Testing
         }
     }
 
+    @Test func anInternationalizedHostNameIsAskedForInItsASCIIForm() {
+        #expect {
+            try ProbeRequest(parsing: "http://b\u{FC}cher.localhost:8080/")
+        } throws: { error in
+            "\(error)".contains("write it in its ASCII (punycode) form")
+        }
+    }
+
     @Test func methodsAreTokens() throws {
         #expect(try ProbeRequest(parsing: "http://a.test/", method: "PATCH").method == "PATCH")
         #expect(throws: ProbeInputError.self) { try ProbeRequest(parsing: "http://a.test/", method: "GET /x") }
