@@ -23,25 +23,23 @@ ARG SWIFT_BUILD_FLAGS='-c release --static-swift-stdlib -Xlinker -Lscripts/link 
 ARG SOURCE_DATE_EPOCH
 
 # Same apt snapshot switch as the debian template (the swift image is Debian 12 too).
-RUN <<EOF
-set -eux
-if [ -n "${DEBIAN_SNAPSHOT}" ]; then
-  cat > /etc/apt/sources.list.d/debian.sources <<SOURCES
-Types: deb
-URIs: http://snapshot.debian.org/archive/debian/${DEBIAN_SNAPSHOT}
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: http://snapshot.debian.org/archive/debian-security/${DEBIAN_SNAPSHOT}
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SOURCES
-  printf '%s\n' 'Acquire::Check-Valid-Until "false";' 'Acquire::Retries "3";' > /etc/apt/apt.conf.d/80snapshot
-fi
-EOF
+RUN set -eux; \
+    if [ -n "${DEBIAN_SNAPSHOT}" ]; then \
+        printf '%s\n' \
+            'Types: deb' \
+            "URIs: http://snapshot.debian.org/archive/debian/${DEBIAN_SNAPSHOT}" \
+            'Suites: bookworm bookworm-updates' \
+            'Components: main' \
+            'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+            '' \
+            'Types: deb' \
+            "URIs: http://snapshot.debian.org/archive/debian-security/${DEBIAN_SNAPSHOT}" \
+            'Suites: bookworm-security' \
+            'Components: main' \
+            'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+            > /etc/apt/sources.list.d/debian.sources; \
+        printf '%s\n' 'Acquire::Check-Valid-Until "false";' 'Acquire::Retries "3";' > /etc/apt/apt.conf.d/80snapshot; \
+    fi
 
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
 # and curl's own API) and OpenSSL's libcrypto. Each library is pinned with its -dev
@@ -58,13 +56,13 @@ WORKDIR ${SOURCE_DIR}
 COPY . .
 
 # Every executable product lands in /out/bin, for COPY --from=<alias> /out/bin/NAME.
-RUN <<EOF
-set -eux
-swift build ${SWIFT_BUILD_FLAGS}
-bin_path="$(swift build ${SWIFT_BUILD_FLAGS} --show-bin-path)"
-install -d /out/bin
-find "${bin_path}" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 -t /out/bin {} +
-EOF
+# SWIFT_BUILD_FLAGS is unquoted on purpose: it holds several arguments.
+# hadolint ignore=SC2086
+RUN set -eux; \
+    swift build ${SWIFT_BUILD_FLAGS}; \
+    bin_path="$(swift build ${SWIFT_BUILD_FLAGS} --show-bin-path)"; \
+    install -d /out/bin; \
+    find "${bin_path}" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 -t /out/bin {} +
 
 # The runtime: Debian slim with libcurl, libcrypto and the CA certificates, the tool in
 # /usr/local/bin and the catalog where it looks next to itself (<prefix>/share/stagebuild/Stages).
@@ -76,25 +74,24 @@ ARG DEBIAN_SNAPSHOT=
 # With a snapshot, apt reads the archive as it was at that moment, so the exact
 # package versions pinned by later steps keep resolving after Debian moves on.
 # Snapshot Release files are past their Valid-Until date: that check is disabled.
-RUN <<EOF
-set -eux
-if [ -n "${DEBIAN_SNAPSHOT}" ]; then
-  cat > /etc/apt/sources.list.d/debian.sources <<SOURCES
-Types: deb
-URIs: http://snapshot.debian.org/archive/debian/${DEBIAN_SNAPSHOT}
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: http://snapshot.debian.org/archive/debian-security/${DEBIAN_SNAPSHOT}
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SOURCES
-  printf '%s\n' 'Acquire::Check-Valid-Until "false";' 'Acquire::Retries "3";' > /etc/apt/apt.conf.d/80snapshot
-fi
-EOF
+# No heredocs in this catalog's RUN steps: Debian 12's own buildah and podman cannot read them.
+RUN set -eux; \
+    if [ -n "${DEBIAN_SNAPSHOT}" ]; then \
+        printf '%s\n' \
+            'Types: deb' \
+            "URIs: http://snapshot.debian.org/archive/debian/${DEBIAN_SNAPSHOT}" \
+            'Suites: bookworm bookworm-updates' \
+            'Components: main' \
+            'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+            '' \
+            'Types: deb' \
+            "URIs: http://snapshot.debian.org/archive/debian-security/${DEBIAN_SNAPSHOT}" \
+            'Suites: bookworm-security' \
+            'Components: main' \
+            'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+            > /etc/apt/sources.list.d/debian.sources; \
+        printf '%s\n' 'Acquire::Check-Valid-Until "false";' 'Acquire::Retries "3";' > /etc/apt/apt.conf.d/80snapshot; \
+    fi
 
 # [swift-runtime] stage template Stages/swift-runtime.Dockerfile
 ARG SERVICE_USER=stagebuild

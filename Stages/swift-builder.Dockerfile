@@ -11,25 +11,23 @@ ARG SWIFT_BUILD_FLAGS="-c release --static-swift-stdlib"
 ARG SOURCE_DATE_EPOCH
 
 # Same apt snapshot switch as the debian template (the swift image is Debian 12 too).
-RUN <<EOF
-set -eux
-if [ -n "${DEBIAN_SNAPSHOT}" ]; then
-  cat > /etc/apt/sources.list.d/debian.sources <<SOURCES
-Types: deb
-URIs: http://snapshot.debian.org/archive/debian/${DEBIAN_SNAPSHOT}
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-
-Types: deb
-URIs: http://snapshot.debian.org/archive/debian-security/${DEBIAN_SNAPSHOT}
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SOURCES
-  printf '%s\n' 'Acquire::Check-Valid-Until "false";' 'Acquire::Retries "3";' > /etc/apt/apt.conf.d/80snapshot
-fi
-EOF
+RUN set -eux; \
+    if [ -n "${DEBIAN_SNAPSHOT}" ]; then \
+        printf '%s\n' \
+            'Types: deb' \
+            "URIs: http://snapshot.debian.org/archive/debian/${DEBIAN_SNAPSHOT}" \
+            'Suites: bookworm bookworm-updates' \
+            'Components: main' \
+            'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+            '' \
+            'Types: deb' \
+            "URIs: http://snapshot.debian.org/archive/debian-security/${DEBIAN_SNAPSHOT}" \
+            'Suites: bookworm-security' \
+            'Components: main' \
+            'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
+            > /etc/apt/sources.list.d/debian.sources; \
+        printf '%s\n' 'Acquire::Check-Valid-Until "false";' 'Acquire::Retries "3";' > /etc/apt/apt.conf.d/80snapshot; \
+    fi
 
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
 # and curl's own API) and OpenSSL's libcrypto. Each library is pinned with its -dev
@@ -46,10 +44,10 @@ WORKDIR ${SOURCE_DIR}
 COPY . .
 
 # Every executable product lands in /out/bin, for COPY --from=<alias> /out/bin/NAME.
-RUN <<EOF
-set -eux
-swift build ${SWIFT_BUILD_FLAGS}
-bin_path="$(swift build ${SWIFT_BUILD_FLAGS} --show-bin-path)"
-install -d /out/bin
-find "${bin_path}" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 -t /out/bin {} +
-EOF
+# SWIFT_BUILD_FLAGS is unquoted on purpose: it holds several arguments.
+# hadolint ignore=SC2086
+RUN set -eux; \
+    swift build ${SWIFT_BUILD_FLAGS}; \
+    bin_path="$(swift build ${SWIFT_BUILD_FLAGS} --show-bin-path)"; \
+    install -d /out/bin; \
+    find "${bin_path}" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 -t /out/bin {} +
