@@ -8,6 +8,9 @@ public final class ProbeCancellation: Sendable {
     /// The switch libcurl transfers watch (`curl_multi_wakeup` ends their wait at once).
     public let transfers = TransferCancellation()
     private let state = Mutex<State>(State())
+    /// Turned on with the cause: reading the switch takes no lock while it is off, as every
+    /// call of a run reads it.
+    private let on = Atomic<Bool>(false)
 
     private struct State {
         var cause: CancellationCause?
@@ -19,7 +22,10 @@ public final class ProbeCancellation: Sendable {
     public init() {}
 
     /// Why the switch was turned on, or `nil` while it is off.
-    public var cause: CancellationCause? { state.withLock { $0.cause } }
+    public var cause: CancellationCause? {
+        guard on.load(ordering: .acquiring) else { return nil }
+        return state.withLock { $0.cause }
+    }
 
     /// Whether the switch is on.
     public var isCancelled: Bool { cause != nil }
@@ -31,6 +37,7 @@ public final class ProbeCancellation: Sendable {
         let (first, handlers) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             guard state.cause == nil else { return (false, []) }
             state.cause = cause
+            on.store(true, ordering: .releasing)
             let handlers = Array(state.handlers.values)
             state.handlers.removeAll()
             return (true, handlers)

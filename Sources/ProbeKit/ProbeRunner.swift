@@ -85,6 +85,9 @@ public final class ProbeRunner: Sendable {
         _ requests: [ProbeRequest], engine: any ProbeEngine, cancellation: ProbeCancellation, state: RunState,
         progress: (@Sendable (ProbeProgress) -> Void)?
     ) {
+        // Results stay with the worker until it ends: one lock per worker, not per call.
+        var finished: [(index: Int, result: ProbeResult)] = []
+        defer { state.results.withLock { results in for call in finished { results[call.index] = call.result } } }
         while true {
             let index = state.next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard index < requests.count else { return }
@@ -96,7 +99,7 @@ public final class ProbeRunner: Sendable {
             } else {
                 result = engine.probe(request, cancellation: cancellation)
             }
-            state.results.withLock { $0[index] = result }
+            finished.append((index, result))
             let completed = state.completed.wrappingAdd(1, ordering: .relaxed).newValue
             progress?(ProbeProgress(completed: completed, total: requests.count, result: result))
         }
