@@ -55,12 +55,19 @@ struct CurlFailureClassifier {
         return !isNameMismatch(error.message) && (error.partialResponse?.certificates.isEmpty ?? true)
     }
 
+    /// Whether naming the reason needs the `https://` proxy's certificate that verification
+    /// rejected: libcurl reads certificate details of the target's connection only.
+    func needsProxyLook(_ error: CurlError) -> Bool {
+        isVerificationFailure(error) && isAtProxyTLS(error.partialResponse ?? CurlResponse())
+    }
+
     /// The reason a transfer failed.
     ///
     /// - Parameters:
     ///   - error: libcurl's error with what it collected.
     ///   - secondLook: the target's certificate from a second look, if one was taken.
-    func failure(of error: CurlError, secondLook: PeerCertificate?) -> FailureReason {
+    ///   - proxyCertificate: the `https://` proxy's certificate from a look at it, if one was taken.
+    func failure(of error: CurlError, secondLook: PeerCertificate?, proxyCertificate: PeerCertificate? = nil) -> FailureReason {
         let partial = error.partialResponse ?? CurlResponse()
         if route.server != nil, tunnel, partial.connectStatusCode >= 300 {
             let head = partial.heads.first { $0.statusCode == partial.connectStatusCode }
@@ -93,7 +100,7 @@ struct CurlFailureClassifier {
             return .noResponse(hop: route.server != nil && !tunnel ? .proxy : .target, detail: detail)
         default:
             if isVerificationFailure(error) {
-                return verificationFailure(error, partial: partial, secondLook: secondLook)
+                return verificationFailure(error, partial: partial, secondLook: secondLook, proxyCertificate: proxyCertificate)
             }
             if error.code == .sslConnectError || error.code == .sslCACertBadFile || error.code == .sslCertProblem {
                 let atProxy = isAtProxyTLS(partial)
@@ -124,13 +131,13 @@ struct CurlFailureClassifier {
     }
 
     private func verificationFailure(
-        _ error: CurlError, partial: CurlResponse, secondLook: PeerCertificate?
+        _ error: CurlError, partial: CurlResponse, secondLook: PeerCertificate?, proxyCertificate: PeerCertificate?
     )
         -> FailureReason
     {
         let atProxy = isAtProxyTLS(partial)
         let hop: ProbeHop = atProxy ? .proxy : .target
-        let leaf = atProxy ? nil : (partial.certificates.first ?? secondLook)
+        let leaf = atProxy ? proxyCertificate : (partial.certificates.first ?? secondLook)
         if isNameMismatch(error.message) {
             let facts = Self.facts(of: leaf)
             let asked = Self.quotedName(in: error.message) ?? (atProxy ? route.server?.host ?? "" : request.host)

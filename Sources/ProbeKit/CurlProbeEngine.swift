@@ -67,10 +67,13 @@ public struct CurlProbeEngine: ProbeEngine {
                 result.remoteAddress = Self.remoteAddress(response)
                 return result
             }
+            var proxyCertificate: PeerCertificate?
             if classifier.needsSecondLook(error) {
                 secondLook = self.secondLook(request, route: route, tunnel: tunnel, cancellation: cancellation)
+            } else if classifier.needsProxyLook(error), let proxy = route.server {
+                proxyCertificate = look(at: proxy, cancellation: cancellation)
             }
-            reason = classifier.failure(of: error, secondLook: secondLook)
+            reason = classifier.failure(of: error, secondLook: secondLook, proxyCertificate: proxyCertificate)
         }
 
         let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: secondLook)
@@ -157,6 +160,23 @@ public struct CurlProbeEngine: ProbeEngine {
             total: min(settings.effectiveMaxTime, max(settings.effectiveConnectTimeout, 5)))
         options += [.noBody(true), .verifyPeer(false), .verifyHost(false)]
         options += commonOptions(for: request, route: route)
+        switch Self.transfer(options, cancellation: cancellation) {
+        case .success(let response): return response.certificates.first
+        case .failure(let error): return error.partialResponse?.certificates.first
+        }
+    }
+
+    /// Fetches an `https://` proxy's certificate with verification off, to name what failed
+    /// verification: a TLS handshake with the proxy as if it were a server (a `HEAD /` it may
+    /// refuse), bounded as ``secondLook(_:route:tunnel:cancellation:)``.
+    private func look(at proxy: ProxyServer, cancellation: ProbeCancellation) -> PeerCertificate? {
+        var options = ProxyRoute.direct(.noProxyConfigured).curlOptions
+        options.append(.url("https://\(proxy.hostForURL):\(proxy.port)/"))
+        options += timeoutOptions(
+            connect: settings.effectiveConnectTimeout,
+            total: min(settings.effectiveMaxTime, max(settings.effectiveConnectTimeout, 5)))
+        options += [.noBody(true), .verifyPeer(false), .verifyHost(false), .certInfo(true)]
+        if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
         switch Self.transfer(options, cancellation: cancellation) {
         case .success(let response): return response.certificates.first
         case .failure(let error): return error.partialResponse?.certificates.first

@@ -142,4 +142,32 @@ struct CertificatePolicyTests {
         try call.expectFailed("pinnedKeyMismatch")
         #expect(try call.probe.urlError != nil, "\(call.json.summary)")
     }
+
+    /// An `https://` proxy whose certificate fails verification: the handshake with the proxy
+    /// ends before any CONNECT, so nginx's TLS servers stand in for such proxies. The report
+    /// names the proxy's certificate from a look at it with verification off.
+    @Test(.timeLimit(.minutes(1)))
+    func anHTTPSProxyForAnotherNameSaysWhichNamesItsCertificateCarries() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.url("https", "localhost", "TLS_OTHER_NAME_PORT"), "--proxy-cacert", servers["CA_CERT"],
+            servers.url("http", "127.0.0.1", "HTTP_PORT"),
+        ])
+        try call.expectFailed("hostNameMismatch", keywords: ["other.test", "localhost", "--proxy-insecure"])
+        let probe = try call.probe
+        #expect(probe.hop == "proxy", "\(call.json.summary)")
+        #expect(probe.message?.contains("the certificate names other.test") == true, "\(call.json.summary)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anUntrustedHTTPSProxyNamesItsCertificatesIssuer() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.url("https", "localhost", "TLS_VALID_PORT"), servers.url("http", "127.0.0.1", "HTTP_PORT"),
+        ])
+        try call.expectFailed("certificateNotTrusted", keywords: ["--proxy-cacert"])
+        let probe = try call.probe
+        #expect(probe.hop == "proxy", "\(call.json.summary)")
+        #expect(probe.message?.hasSuffix("issued by CN = stagebuild e2e test CA") == true, "\(call.json.summary)")
+    }
 }

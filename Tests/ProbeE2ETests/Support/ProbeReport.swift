@@ -15,6 +15,8 @@ struct ProbeReport: Decodable, Sendable {
         var outcome: String
         /// The failure reason's stable name, e.g. `"hostNameMismatch"`.
         var reason: String?
+        /// `proxy` or `target`: where the failure happened.
+        var hop: String?
         var message: String?
         var urlError: AppleError?
         var hint: String?
