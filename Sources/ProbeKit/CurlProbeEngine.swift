@@ -155,15 +155,8 @@ public struct CurlProbeEngine: ProbeEngine {
         var options = route.curlOptions
         options.append(.url(url.absoluteString))
         if route.server != nil && tunnel && !request.isHTTPS { options.append(.proxyTunnel(true)) }
-        options += timeoutOptions(
-            connect: settings.effectiveConnectTimeout,
-            total: min(settings.effectiveMaxTime, max(settings.effectiveConnectTimeout, 5)))
-        options += [.noBody(true), .verifyPeer(false), .verifyHost(false)]
         options += commonOptions(for: request, route: route)
-        switch Self.transfer(options, cancellation: cancellation) {
-        case .success(let response): return response.certificates.first
-        case .failure(let error): return error.partialResponse?.certificates.first
-        }
+        return certificate(with: options, cancellation: cancellation)
     }
 
     /// Fetches an `https://` proxy's certificate with verification off, to name what failed
@@ -171,12 +164,19 @@ public struct CurlProbeEngine: ProbeEngine {
     /// refuse), bounded as ``secondLook(_:route:tunnel:cancellation:)``.
     private func look(at proxy: ProxyServer, cancellation: ProbeCancellation) -> PeerCertificate? {
         var options = ProxyRoute.direct(.noProxyConfigured).curlOptions
-        options.append(.url("https://\(proxy.hostForURL):\(proxy.port)/"))
+        options += [.url("https://\(proxy.hostForURL):\(proxy.port)/"), .certInfo(true)]
+        if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
+        return certificate(with: options, cancellation: cancellation)
+    }
+
+    /// The first certificate a `HEAD` with these options is shown, verification off, within
+    /// the connect limit and at most 5 seconds in all; `nil` when the handshake never began.
+    private func certificate(with options: [EasyOption], cancellation: ProbeCancellation) -> PeerCertificate? {
+        var options = options
         options += timeoutOptions(
             connect: settings.effectiveConnectTimeout,
             total: min(settings.effectiveMaxTime, max(settings.effectiveConnectTimeout, 5)))
-        options += [.noBody(true), .verifyPeer(false), .verifyHost(false), .certInfo(true)]
-        if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
+        options += [.noBody(true), .verifyPeer(false), .verifyHost(false)]
         switch Self.transfer(options, cancellation: cancellation) {
         case .success(let response): return response.certificates.first
         case .failure(let error): return error.partialResponse?.certificates.first
