@@ -317,7 +317,8 @@ private struct CompositionSession {
     ) throws(CompositionError) {
         let arguments = try bind(template, reference: reference, requiredBy: requiredBy)
         let relative = Paths.relative(template.path, from: composer.stagefileDirectory)
-        var block = "# [\(template.name)] stage template \(Self.commentSafe(relative))"
+        let shown = composer.catalog.shownPath(of: template, from: composer.stagefileDirectory)
+        var block = "# [\(template.name)] stage template \(Self.commentSafe(shown))"
         if let requiredBy { block += " (required by \(requiredBy))" }
         block += "\n"
         var body = ""

@@ -6,6 +6,10 @@ public struct StageCatalog: Sendable {
 
     /// The catalog folders in search order, absolute.
     public var folders: [String]
+    /// The folder of the catalog installed with the tool, when it is one of ``folders``: where
+    /// it lies differs from machine to machine, so composed output names its templates by file
+    /// name alone (``shownPath(of:from:)``).
+    public var installedFolder: String?
     private let fileSystem: any FileSystem
     /// How to show a path in messages (e.g. relative to the current directory).
     public let display: @Sendable (String) -> String
@@ -14,12 +18,32 @@ public struct StageCatalog: Sendable {
     ///
     /// - Parameters:
     ///   - folders: Absolute catalog folders, in search order.
+    ///   - installedFolder: The installed catalog's folder, or `nil`.
     ///   - fileSystem: Where files are read from.
     ///   - display: Turns an absolute path into the form shown to the user.
-    public init(folders: [String], fileSystem: any FileSystem, display: @escaping @Sendable (String) -> String = { $0 }) {
+    public init(
+        folders: [String], installedFolder: String? = nil, fileSystem: any FileSystem,
+        display: @escaping @Sendable (String) -> String = { $0 }
+    ) {
         self.folders = folders
+        self.installedFolder = installedFolder
         self.fileSystem = fileSystem
         self.display = display
+    }
+
+    /// How composed output names a template's file: relative to the Stagefile's folder, or for
+    /// the installed catalog `NAME.Dockerfile (installed catalog)`, the same on every machine,
+    /// so `compose --check` agrees between a laptop and a CI container.
+    ///
+    /// - Parameters:
+    ///   - template: A template of this catalog.
+    ///   - directory: The Stagefile's absolute folder.
+    /// - Returns: The name to write into the provenance comment.
+    public func shownPath(of template: StageTemplate, from directory: String) -> String {
+        if let installedFolder, template.path.hasPrefix(installedFolder + "/") {
+            return Paths.relative(template.path, from: installedFolder) + " (installed catalog)"
+        }
+        return Paths.relative(template.path, from: directory)
     }
 
     /// True for names that stay inside a catalog folder: letters, digits, `.`, `_` and `-`,

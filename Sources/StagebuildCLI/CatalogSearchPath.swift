@@ -9,16 +9,30 @@ enum CatalogSearchPath {
         names: ["--stages"], takesValue: true, valueName: "DIR",
         help: "A catalog folder to search first (repeatable).")
 
+    /// The catalog over the search path, its installed folder marked.
+    static func catalog(
+        _ arguments: ArgumentScanner.Arguments, context: CommandContext, fileSystem: any FileSystem,
+        display: @escaping @Sendable (String) -> String
+    ) -> StageCatalog {
+        StageCatalog(
+            folders: folders(arguments, context: context), installedFolder: installedFolder(context: context),
+            fileSystem: fileSystem, display: display)
+    }
+
     static func folders(_ arguments: ArgumentScanner.Arguments, context: CommandContext) -> [String] {
         let cwd = context.currentDirectory
         var folders = arguments.all("--stages").map { Paths.absolute($0, from: cwd) }
         let fromEnvironment = (context.environment["STAGEBUILD_STAGES"] ?? "").split(separator: ":")
         folders += fromEnvironment.map { Paths.absolute(String($0), from: cwd) }
         folders.append(Paths.absolute("Stages", from: cwd))
-        let binDirectory = Paths.directory(of: context.executablePath)
-        folders.append(Paths.absolute("../share/stagebuild/Stages", from: binDirectory))
+        folders.append(installedFolder(context: context))
         var seen: Set<String> = []
         return folders.filter { seen.insert($0).inserted }
+    }
+
+    /// `<prefix>/share/stagebuild/Stages` for the tool at `<prefix>/bin/stagebuild`.
+    static func installedFolder(context: CommandContext) -> String {
+        Paths.absolute("../share/stagebuild/Stages", from: Paths.directory(of: context.executablePath))
     }
 
     /// Refuses a `--stages DIR` that is not a folder: a typo there would otherwise fall

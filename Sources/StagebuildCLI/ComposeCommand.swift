@@ -8,8 +8,8 @@ enum ComposeCommand: Subcommand {
     static let summary = "Layer stage templates into one reproducible Dockerfile."
     static let usage = "compose [STAGEFILE] [-o FILE] [--check] [--locked] [--lint] [--stages DIR]..."
     static let discussion = """
-        Reads STAGEFILE (default ./Stagefile): Dockerfile syntax plus `FROM stage:NAME [AS alias]`
-        and `USE NAME [KEY=VALUE ...]`. Writes the Dockerfile to stdout (also with -o -), or
+        Reads STAGEFILE (default ./Stagefile): Dockerfile syntax plus
+        `FROM stage:NAME [AS alias] [KEY=VALUE ...]` and `USE NAME [KEY=VALUE ...]`. Writes the Dockerfile to stdout (also with -o -), or
         atomically to FILE, keeping FILE's permissions. The same inputs always give the same
         bytes. FILE can never be the Stagefile or a file in a catalog folder.
 
@@ -57,10 +57,11 @@ enum ComposeCommand: Subcommand {
             ?? (checking ? stagefileDirectory + "/Dockerfile" : nil)
         if checking && outputArgument == "-" { throw UsageError("--check compares with a file; -o - is standard output") }
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
-        let folders = CatalogSearchPath.folders(arguments, context: context)
-        if let outputPath { try refuseOverwritingInputs(outputPath, stagefile: stagefilePath, catalogFolders: folders) }
-
         let fileSystem = LocalFileSystem()
+        let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
+        let catalog = CatalogSearchPath.catalog(arguments, context: context, fileSystem: fileSystem, display: display)
+        if let outputPath { try refuseOverwritingInputs(outputPath, stagefile: stagefilePath, catalogFolders: catalog.folders) }
+
         let text: String
         do {
             text = try fileSystem.readText(at: stagefilePath)
@@ -68,9 +69,8 @@ enum ComposeCommand: Subcommand {
             context.reportError("cannot read Stagefile \(stagefileArgument): \(error.reason)")
             return error.isMalformedText ? .dataError : .ioError
         }
-        let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
         let composer = Composer(
-            catalog: StageCatalog(folders: folders, fileSystem: fileSystem, display: display),
+            catalog: catalog,
             stagefileDirectory: stagefileDirectory,
             stagefileName: Paths.fileName(of: stagefilePath),
             regenerateCommand: regenerateCommand(
@@ -104,7 +104,7 @@ enum ComposeCommand: Subcommand {
         }
 
         let rerun =
-            (["stagebuild", "compose", stagefileArgument, "-o", outputArgument ?? "Dockerfile"]
+            (["stagebuild", "compose", stagefileArgument, "-o", outputArgument ?? outputPath.map(display) ?? "Dockerfile"]
             + arguments.all("--stages").flatMap { ["--stages", $0] }).map(ShellQuoting.quoted).joined(separator: " ")
         let written = write(
             composed, to: outputPath, checking: checking, context: context, display: display, rerun: rerun)
@@ -173,9 +173,12 @@ enum ComposeCommand: Subcommand {
         let output = outputPath ?? base + "/Dockerfile"
         var command = "stagebuild compose \(ShellQuoting.quoted(Paths.fileName(of: stagefilePath)))"
         command += " -o \(ShellQuoting.quoted(Paths.relative(output, from: base)))"
+        // The Stagefile's own Stages folder is found without --stages when the command is run
+        // there: naming it would make `--stages Stages` and no option write different bytes.
         for folder in arguments.all("--stages") {
-            let relative = Paths.relative(Paths.absolute(folder, from: context.currentDirectory), from: base)
-            command += " --stages \(ShellQuoting.quoted(relative))"
+            let absolute = Paths.absolute(folder, from: context.currentDirectory)
+            guard absolute != base + "/Stages" else { continue }
+            command += " --stages \(ShellQuoting.quoted(Paths.relative(absolute, from: base)))"
         }
         let localCatalog = Paths.absolute("Stages", from: context.currentDirectory)
         if arguments.all("--stages").isEmpty, localCatalog != base + "/Stages",

@@ -42,8 +42,7 @@ struct StagefileInput {
         }
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
         let composer = Composer(
-            catalog: StageCatalog(
-                folders: CatalogSearchPath.folders(arguments, context: context), fileSystem: fileSystem, display: display),
+            catalog: CatalogSearchPath.catalog(arguments, context: context, fileSystem: fileSystem, display: display),
             stagefileDirectory: Paths.directory(of: path), stagefileName: Paths.fileName(of: path),
             regenerateCommand: ComposeCommand.regenerateCommand(arguments, stagefilePath: path, outputPath: nil, context: context)
         )

@@ -29,9 +29,8 @@ enum StagesCommand: Subcommand {
         }
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
         let cwd = context.currentDirectory
-        let catalog = StageCatalog(
-            folders: CatalogSearchPath.folders(arguments, context: context), fileSystem: LocalFileSystem(),
-            display: { Paths.shown($0, from: cwd) })
+        let catalog = CatalogSearchPath.catalog(
+            arguments, context: context, fileSystem: LocalFileSystem(), display: { Paths.shown($0, from: cwd) })
         if let name = arguments.positionals.first {
             do {
                 let template = try catalog.template(named: name)

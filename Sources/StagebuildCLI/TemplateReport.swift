@@ -19,7 +19,7 @@ enum TemplateReport {
         text += "path:     \(Paths.relative(template.path, from: cwd))\n"
         text += "requires: \(template.requires.isEmpty ? "-" : template.requires.joined(separator: ", "))\n"
         text +=
-            "usage:    \(template.kind == .base ? "FROM stage:\(template.name) [AS alias]" : "USE \(template.name) [KEY=VALUE ...]")\n"
+            "usage:    \(template.kind == .base ? "FROM stage:\(template.name) [AS alias] [KEY=VALUE ...]" : "USE \(template.name) [KEY=VALUE ...]")\n"
         guard !template.parameters.isEmpty else { return text + "parameters: none\n" }
         text += "parameters:\n"
         for parameter in template.parameters {

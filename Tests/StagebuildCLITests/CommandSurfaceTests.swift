@@ -50,7 +50,7 @@ import Testing
         #expect(needy.stdout.hasSuffix("parameters: none\n"))
         let base = scratch.run(["stages", "os"])
         #expect(base.stdout.hasPrefix("os (base)\n"))
-        #expect(base.stdout.contains("\nusage:    FROM stage:os [AS alias]\n"))
+        #expect(base.stdout.contains("\nusage:    FROM stage:os [AS alias] [KEY=VALUE ...]\n"))
     }
 
     @Test func stagesNameAsJSONGivesTheSameFacts() throws {

@@ -156,6 +156,41 @@ import Testing
         #expect(fromInside.status == .success, "\(fromInside.stdout)")
     }
 
+    @Test func theInstalledCatalogIsNamedTheSameWhereverTheStagefileIs() throws {
+        // Scratch runs the tool as <scratch>/bin/stagebuild: its catalog is <scratch>/share/stagebuild/Stages.
+        let scratch = try Scratch()
+        try scratch.write("# summary: base\nFROM alpine:3.20\n", to: "share/stagebuild/Stages/os.Dockerfile")
+        try scratch.write("FROM stage:os\n", to: "x/Stagefile")
+        try scratch.write("FROM stage:os\n", to: "a/b/c/Stagefile")
+        let shallow = scratch.run(["compose"], in: "x")
+        let deep = scratch.run(["compose"], in: "a/b/c")
+        #expect(shallow.status == .success, "\(shallow.stderr)")
+        #expect(shallow.stdout.contains("\n# [os] stage template os.Dockerfile (installed catalog)\nFROM alpine:3.20\n"))
+        #expect(deep.stdout == shallow.stdout)
+    }
+
+    @Test func theStagefilesOwnStagesFolderGivenAsAnOptionWritesTheSameBytes() throws {
+        let scratch = try Scratch()
+        try scratch.write("# summary: base\nFROM alpine:3.20\n", to: "proj/Stages/os.Dockerfile")
+        try scratch.write("FROM stage:os\n", to: "proj/Stagefile")
+        #expect(scratch.run(["compose", "-o", "Dockerfile", "--stages", "Stages"], in: "proj").status == .success)
+        let check = scratch.run(["compose", "--check"], in: "proj")
+        #expect(check.status == .success, "\(check.stdout)")
+        #expect(scratch.run(["compose", "proj/Stagefile", "--stages", "proj/Stages", "--check"]).status == .success)
+    }
+
+    @Test func theHintFromAnotherFolderNamesTheFileThatWasChecked() throws {
+        let scratch = try Scratch()
+        try scratch.write("# summary: base\nFROM alpine:3.20\n", to: "proj/Stages/os.Dockerfile")
+        try scratch.write("FROM stage:os\n", to: "proj/Stagefile")
+        let result = scratch.run(["compose", "proj/Stagefile", "--check", "--stages", "proj/Stages"])
+        #expect(result.status == .checkFailed)
+        #expect(
+            result.stderr.hasPrefix(
+                "error: proj/Dockerfile does not exist; create it with: stagebuild compose proj/Stagefile -o proj/Dockerfile --stages proj/Stages"
+            ), "\(result.stderr)")
+    }
+
     @Test func searchesStagesOptionsThenTheEnvironmentThenTheLocalCatalog() throws {
         let scratch = try Scratch()
         try scratch.write("# summary: first\nFROM alpine:3.18\n", to: "option/os.Dockerfile")

@@ -71,20 +71,45 @@ import Testing
 
     @Test func finishesARequestInFlightOnSigtermThenExitsZero() throws {
         let server = try RunningServer(["--grace", "5"])
-        let answered = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        let url = server.url
-        DispatchQueue.global().async {
-            box.value = Self.get(url + "/delay/800")
-            answered.signal()
-        }
+        // The request goes out on a socket of this thread, so it is on the wire before the
+        // signal whatever the machine's load (URLSession may start its task late).
+        let connection = try Self.connect(to: server.url)
+        defer { close(connection) }
+        let request = "GET /delay/800 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        #expect(
+            request.utf8.withContiguousStorageIfAvailable { send(connection, $0.baseAddress, $0.count, 0) } == request.utf8.count)
         usleep(300_000)
         let started = Date()
         let status = server.stop(with: SIGTERM)
         #expect(status == 0)
-        #expect(answered.wait(timeout: .now() + 5) == .success)
-        #expect(box.value?.0 == 200, "the request in flight was answered")
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var answer = [UInt8](repeating: 0, count: 64)
+        let received = recv(connection, &answer, answer.count, Int32(MSG_WAITALL))
+        #expect(
+            String(decoding: answer.prefix(max(0, received)), as: UTF8.self).hasPrefix("HTTP/1.1 200 "),
+            "the request in flight was answered")
         #expect(Date().timeIntervalSince(started) < 5, "stopped well within the grace period")
+    }
+
+    /// A blocking TCP connection to `http://127.0.0.1:PORT`.
+    static func connect(to url: String) throws -> Int32 {
+        guard let port = URL(string: url)?.port else { throw CocoaError(.fileReadUnknown) }
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard descriptor >= 0, connected else {
+            close(descriptor)
+            throw CocoaError(.fileReadUnknown)
+        }
+        return descriptor
     }
 
     /// SIGTERM that arrives together with a new connection, the race a user found: the server
