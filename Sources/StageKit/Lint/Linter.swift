@@ -21,6 +21,7 @@ public struct Linter: Sendable {
         SB014SecretInArgOrEnv(),
         SB015DuplicateStageName(),
         SB016InvalidPragma(),
+        SB017UnknownInstruction(),
     ]
 
     /// The rules this linter runs.
