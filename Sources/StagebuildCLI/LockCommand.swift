@@ -74,6 +74,10 @@ enum LockCommand: Subcommand {
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
         let settings = try Settings(arguments, context: context)
+        if let caFile = settings.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            context.reportError("cannot read --cacert \(arguments.value("--cacert") ?? caFile): no such readable file")
+            return .ioError
+        }
         let input: StagefileInput
         switch try StagefileInput.load(arguments, context: context) {
         case .success(let loaded): input = loaded
@@ -196,13 +200,7 @@ enum LockCommand: Subcommand {
         init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) {
             proxy = ProxyConfiguration(
                 proxy: arguments.value("--proxy"), noProxy: arguments.value("--noproxy"), environment: context.environment)
-            if let path = arguments.value("--cacert") {
-                let absolute = Paths.absolute(path, from: context.currentDirectory)
-                guard FileManager.default.isReadableFile(atPath: absolute) else {
-                    throw UsageError("cannot read --cacert \(path): no such readable file")
-                }
-                caFile = absolute
-            }
+            caFile = arguments.value("--cacert").map { Paths.absolute($0, from: context.currentDirectory) }
             insecureRegistries = try arguments.all("--insecure-registry").map { value throws(UsageError) in
                 guard let reference = try? ImageReference(parsing: value + "/x"), reference.domain == value else {
                     throw UsageError(

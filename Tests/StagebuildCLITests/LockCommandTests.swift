@@ -52,7 +52,6 @@ import Testing
         (["lock", "--insecure-registry", "http://r:5000"], "--insecure-registry takes HOST:PORT"),
         (["lock", "--connect-timeout", "0"], "--connect-timeout must be a number of seconds from 0.001 to 86400"),
         (["lock", "--max-time", "soon"], "--max-time must be a number of seconds from 0.001 to 86400"),
-        (["lock", "--cacert", "/no/such/ca.pem"], "cannot read --cacert"),
         (["lock", "a", "b"], "expected at most one Stagefile, got 2"),
         (["lock", "--proxy", "socks5://127.0.0.1:1"], "socks5"),
     ])
@@ -62,6 +61,14 @@ import Testing
         #expect(result.status == .usage, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(!result.stderr.contains("no-colon-secret"))
+        #expect(!scratch.exists("stagebuild.lock"))
+    }
+
+    @Test func anUnreadableCAFileExits74AndWritesNothing() throws {
+        let scratch = try Self.project()
+        let result = scratch.run(["lock", "--cacert", "/no/such/ca.pem"])
+        #expect(result.status == .ioError, "\(result.stderr)")
+        #expect(result.stderr == "error: cannot read --cacert /no/such/ca.pem: no such readable file\n")
         #expect(!scratch.exists("stagebuild.lock"))
     }
 
