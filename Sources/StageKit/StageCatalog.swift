@@ -72,6 +72,16 @@ public struct StageCatalog: Sendable {
         return seen.sorted()
     }
 
+    /// The files of the catalog folders that end in `.Dockerfile` but whose names are not
+    /// template names (``isValidName(_:)``), as ``display`` shows them: they are never loaded.
+    public var misnamedFiles: [String] {
+        folders.flatMap { folder in
+            fileSystem.entries(ofDirectory: folder).sorted()
+                .filter { $0.hasSuffix(Self.fileSuffix) && !Self.isValidName(String($0.dropLast(Self.fileSuffix.count))) }
+                .map { display(folder + "/" + $0) }
+        }
+    }
+
     /// Loads a template by name.
     ///
     /// - Parameter name: The template name, e.g. `node-runtime`.

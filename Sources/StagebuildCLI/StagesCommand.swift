@@ -54,6 +54,11 @@ enum StagesCommand: Subcommand {
                 if status != .ioError { status = failure }
             }
         }
+        for file in catalog.misnamedFiles {
+            context.standardError.write(
+                "warning: \(file) is skipped: a template name has letters, digits, '.', '_' and '-', "
+                    + "and starts with a letter or digit\n")
+        }
         context.standardOutput.write(
             format == "json" ? TemplateReport.json(templates, detailed: false, cwd: cwd) : TemplateReport.list(templates))
         return status

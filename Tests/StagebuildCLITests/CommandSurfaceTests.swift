@@ -26,6 +26,19 @@ import Testing
                 """)
     }
 
+    @Test func stagesSaysWhichFilesItSkipsForTheirNames() throws {
+        let scratch = try Scratch()
+        try scratch.write("# summary: fine\nFROM alpine:3.20\n", to: "Stages/good.Dockerfile")
+        try scratch.write("# summary: skipped\nFROM alpine:3.20\n", to: "Stages/bad name.Dockerfile")
+        let result = scratch.run(["stages"])
+        #expect(result.status == .success)
+        #expect(result.stdout.contains("\ngood "))
+        #expect(
+            result.stderr
+                == "warning: Stages/bad name.Dockerfile is skipped: a template name has letters, digits, '.', '_' and '-', and starts with a letter or digit\n"
+        )
+    }
+
     @Test func stagesNameShowsPathRequiresAndParameters() throws {
         let scratch = try Scratch(fixture: "rejected", "unknown-parameter")
         try scratch.write("# summary: needs others\n# requires: os-tools, certs\nRUN echo\n", to: "Stages/needy.Dockerfile")
