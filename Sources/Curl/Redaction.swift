@@ -59,16 +59,19 @@ public enum Redaction {
     /// - Parameter text: the URL or proxy text.
     /// - Returns: the text, safe to show.
     public static func url(_ text: String) -> String {
+        passwordRange(in: text).map { masked($0, in: text) } ?? text
+    }
+
+    /// Where the password of a URL's (or proxy text's) user info is, as written: after the
+    /// first `:` of the user info, up to the authority's last `@`; `nil` without a password.
+    ///
+    /// - Parameter text: the URL or proxy text.
+    /// - Returns: the range of the password, still percent-encoded.
+    public static func passwordRange(in text: String) -> Range<String.Index>? {
         let bytes = text.utf8
-        let authorityStart = authorityStart(of: bytes)
-        let authorityEnd =
-            bytes[authorityStart...].firstIndex {
-                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
-            } ?? bytes.endIndex
-        guard let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")),
-            let colon = bytes[authorityStart..<at].firstIndex(of: UInt8(ascii: ":"))
-        else { return text }
-        return String(text[..<colon]) + ":***" + String(text[at...])
+        let start = authorityStart(of: bytes)
+        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        return password(in: bytes[start..<(end ?? bytes.endIndex)])
     }
 
     /// Text that may be a malformed URL or proxy text, for error messages: as ``url(_:)``; and
@@ -80,9 +83,7 @@ public enum Redaction {
     /// - Parameter text: text given as a URL or proxy, valid or not.
     /// - Returns: the text, safe to show.
     public static func malformedURL(_ text: String) -> String {
-        let strict = url(text)
-        guard strict == text, let range = loosePasswordRange(in: text) else { return strict }
-        return String(text[..<range.lowerBound]) + "***" + String(text[range.upperBound...])
+        (passwordRange(in: text) ?? loosePasswordRange(in: text)).map { masked($0, in: text) } ?? text
     }
 
     /// Where a password may be in text that is not a valid URL: after the first `:` that follows
@@ -92,11 +93,20 @@ public enum Redaction {
     /// - Returns: the range of the possible password, as written.
     public static func loosePasswordRange(in text: String) -> Range<String.Index>? {
         let bytes = text.utf8
-        let start = authorityStart(of: bytes)
-        guard let at = bytes[start...].lastIndex(of: UInt8(ascii: "@")),
-            let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":"))
+        return password(in: bytes[authorityStart(of: bytes)...])
+    }
+
+    /// After the first `:` up to the last `@` of the bytes, or `nil`.
+    private static func password(in authority: Substring.UTF8View) -> Range<String.Index>? {
+        guard let at = authority.lastIndex(of: UInt8(ascii: "@")),
+            let colon = authority[..<at].firstIndex(of: UInt8(ascii: ":"))
         else { return nil }
-        return bytes.index(after: colon)..<at
+        return authority.index(after: colon)..<at
+    }
+
+    /// The text with `range` replaced by `***`.
+    private static func masked(_ range: Range<String.Index>, in text: String) -> String {
+        String(text[..<range.lowerBound]) + "***" + String(text[range.upperBound...])
     }
 
     /// Just after the first `://`, or the start of the text when there is none.

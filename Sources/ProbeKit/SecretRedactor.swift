@@ -67,13 +67,7 @@ public struct SecretRedactor: Sendable, Equatable {
     /// The password of `scheme://user:password@host` (or `user:password@host`) as written,
     /// still percent-encoded.
     private static func writtenPasswords(in text: String) -> [String] {
-        var rest = Substring(text)
-        if let separator = rest.range(of: "://") { rest = rest[separator.upperBound...] }
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return [] }
-        let userInfo = authority[..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return [] }
-        return [String(userInfo[userInfo.index(after: colon)...])]
+        Redaction.passwordRange(in: text).map { [String(text[$0])] } ?? []
     }
 
     /// `text` with every secret replaced by `***`.
