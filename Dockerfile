@@ -71,6 +71,7 @@ RUN set -eux; \
 # stagebuild ignore=SB001,SB012 pinned by tag until stagebuild lock pins digests; the templates layered on it set USER
 FROM debian:bookworm-slim AS runtime
 ARG DEBIAN_SNAPSHOT=
+
 # With a snapshot, apt reads the archive as it was at that moment, so the exact
 # package versions pinned by later steps keep resolving after Debian moves on.
 # Snapshot Release files are past their Valid-Until date: that check is disabled.

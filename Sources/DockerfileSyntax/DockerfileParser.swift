@@ -79,7 +79,7 @@ private struct ParseState {
             try checkLength(line, number: index + 1)
             let stripped = line.trimmedLeading
             let directive = try considerDirective(stripped, line: index + 1)
-            var (logical, ends) = continuation(of: stripped.first == "#" ? [] : stripped)
+            var (logical, length, ends) = continuation(of: stripped.first == "#" ? [] : stripped)
             index += 1
             if ends && logical.isEmpty {
                 let kind: SyntaxElement.Kind =
@@ -89,20 +89,28 @@ private struct ParseState {
                 elements.append(SyntaxElement(kind: kind, text: line.text, startLine: start + 1))
                 continue
             }
+            let leading = line.content.count - stripped.count
+            var segments = [LogicalLineMap.Segment(logicalStart: 0, line: start + 1, column: leading + 1)]
+            var logicalLength = length
             while !ends && index < lines.count {
                 let next = lines[index]
                 try checkLength(next, number: index + 1)
                 _ = try considerDirective(next.content, line: index + 1)
                 index += 1
                 if next.isComment || next.trimmedLeading.isEmpty { continue }
-                let (piece, pieceEnds) = continuation(of: next.content)
+                let (piece, pieceLength, pieceEnds) = continuation(of: next.content)
+                segments.append(LogicalLineMap.Segment(logicalStart: logicalLength, line: index, column: 1))
                 logical += piece
+                logicalLength += pieceLength
                 ends = pieceEnds
             }
+            let lineMap = LogicalLineMap(segments: segments, lineCount: index - start)
             var instruction = try makeInstruction(logical, startLine: start + 1)
             try readHeredocs(into: &instruction, startLine: start + 1)
             instruction.startLine = start + 1
             instruction.endLine = index
+            instruction.lineMap = lineMap
+            instruction.continuesPastEndOfFile = !ends
             let text = lines[start..<index].map(\.text).joined()
             elements.append(SyntaxElement(kind: .instruction(instruction), text: text, startLine: start + 1))
         }
@@ -128,13 +136,18 @@ private struct ParseState {
 
     /// Removes a trailing line continuation: the escape character followed only by spaces
     /// and tabs, unless it is itself escaped.
-    func continuation(of text: ArraySlice<Unicode.Scalar>) -> (String, ends: Bool) {
+    ///
+    /// - Returns: The text kept, its length in Unicode scalars, and whether the line ends the
+    ///   instruction (false when it continues onto the next line).
+    func continuation(of text: ArraySlice<Unicode.Scalar>) -> (String, length: Int, ends: Bool) {
         var end = text.endIndex
         while end > text.startIndex, text[end - 1] == " " || text[end - 1] == "\t" { end -= 1 }
-        guard end > text.startIndex, text[end - 1] == escape else { return (String(scalars: text), true) }
+        guard end > text.startIndex, text[end - 1] == escape else { return (String(scalars: text), text.count, true) }
         let escapeIndex = end - 1
-        if escapeIndex > text.startIndex && text[escapeIndex - 1] == escape { return (String(scalars: text), true) }
-        return (String(scalars: text[text.startIndex..<escapeIndex]), false)
+        if escapeIndex > text.startIndex && text[escapeIndex - 1] == escape {
+            return (String(scalars: text), text.count, true)
+        }
+        return (String(scalars: text[text.startIndex..<escapeIndex]), escapeIndex - text.startIndex, false)
     }
 
     func makeInstruction(_ logical: String, startLine: Int) throws(DockerfileSyntaxError) -> Instruction {

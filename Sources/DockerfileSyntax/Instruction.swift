@@ -22,6 +22,13 @@ public struct Instruction: Sendable, Hashable {
     public var startLine: Int
     /// The 1-based last line, including continuation lines and heredoc bodies.
     public var endLine: Int
+    /// Where each part of ``logicalLine`` is in the file; empty for an instruction not read
+    /// by the parser (and for an `ONBUILD` trigger, whose text is part of its `ONBUILD` line).
+    public var lineMap: LogicalLineMap
+    /// True when the file ended while the instruction's last line asked for a continuation
+    /// (the escape character at its end, in any line-end form, possibly followed by comment
+    /// or blank lines): BuildKit ends it there, but text pasted after it would be joined to it.
+    public var continuesPastEndOfFile: Bool
     private var trigger: [Instruction]
 
     /// The instruction that `ONBUILD` registers, e.g. `RUN make` in `ONBUILD RUN make`.
@@ -29,6 +36,12 @@ public struct Instruction: Sendable, Hashable {
 
     /// The keyword in upper case, for comparisons: `FROM`, `RUN`, …
     public var kind: String { keyword.uppercased() }
+
+    /// The keyword, or `nil` for an unknown instruction.
+    public var knownKeyword: Keyword? { Keyword(written: keyword) }
+
+    /// Where the keyword starts in the file.
+    public var location: SourceLocation { lineMap.location(ofOffset: 0) }
 
     /// Creates an instruction.
     ///
@@ -45,7 +58,8 @@ public struct Instruction: Sendable, Hashable {
     public init(
         keyword: String, flags: [String] = [], arguments: [String] = [], isJSONForm: Bool = false,
         heredocs: [Heredoc] = [], logicalLine: String = "", startLine: Int = 0, endLine: Int = 0,
-        onbuildTrigger: Instruction? = nil
+        onbuildTrigger: Instruction? = nil, lineMap: LogicalLineMap = LogicalLineMap(segments: [], lineCount: 0),
+        continuesPastEndOfFile: Bool = false
     ) {
         self.keyword = keyword
         self.flags = flags
@@ -56,6 +70,36 @@ public struct Instruction: Sendable, Hashable {
         self.startLine = startLine
         self.endLine = endLine
         self.trigger = onbuildTrigger.map { [$0] } ?? []
+        self.lineMap = lineMap
+        self.continuesPastEndOfFile = continuesPastEndOfFile
+    }
+
+    /// The 0-based offset in ``logicalLine``, in Unicode scalars, where a text first occurs at
+    /// or after `from`; `nil` when it does not occur (it was written with quotes, say).
+    ///
+    /// - Parameters:
+    ///   - needle: The text to find, e.g. an argument word.
+    ///   - from: The 0-based offset to search from.
+    public func offset(of needle: String, from: Int = 0) -> Int? {
+        let line = logicalLine.scalars
+        let target = needle.scalars
+        guard !target.isEmpty, target.count <= line.count else { return nil }
+        var index = max(from, 0)
+        while index + target.count <= line.count {
+            if line[index] == target[0], line[index..<index + target.count].elementsEqual(target) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Where a text first occurs in the instruction at or after an offset of its logical line,
+    /// or where the keyword starts when it does not occur.
+    ///
+    /// - Parameters:
+    ///   - needle: The text to find.
+    ///   - from: The 0-based offset in ``logicalLine`` to search from.
+    public func location(of needle: String, from: Int = 0) -> SourceLocation {
+        offset(of: needle, from: from).map(lineMap.location(ofOffset:)) ?? location
     }
 
     /// The value of a builder flag, e.g. `build` for `--from=build`; `nil` when absent.

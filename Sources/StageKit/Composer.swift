@@ -146,7 +146,7 @@ private struct CompositionSession {
     /// labelled with where they come from unless they start with a comment of their own.
     mutating func flushStagefileLines() {
         defer { pending = [] }
-        let body = Self.trimmedBlock(pending.map(\.text).joined())
+        let body = Self.trimmedBlock(pending.map(\.textWithLFLineEnds).joined())
         guard !body.isEmpty else { return }
         let firstInstruction = pending.first { if case .instruction = $0.kind { true } else { false } }
         let line = firstInstruction?.startLine ?? pending[0].startLine
@@ -193,14 +193,16 @@ private struct CompositionSession {
         return result
     }
 
-    /// Text with CRLF turned into LF, leading and trailing blank lines removed, and one LF at the end.
+    /// Text (its line ends already LF, ``SyntaxElement/textWithLFLineEnds``) with leading and
+    /// trailing blank lines removed and one LF at the end. Lines are split at LF scalars: a
+    /// heredoc body's CRLF is one `Character` in Swift and must not hide a line end.
     static func trimmedBlock(_ text: String) -> String {
-        let lines = text.replacingLineEndings().split(separator: "\n", omittingEmptySubsequences: false)
-        let isBlank = { (line: Substring) in line.allSatisfy { $0 == " " || $0 == "\t" } }
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        let isBlank = { (line: Substring.UnicodeScalarView) in line.allSatisfy { $0 == " " || $0 == "\t" } }
         guard let first = lines.firstIndex(where: { !isBlank($0) }), let last = lines.lastIndex(where: { !isBlank($0) }) else {
             return ""
         }
-        return lines[first...last].joined(separator: "\n") + "\n"
+        return lines[first...last].map { String($0) }.joined(separator: "\n") + "\n"
     }
 
     mutating func load(_ reference: Stagefile.Reference) throws(CompositionError) -> StageTemplate {
@@ -258,10 +260,10 @@ private struct CompositionSession {
     /// not yet written: they belong to the FROM that a `FROM stage:` line becomes.
     mutating func takeTrailingLintPragmas() -> String {
         var pragmas: [SyntaxElement] = []
-        while let last = pending.last, !LintPragma.ignoredRuleIDs(in: last.commentText ?? "").isEmpty {
+        while let last = pending.last, LintPragma.isIgnorePragma(last.commentText ?? "") {
             pragmas.insert(pending.removeLast(), at: 0)
         }
-        return pragmas.map { $0.text.replacingLineEndings() }.joined()
+        return pragmas.map(\.textWithLFLineEnds).joined()
     }
 
     mutating func placeBase(_ reference: Stagefile.Reference, alias: String?, pragmas: String = "") throws(CompositionError) {
@@ -308,62 +310,100 @@ private struct CompositionSession {
         try emit(template, reference: reference, alias: nil, requiredBy: requiredBy)
     }
 
-    /// Writes one template's block: provenance comment, FROM (for a base), bound ARGs, then
-    /// the template's own instructions and comments as written, without its ARG lines and
-    /// its metadata header.
+    /// Writes one template's block: provenance comment, then the template's instructions and
+    /// comments in their order, without its metadata header. A base template's `FROM` gets the
+    /// alias (`AS` in the keyword's case, so BuildKit's FromAsCasing check stays quiet); each
+    /// parameter's `ARG` stays where the template declares it, with the bound value in place of
+    /// the default, because BuildKit evaluates a default and exposes the argument from there on.
+    /// Ignore pragmas directly above the first instruction stay above it.
     mutating func emit(
         _ template: StageTemplate, reference: Stagefile.Reference, alias: String?, requiredBy: String?,
         pragmas stagefilePragmas: String = ""
     ) throws(CompositionError) {
-        let arguments = try bind(template, reference: reference, requiredBy: requiredBy)
+        let values = try bind(template, reference: reference, requiredBy: requiredBy)
         let relative = Paths.relative(template.path, from: composer.stagefileDirectory)
         let shown = composer.catalog.shownPath(of: template, from: composer.stagefileDirectory)
         var block = "# [\(template.name)] stage template \(Self.commentSafe(shown))"
         if let requiredBy { block += " (required by \(requiredBy))" }
-        block += "\n"
+        block += "\n" + stagefilePragmas
         var body = ""
         var seenInstruction = false
         var pragmas = ""
-        block += stagefilePragmas
         for element in template.syntax.elements {
             switch element.kind {
             case .instruction(let instruction):
+                if !seenInstruction { body += pragmas }
                 seenInstruction = true
-                if instruction.kind == "ARG" && !StageTemplate.declaresOnlyAutomaticArguments(instruction) { continue }
-                if instruction.kind == "FROM" {
-                    // Lint pragmas directly above the FROM are the one part of the header
-                    // that must survive: they belong to the FROM line.
-                    block += pragmas
+                if instruction.knownKeyword == .from {
                     let flags = instruction.flags.map { $0 + " " }.joined()
-                    block += "\(instruction.keyword) \(flags)\(instruction.arguments[0])\(alias.map { " AS \($0)" } ?? "")\n"
-                    block += arguments
-                    continue
+                    let asKeyword = instruction.keyword == instruction.keyword.lowercased() ? "as" : "AS"
+                    body +=
+                        "\(instruction.keyword) \(flags)\(instruction.arguments[0])\(alias.map { " \(asKeyword) \($0)" } ?? "")\n"
+                } else if instruction.knownKeyword == .arg && !StageTemplate.declaresOnlyAutomaticArguments(instruction) {
+                    body += try argumentLine(instruction, values: values, element: element)
+                } else {
+                    body += element.textWithLFLineEnds
                 }
-                body += element.text
             case .directive:
                 continue
             case .comment:
                 if seenInstruction {
-                    body += element.text
-                } else if !LintPragma.ignoredRuleIDs(in: element.commentText ?? "").isEmpty {
-                    pragmas += element.text.replacingLineEndings()
+                    body += element.textWithLFLineEnds
+                } else if LintPragma.isIgnorePragma(element.commentText ?? "") {
+                    pragmas += element.textWithLFLineEnds
                 } else {
                     pragmas = ""
                 }
             case .blank:
-                if seenInstruction { body += element.text } else { pragmas = "" }
+                if seenInstruction { body += element.textWithLFLineEnds } else { pragmas = "" }
             }
         }
-        if template.kind == .layer { block += arguments }
         blocks.append(block + Self.trimmedBlock(body))
         blockOrigins.append(relative)
     }
 
-    /// The `ARG` lines of a template with the values bound in this build stage.
+    /// A template's parameter `ARG` as composed: as written when no name on it is bound,
+    /// otherwise with each bound name's value in place of its default.
+    func argumentLine(
+        _ instruction: Instruction, values: [String: BoundValue], element: SyntaxElement
+    ) throws(CompositionError) -> String {
+        let words = instruction.arguments.map { word in
+            let name = String(word.prefix { $0 != "=" })
+            return values[name].map { "\(name)=\($0.word)" } ?? word
+        }
+        guard words != instruction.arguments else { return element.textWithLFLineEnds }
+        let line = "\(instruction.keyword) \(words.joined(separator: " "))"
+        let length = line.utf8.count
+        if length >= DockerfileParser.maximumLineLength,
+            let bound = instruction.arguments.lazy.compactMap({
+                values[String($0.prefix { $0 != "=" })]
+            }).max(by: { $0.word.utf8.count < $1.word.utf8.count })
+        {
+            throw CompositionError(
+                "value of \(bound.name) is \(bound.word.utf8.count) bytes once quoted, so its ARG line would be \(length) "
+                    + "bytes; a Dockerfile line holds at most \(DockerfileParser.maximumLineLength - 1)",
+                file: stagefile.displayPath, at: bound.location)
+        }
+        return line + "\n"
+    }
+
+    /// A parameter value given in the Stagefile, quoted for the output.
+    struct BoundValue {
+        /// The parameter name.
+        var name: String
+        /// The value as a Dockerfile word, quoted so that BuildKit reads back the given text.
+        var word: String
+        /// Where the Stagefile binds it.
+        var location: SourceLocation
+    }
+
+    /// Checks the values a reference binds against the template's parameters and this build
+    /// stage, and quotes them.
+    ///
+    /// - Returns: The bound values by parameter name; a parameter left at its default has none.
     mutating func bind(
         _ template: StageTemplate, reference: Stagefile.Reference, requiredBy: String?
-    ) throws(CompositionError) -> String {
-        var lines = ""
+    ) throws(CompositionError) -> [String: BoundValue] {
         var given: [String: Stagefile.Binding] = [:]
         for binding in reference.bindings {
             guard template.parameter(named: binding.name) != nil else {
@@ -381,6 +421,7 @@ private struct CompositionSession {
             }
             given[binding.name] = binding
         }
+        var values: [String: BoundValue] = [:]
         for parameter in template.parameters {
             let word: String
             if let binding = given[parameter.name] {
@@ -390,6 +431,7 @@ private struct CompositionSession {
                     throw CompositionError(
                         "value of \(parameter.name) cannot be written as data", file: stagefile.displayPath, at: binding.location)
                 }
+                values[parameter.name] = BoundValue(name: parameter.name, word: word, location: binding.location)
             } else if let defaultWord = parameter.defaultWord {
                 word = defaultWord
             } else {
@@ -406,23 +448,7 @@ private struct CompositionSession {
                     file: stagefile.displayPath, at: given[parameter.name]?.location ?? reference.location)
             }
             stage.values[parameter.name] = (word, template.name)
-            lines += "ARG \(parameter.name)=\(word)\n"
         }
-        return lines
-    }
-}
-
-extension String {
-    func replacingLineEndings() -> String {
-        guard unicodeScalars.contains("\r") else { return self }
-        var result = String.UnicodeScalarView()
-        var previousWasCR = false
-        for scalar in unicodeScalars {
-            if previousWasCR && scalar != "\n" { result.append("\r") }
-            previousWasCR = scalar == "\r"
-            if !previousWasCR { result.append(scalar) }
-        }
-        if previousWasCR { result.append("\r") }
-        return String(result)
+        return values
     }
 }

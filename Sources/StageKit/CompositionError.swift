@@ -32,3 +32,19 @@ public struct CompositionError: Error, Sendable, Hashable, CustomStringConvertib
         return "\(file):\(location.line):\(location.column): \(message)"
     }
 }
+
+extension CompositionError {
+    /// A template or Stagefile whose last instruction is still continued when the file ends:
+    /// composed, the next line of the output (another template's first step) would be joined
+    /// to it.
+    ///
+    /// - Parameters:
+    ///   - instruction: The instruction with ``Instruction/continuesPastEndOfFile``.
+    ///   - file: The path shown.
+    static func openContinuation(_ instruction: Instruction, file: String) -> CompositionError {
+        CompositionError(
+            "the last instruction ends with a line continuation, so in a composed file it would swallow the "
+                + "instruction after it; remove the escape character at the end of its last line",
+            file: file, at: instruction.location)
+    }
+}

@@ -10,9 +10,31 @@ public struct StageCatalog: Sendable {
     /// it lies differs from machine to machine, so composed output names its templates by file
     /// name alone (``shownPath(of:from:)``).
     public var installedFolder: String?
+    /// The folder of the project the Stagefile belongs to (its repository root), symbolic
+    /// links resolved: templates inside it are named by their path relative to the Stagefile.
+    public var projectRoot: String?
+    /// The project's own catalog, the nearest `Stages/` folder from the Stagefile's folder
+    /// upwards (symbolic links resolved), or `nil`: a command run in the Stagefile's folder
+    /// finds it without `--stages`.
+    public var projectFolder: String?
+    /// How each folder came onto the search path; composed output names a template outside
+    /// the project by its file name and that origin.
+    public var origins: [String: FolderOrigin]
     private let fileSystem: any FileSystem
     /// How to show a path in messages (e.g. relative to the current directory).
     public let display: @Sendable (String) -> String
+
+    /// How a catalog folder came onto the search path.
+    public enum FolderOrigin: String, Sendable, Hashable {
+        /// A `--stages DIR` option.
+        case option = "--stages"
+        /// The `STAGEBUILD_STAGES` environment variable.
+        case environment = "STAGEBUILD_STAGES"
+        /// The nearest `Stages/` folder from the Stagefile's folder upwards.
+        case project = "Stages/ beside the project"
+        /// The catalog installed next to the tool.
+        case installed = "installed catalog"
+    }
 
     /// Creates a catalog over folders.
     ///
@@ -21,30 +43,63 @@ public struct StageCatalog: Sendable {
     ///   - installedFolder: The installed catalog's folder, or `nil`.
     ///   - fileSystem: Where files are read from.
     ///   - display: Turns an absolute path into the form shown to the user.
+    ///   - projectRoot: The project's folder, symbolic links resolved, or `nil`.
+    ///   - projectFolder: The project's own catalog folder, symbolic links resolved, or `nil`.
+    ///   - origins: How each folder came onto the search path.
     public init(
         folders: [String], installedFolder: String? = nil, fileSystem: any FileSystem,
-        display: @escaping @Sendable (String) -> String = { $0 }
+        display: @escaping @Sendable (String) -> String = { $0 }, projectRoot: String? = nil,
+        projectFolder: String? = nil, origins: [String: FolderOrigin] = [:]
     ) {
+        self.projectFolder = projectFolder
         self.folders = folders
         self.installedFolder = installedFolder
+        self.projectRoot = projectRoot
+        self.origins = origins
         self.fileSystem = fileSystem
         self.display = display
     }
 
-    /// How composed output names a template's file: relative to the Stagefile's folder, or for
-    /// the installed catalog `NAME.Dockerfile (installed catalog)`, the same on every machine,
-    /// so `compose --check` agrees between a laptop and a CI container.
+    /// How composed output names a template's file, the same however its folder was reached
+    /// (a symbolic link, `--stages` or `STAGEBUILD_STAGES`) and on every machine, so
+    /// `compose --check` agrees between a laptop and a CI container: relative to the
+    /// Stagefile's folder, symbolic links resolved, when the template lies in the project (or
+    /// no project is known); otherwise `NAME.Dockerfile (installed catalog)` or
+    /// `NAME.Dockerfile (catalog from STAGEBUILD_STAGES)`, after the search-path entry that
+    /// found it.
     ///
     /// - Parameters:
     ///   - template: A template of this catalog.
     ///   - directory: The Stagefile's absolute folder.
     /// - Returns: The name to write into the provenance comment.
     public func shownPath(of template: StageTemplate, from directory: String) -> String {
-        if let installedFolder, template.path.hasPrefix(installedFolder + "/") {
-            return Paths.relative(template.path, from: installedFolder) + " (installed catalog)"
+        let fileName = template.name + Self.fileSuffix
+        let folder = folders.first { template.path == $0 + "/" + fileName }
+        let resolvedFolder = folder.map { fileSystem.resolvingSymlinks($0) ?? $0 } ?? Paths.directory(of: template.path)
+        let resolvedFile = resolvedFolder + "/" + fileName
+        let resolvedDirectory = fileSystem.resolvingSymlinks(directory) ?? directory
+        if let folder, folder == installedFolder { return fileName + " (installed catalog)" }
+        if let projectRoot, !(resolvedFile.hasPrefix(projectRoot + "/") || projectRoot == "/"),
+            let folder, let origin = origins[folder]
+        {
+            return fileName + " (catalog from \(origin.rawValue))"
         }
-        return Paths.relative(template.path, from: directory)
+        return Paths.relative(resolvedFile, from: resolvedDirectory)
     }
+
+    /// Whether a folder lies in the project (see ``projectRoot``), symbolic links resolved.
+    ///
+    /// - Parameter folder: An absolute folder.
+    public func isInProject(_ folder: String) -> Bool {
+        guard let projectRoot else { return true }
+        let resolved = fileSystem.resolvingSymlinks(folder) ?? folder
+        return projectRoot == "/" || resolved == projectRoot || resolved.hasPrefix(projectRoot + "/")
+    }
+
+    /// A folder with symbolic links resolved, as the catalog's file system sees it.
+    ///
+    /// - Parameter folder: An absolute path.
+    public func resolved(_ folder: String) -> String { fileSystem.resolvingSymlinks(folder) ?? folder }
 
     /// True for names that stay inside a catalog folder: letters, digits, `.`, `_` and `-`,
     /// starting with a letter or digit (so never `..`, `/x` or `a/b`).
@@ -62,14 +117,16 @@ public struct StageCatalog: Sendable {
 
     /// Every template name in the catalog, sorted, each once.
     public var names: [String] {
-        var seen: Set<String> = []
-        for folder in folders {
-            for entry in fileSystem.entries(ofDirectory: folder) where entry.hasSuffix(Self.fileSuffix) {
-                let name = String(entry.dropLast(Self.fileSuffix.count))
-                if Self.isValidName(name) { seen.insert(name) }
-            }
-        }
-        return seen.sorted()
+        Set(folders.flatMap(names(in:))).sorted()
+    }
+
+    /// The template names one folder holds, in the file system's order.
+    ///
+    /// - Parameter folder: An absolute folder.
+    public func names(in folder: String) -> [String] {
+        fileSystem.entries(ofDirectory: folder).filter { $0.hasSuffix(Self.fileSuffix) }.map {
+            String($0.dropLast(Self.fileSuffix.count))
+        }.filter(Self.isValidName)
     }
 
     /// The files of the catalog folders that end in `.Dockerfile` but whose names are not

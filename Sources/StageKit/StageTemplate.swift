@@ -73,69 +73,70 @@ public struct StageTemplate: Sendable, Hashable {
         requiresLine = metadata.requiresLine
 
         let instructions = tree.instructions
+        for instruction in instructions { try Stagefile.checkKeyword(of: instruction, file: displayPath) }
         // A last instruction left open by a line continuation ends only at the end of the file;
         // pasted into a composed file it would swallow the instruction after it.
-        if let element = tree.elements.last(where: { if case .instruction = $0.kind { true } else { false } }),
-            case .instruction(let last) = element.kind, last.heredocs.isEmpty,
-            LineContinuation.isOpen(element.text, escape: tree.directives.escapeCharacter.scalar)
-        {
-            throw CompositionError(
-                "the last instruction ends with a line continuation, so in a composed file it would swallow the "
-                    + "instruction after it; remove the escape character at the end of its last line",
-                file: displayPath, at: SourceLocation(line: last.startLine, column: 1))
+        if let last = instructions.last, last.heredocs.isEmpty, last.continuesPastEndOfFile {
+            throw CompositionError.openContinuation(last, file: displayPath)
         }
-        let fromInstructions = instructions.filter { $0.kind == "FROM" }
+        let fromInstructions = instructions.filter { $0.knownKeyword == .from }
         kind = fromInstructions.isEmpty ? .layer : .base
         if let from = fromInstructions.first {
-            guard instructions.first?.kind == "FROM" else {
+            guard instructions.first?.knownKeyword == .from else {
                 throw CompositionError(
                     "a base template must start with FROM; its parameters (ARG) go after the FROM line",
-                    file: displayPath, at: SourceLocation(line: instructions[0].startLine, column: 1))
+                    file: displayPath, at: instructions[0].location)
             }
             if fromInstructions.count > 1 {
                 throw CompositionError(
                     "a stage template holds one build stage; this is a second FROM",
-                    file: displayPath, at: SourceLocation(line: fromInstructions[1].startLine, column: 1))
+                    file: displayPath, at: fromInstructions[1].location)
             }
             if from.arguments.count != 1 || from.arguments[0].contains("$") {
                 throw CompositionError(
                     "a base template's FROM names one image without AS and without parameters, e.g. FROM debian:bookworm-slim",
-                    file: displayPath, at: SourceLocation(line: from.startLine, column: 1))
+                    file: displayPath, at: from.location(of: from.arguments.count > 1 ? from.arguments[1] : from.arguments[0]))
             }
         }
         var parameters: [TemplateParameter] = []
-        for instruction in instructions {
-            if instruction.kind == "USE"
-                || instruction.kind == "FROM" && instruction.arguments.first?.lowercased().hasPrefix("stage:") == true
-            {
-                throw CompositionError(
-                    "a stage template cannot use other templates with \(instruction.keyword); name them in '# requires:'",
-                    file: displayPath, at: SourceLocation(line: instruction.startLine, column: 1))
-            }
+        for instruction in instructions where instruction.isTemplateReference {
+            throw CompositionError(
+                "a stage template cannot use other templates with \(instruction.keyword); name them in '# requires:'",
+                file: displayPath, at: instruction.location)
         }
-        for instruction in instructions where instruction.kind == "ARG" && !Self.declaresOnlyAutomaticArguments(instruction) {
+        for instruction in instructions where instruction.knownKeyword == .arg {
+            var searchFrom = instruction.keyword.unicodeScalars.count
             for word in instruction.arguments {
-                let name = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                let offset = instruction.offset(of: word, from: searchFrom)
+                if let offset { searchFrom = offset + word.unicodeScalars.count }
+                let at = offset.map(instruction.lineMap.location(ofOffset:)) ?? instruction.location
+                let name = String(word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
                 let defaultWord = word.contains("=") ? String(word.drop(while: { $0 != "=" }).dropFirst()) : nil
-                guard !Self.automaticArguments.contains(String(name)) else {
+                if Self.automaticArguments.contains(name) {
+                    if defaultWord != nil {
+                        throw CompositionError(
+                            "\(name) is an automatic build argument, which BuildKit sets itself: declare it without a default "
+                                + "(ARG \(name)); with a default it would become a template parameter",
+                            file: displayPath, at: at)
+                    }
+                    if Self.declaresOnlyAutomaticArguments(instruction) { continue }
                     throw CompositionError(
-                        "\(name) is set by BuildKit itself; declare it on an ARG line of its own so it stays a build argument",
-                        file: displayPath, at: SourceLocation(line: instruction.startLine, column: 1))
+                        "\(name) is an automatic build argument, which BuildKit sets itself; declare it on an ARG line of "
+                            + "its own (ARG \(name)) so it stays a build argument, not a template parameter",
+                        file: displayPath, at: at)
                 }
                 guard TemplateMetadata.isParameterName(name) else {
                     throw CompositionError(
                         "parameter name '\(name)' must be letters, digits and _ and not start with a digit",
-                        file: displayPath, at: SourceLocation(line: instruction.startLine, column: 1))
+                        file: displayPath, at: at)
                 }
                 if parameters.contains(where: { $0.name == name }) {
-                    throw CompositionError(
-                        "parameter \(name) is declared twice", file: displayPath,
-                        at: SourceLocation(line: instruction.startLine, column: 1))
+                    throw CompositionError("parameter \(name) is declared twice", file: displayPath, at: at)
                 }
                 parameters.append(
                     TemplateParameter(
-                        name: String(name), defaultWord: defaultWord,
-                        documentation: metadata.documentation[String(name)] ?? "", line: instruction.startLine))
+                        name: name, defaultWord: defaultWord,
+                        documentation: metadata.documentation[name] ?? "", line: instruction.startLine))
             }
         }
         for (documented, line) in metadata.documentationLines where !parameters.contains(where: { $0.name == documented }) {
@@ -163,7 +164,7 @@ extension StageTemplate {
     ///
     /// - Parameter instruction: An `ARG` instruction.
     public static func declaresOnlyAutomaticArguments(_ instruction: Instruction) -> Bool {
-        instruction.kind == "ARG" && !instruction.arguments.isEmpty
+        instruction.knownKeyword == .arg && !instruction.arguments.isEmpty
             && instruction.arguments.allSatisfy { automaticArguments.contains($0) }
     }
 }

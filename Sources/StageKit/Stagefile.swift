@@ -74,14 +74,16 @@ public struct Stagefile: Sendable {
                 items.append(.element(element))
                 continue
             }
-            let locate = Self.locator(for: element, startLine: instruction.startLine, escape: escape.scalar)
-            try Self.checkKeyword(of: instruction, locate: locate, file: displayPath)
-            switch instruction.kind {
-            case "USE":
+            let locate = instruction.lineMap.location(ofOffset:)
+            try Self.checkKeyword(of: instruction, file: displayPath)
+            if instruction.continuesPastEndOfFile {
+                throw CompositionError.openContinuation(instruction, file: displayPath)
+            }
+            if instruction.isLayerTemplateReference {
                 let (reference, _) = try Self.reference(
                     instruction, isBase: false, escape: escape, locate: locate, file: displayPath)
                 items.append(.layerTemplate(reference))
-            case "FROM" where instruction.arguments.first?.lowercased().hasPrefix("stage:") == true:
+            } else if instruction.isBaseTemplateReference {
                 guard instruction.flags.isEmpty else {
                     throw CompositionError(
                         "FROM stage: takes no flags; put --platform on the base template's FROM",
@@ -90,64 +92,39 @@ public struct Stagefile: Sendable {
                 let (reference, alias) = try Self.reference(
                     instruction, isBase: true, escape: escape, locate: locate, file: displayPath)
                 items.append(.baseTemplate(reference, alias: alias))
-            default:
+            } else {
                 items.append(.element(element))
             }
         }
         self.items = items
     }
 
-    /// Maps a scalar offset in an instruction's logical line back to a line and column of the
-    /// file. The parser builds the logical line from the first physical line without its
-    /// leading white space, then each continuation line as written (comment and blank lines
-    /// skipped), each without the escape character that continues it.
-    private static func locator(
-        for element: SyntaxElement, startLine: Int, escape: Unicode.Scalar
-    ) -> (Int) -> SourceLocation {
-        var pieces: [(start: Int, line: Int, column: Int)] = []
-        var logicalOffset = 0
-        let isBlank = LineContinuation.isBlank
-        for (index, physical) in element.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var content = Array(physical.unicodeScalars)
-            while content.last == "\r" { content.removeLast() }
-            let leading = index == 0 ? content.prefix(while: isBlank).count : 0
-            if index > 0 {
-                let rest = content.drop(while: isBlank)
-                if rest.isEmpty || rest.first == "#" { continue }
-            }
-            pieces.append((logicalOffset, startLine + index, leading + 1))
-            guard LineContinuation.continues(content[leading...], escape: escape) else { break }
-            let end = content.lastIndex { !isBlank($0) } ?? leading
-            logicalOffset += end - leading
+    /// Refuses unknown instructions (with the closest known one) and template references that
+    /// cannot work: `ONBUILD USE` and `ONBUILD FROM`. Templates and Stagefiles share this rule.
+    ///
+    /// - Parameters:
+    ///   - instruction: A parsed instruction.
+    ///   - file: The path shown in the error.
+    /// - Throws: `CompositionError` at the keyword.
+    static func checkKeyword(of instruction: Instruction, file: String) throws(CompositionError) {
+        if let message = unknownInstructionMessage(for: instruction) {
+            throw CompositionError(message, file: file, at: instruction.location)
         }
-        return { offset in
-            let piece = pieces.last { $0.start <= offset } ?? (0, startLine, 1)
-            return SourceLocation(line: piece.line, column: piece.column + offset - piece.start)
+        if let trigger = instruction.onbuildTrigger, [.use, .from, .onbuild].contains(trigger.knownKeyword) {
+            throw CompositionError(
+                "ONBUILD cannot trigger \(trigger.keyword); USE the template directly", file: file, at: instruction.location)
         }
     }
 
-    /// The instructions of the Dockerfile reference, plus `USE`; anything else would pass
-    /// BuildKit's parser and fail only at build time.
-    static let knownKeywords: Set<String> = [
-        "ADD", "ARG", "CMD", "COPY", "ENTRYPOINT", "ENV", "EXPOSE", "FROM", "HEALTHCHECK", "LABEL", "MAINTAINER",
-        "ONBUILD", "RUN", "SHELL", "STOPSIGNAL", "USER", "VOLUME", "WORKDIR", "USE",
-    ]
-
-    /// Refuses unknown instructions (with the closest known one) and template references that
-    /// cannot work: `ONBUILD USE` and `ONBUILD FROM`.
-    private static func checkKeyword(
-        of instruction: Instruction, locate: (Int) -> SourceLocation, file: String
-    ) throws(CompositionError) {
-        guard knownKeywords.contains(instruction.kind) else {
-            let hint =
-                NameSuggestions.closest(to: instruction.kind, in: knownKeywords.sorted(), limit: 1).first
-                .map { "; did you mean \($0)?" } ?? ""
-            throw CompositionError("unknown instruction \(instruction.keyword)\(hint)", file: file, at: locate(0))
-        }
-        if let trigger = instruction.onbuildTrigger, ["USE", "FROM", "ONBUILD"].contains(trigger.kind) {
-            throw CompositionError(
-                "ONBUILD cannot trigger \(trigger.keyword); USE the template directly", file: file, at: locate(0))
-        }
+    /// "unknown instruction COPPY; did you mean COPY?" for a keyword that is no `Keyword`;
+    /// `nil` for a known one. compose and lint (SB017) say the same.
+    ///
+    /// - Parameter instruction: A parsed instruction.
+    static func unknownInstructionMessage(for instruction: Instruction) -> String? {
+        guard instruction.knownKeyword == nil else { return nil }
+        let known = Keyword.allCases.map(\.rawValue)
+        let hint = NameSuggestions.closest(to: instruction.kind, in: known, limit: 1).first.map { "; did you mean \($0)?" } ?? ""
+        return "unknown instruction \(instruction.keyword)\(hint)"
     }
 
     /// Reads `USE NAME [KEY=VALUE ...]` or `FROM stage:NAME [AS alias] [KEY=VALUE ...]`.
@@ -161,7 +138,7 @@ public struct Stagefile: Sendable {
         guard var name = words.first else {
             throw CompositionError("USE needs a template name: \(form)", file: file, at: locate(0))
         }
-        if isBase { name = String(name.dropFirst("stage:".count)) }
+        if isBase { name = String(name.dropFirst(Instruction.templatePrefix.count)) }
         var searchFrom = keywordEnd
         func offset(of word: String) -> Int {
             let target = word.scalars

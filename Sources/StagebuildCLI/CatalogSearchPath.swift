@@ -1,33 +1,71 @@
 import Foundation
 import StageKit
 
-/// The catalog folders `compose` and `stages` search, in order: each `--stages DIR`, then
-/// `STAGEBUILD_STAGES` (colon-separated), then `./Stages`, then the catalog installed next to
-/// the tool (`<prefix>/share/stagebuild/Stages` for `<prefix>/bin/stagebuild`).
+/// The catalog folders `compose`, `lock` and `stages` search, in order: each `--stages DIR`,
+/// then `STAGEBUILD_STAGES` (colon-separated), then the nearest `Stages/` folder from the
+/// Stagefile's folder upwards (`stages` starts at the working directory), stopping at the
+/// repository root (the first folder holding `.git`), then the catalog installed next to the
+/// tool (`<prefix>/share/stagebuild/Stages` for `<prefix>/bin/stagebuild`). The working
+/// directory is never searched as such: the same Stagefile composes the same from anywhere.
 enum CatalogSearchPath {
     static let option = ArgumentScanner.Option(
         names: ["--stages"], takesValue: true, valueName: "DIR",
         help: "A catalog folder to search first (repeatable).")
 
-    /// The catalog over the search path, its installed folder marked.
+    /// The catalog over the search path.
+    ///
+    /// - Parameters:
+    ///   - arguments: The command's arguments (`--stages`).
+    ///   - context: The environment, working directory and executable path.
+    ///   - fileSystem: Where folders are looked up.
+    ///   - startDirectory: The absolute folder the upward search for `Stages/` starts in: the
+    ///     Stagefile's folder.
+    ///   - display: How paths are shown in messages.
     static func catalog(
         _ arguments: ArgumentScanner.Arguments, context: CommandContext, fileSystem: any FileSystem,
-        display: @escaping @Sendable (String) -> String
+        startDirectory: String, display: @escaping @Sendable (String) -> String
     ) -> StageCatalog {
-        StageCatalog(
-            folders: folders(arguments, context: context), installedFolder: installedFolder(context: context),
-            fileSystem: fileSystem, display: display)
+        let cwd = context.currentDirectory
+        var origins: [String: StageCatalog.FolderOrigin] = [:]
+        var folders: [String] = []
+        func add(_ folder: String, _ origin: StageCatalog.FolderOrigin) {
+            guard origins[folder] == nil else { return }
+            origins[folder] = origin
+            folders.append(folder)
+        }
+        for folder in arguments.all("--stages") { add(Paths.absolute(folder, from: cwd), .option) }
+        for folder in (context.environment["STAGEBUILD_STAGES"] ?? "").split(separator: ":") {
+            add(Paths.absolute(String(folder), from: cwd), .environment)
+        }
+        let project = projectCatalog(from: startDirectory, fileSystem: fileSystem)
+        if let found = project.folder { add(found, .project) }
+        let installed = installedFolder(context: context)
+        add(installed, .installed)
+        return StageCatalog(
+            folders: folders, installedFolder: installed, fileSystem: fileSystem, display: display,
+            projectRoot: project.root, projectFolder: project.folder, origins: origins)
     }
 
-    static func folders(_ arguments: ArgumentScanner.Arguments, context: CommandContext) -> [String] {
-        let cwd = context.currentDirectory
-        var folders = arguments.all("--stages").map { Paths.absolute($0, from: cwd) }
-        let fromEnvironment = (context.environment["STAGEBUILD_STAGES"] ?? "").split(separator: ":")
-        folders += fromEnvironment.map { Paths.absolute(String($0), from: cwd) }
-        folders.append(Paths.absolute("Stages", from: cwd))
-        folders.append(installedFolder(context: context))
-        var seen: Set<String> = []
-        return folders.filter { seen.insert($0).inserted }
+    /// The nearest non-empty `Stages/` folder from `directory` upwards and the project root:
+    /// the repository root when there is one, else the folder that holds that `Stages/`, else
+    /// `directory` itself. Symbolic links are resolved.
+    static func projectCatalog(from directory: String, fileSystem: any FileSystem) -> (folder: String?, root: String) {
+        let start = fileSystem.resolvingSymlinks(directory) ?? directory
+        var current = start
+        var found: String?
+        // Bounded by the depth of the path: each step removes one component.
+        while true {
+            let candidate = current == "/" ? "/Stages" : current + "/Stages"
+            // An empty Stages/ holds no template: the search goes on above it.
+            if found == nil, !fileSystem.entries(ofDirectory: candidate).isEmpty { found = candidate }
+            if fileSystem.entryExists(at: current == "/" ? "/.git" : current + "/.git") {
+                return (found, current)
+            }
+            let parent = Paths.directory(of: current)
+            if parent == current || current == "/" { break }
+            current = parent
+        }
+        return (found, found.map(Paths.directory(of:)) ?? start)
     }
 
     /// `<prefix>/share/stagebuild/Stages` for the tool at `<prefix>/bin/stagebuild`.

@@ -14,7 +14,8 @@ enum ComposeCommand: Subcommand {
         bytes. FILE can never be the Stagefile or a file in a catalog folder.
 
         Catalog search path: each --stages DIR, then STAGEBUILD_STAGES (colon-separated), then
-        ./Stages, then the catalog installed next to the tool.
+        the nearest Stages/ folder from the Stagefile's folder upwards (up to the repository root),
+        then the catalog installed next to the tool.
 
         Lockfile: when stagebuild.lock (written by `stagebuild lock`) is beside the Stagefile,
         every image it holds comes out pinned, IMAGE:TAG@sha256:DIGEST, and the header names
@@ -59,7 +60,8 @@ enum ComposeCommand: Subcommand {
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
         let fileSystem = LocalFileSystem()
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
-        let catalog = CatalogSearchPath.catalog(arguments, context: context, fileSystem: fileSystem, display: display)
+        let catalog = CatalogSearchPath.catalog(
+            arguments, context: context, fileSystem: fileSystem, startDirectory: stagefileDirectory, display: display)
         if let outputPath { try refuseOverwritingInputs(outputPath, stagefile: stagefilePath, catalogFolders: catalog.folders) }
 
         let text: String
@@ -74,7 +76,7 @@ enum ComposeCommand: Subcommand {
             stagefileDirectory: stagefileDirectory,
             stagefileName: Paths.fileName(of: stagefilePath),
             regenerateCommand: regenerateCommand(
-                arguments, stagefilePath: stagefilePath, outputPath: outputPath, context: context))
+                arguments, stagefilePath: stagefilePath, outputPath: outputPath, catalog: catalog))
         let lock = LockInput(
             stagefileDirectory: stagefileDirectory, stagefileArgument: stagefileArgument,
             stagesArguments: arguments.all("--stages"), display: display)
@@ -162,31 +164,38 @@ enum ComposeCommand: Subcommand {
         return linter.fails(findings) ? .checkFailed : .success
     }
 
-    /// The command written into the header: paths relative to the Stagefile's folder, so the
-    /// header does not depend on where the tool was run from, and the output named even when
-    /// it went to stdout (`Dockerfile` beside the Stagefile, the file `--check` compares), so
-    /// `compose > Dockerfile` and `compose -o Dockerfile` write the same bytes.
+    /// The command written into the header: paths relative to the Stagefile's folder (symbolic
+    /// links resolved), so the header does not depend on where the tool was run from or how a
+    /// catalog folder was spelt, and the output named even when it went to stdout
+    /// (`Dockerfile` beside the Stagefile, the file `--check` compares), so
+    /// `compose > Dockerfile` and `compose -o Dockerfile` write the same bytes. Catalog folders
+    /// from `--stages` or, inside the project, from `STAGEBUILD_STAGES` become `--stages`; the
+    /// project's own `Stages/` is found again without one; a `STAGEBUILD_STAGES` folder with
+    /// templates outside the project is named as the variable.
     static func regenerateCommand(
-        _ arguments: ArgumentScanner.Arguments, stagefilePath: String, outputPath: String?, context: CommandContext
+        _ arguments: ArgumentScanner.Arguments, stagefilePath: String, outputPath: String?, catalog: StageCatalog
     ) -> String {
         let base = Paths.directory(of: stagefilePath)
         let output = outputPath ?? base + "/Dockerfile"
         var command = "stagebuild compose \(ShellQuoting.quoted(Paths.fileName(of: stagefilePath)))"
         command += " -o \(ShellQuoting.quoted(Paths.relative(output, from: base)))"
-        // The Stagefile's own Stages folder is found without --stages when the command is run
-        // there: naming it would make `--stages Stages` and no option write different bytes.
-        for folder in arguments.all("--stages") {
-            let absolute = Paths.absolute(folder, from: context.currentDirectory)
-            guard absolute != base + "/Stages" else { continue }
-            command += " --stages \(ShellQuoting.quoted(Paths.relative(absolute, from: base)))"
+        let resolvedBase = catalog.resolved(base)
+        var named: Set<String> = []
+        var environmentOutsideProject = false
+        for folder in catalog.folders {
+            let origin = catalog.origins[folder]
+            guard origin == .option || origin == .environment else { continue }
+            if origin == .environment && !catalog.isInProject(folder) {
+                // Only a folder that holds templates can change what is composed.
+                environmentOutsideProject = environmentOutsideProject || !catalog.names(in: folder).isEmpty
+                continue
+            }
+            let resolved = catalog.resolved(folder)
+            guard resolved != catalog.projectFolder, named.insert(resolved).inserted else { continue }
+            command += " --stages \(ShellQuoting.quoted(Paths.relative(resolved, from: resolvedBase)))"
         }
-        let localCatalog = Paths.absolute("Stages", from: context.currentDirectory)
-        if arguments.all("--stages").isEmpty, localCatalog != base + "/Stages",
-            !LocalFileSystem().entries(ofDirectory: localCatalog).isEmpty
-        {
-            command += " --stages \(ShellQuoting.quoted(Paths.relative(localCatalog, from: base)))"
-        }
-        return command + " (run in the Stagefile's folder)"
+        let environment = environmentOutsideProject ? " with STAGEBUILD_STAGES set" : ""
+        return command + " (run in the Stagefile's folder\(environment))"
     }
 
     /// Refuses an output path that is the Stagefile itself (by inode, so also through links and

@@ -41,10 +41,11 @@ struct StagefileInput {
             return .failure(ExitCodeFailure(error.isMalformedText ? .dataError : .ioError))
         }
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
+        let catalog = CatalogSearchPath.catalog(
+            arguments, context: context, fileSystem: fileSystem, startDirectory: Paths.directory(of: path), display: display)
         let composer = Composer(
-            catalog: CatalogSearchPath.catalog(arguments, context: context, fileSystem: fileSystem, display: display),
-            stagefileDirectory: Paths.directory(of: path), stagefileName: Paths.fileName(of: path),
-            regenerateCommand: ComposeCommand.regenerateCommand(arguments, stagefilePath: path, outputPath: nil, context: context)
+            catalog: catalog, stagefileDirectory: Paths.directory(of: path), stagefileName: Paths.fileName(of: path),
+            regenerateCommand: ComposeCommand.regenerateCommand(arguments, stagefilePath: path, outputPath: nil, catalog: catalog)
         )
         do {
             let stagefile = try Stagefile(text: text, displayPath: argument)

@@ -11,8 +11,9 @@ enum StagesCommand: Subcommand {
         whether it is required, and its documentation.
 
         Catalog search path: each --stages DIR, then STAGEBUILD_STAGES (colon-separated), then
-        ./Stages, then the catalog installed next to the tool. A template that cannot be read
-        is reported on stderr; the others are still listed.
+        the nearest Stages/ folder from the working directory upwards (up to the repository
+        root), then the catalog installed next to the tool. A template that cannot be read is
+        reported on stderr; the others are still listed.
         """
     static let options = [
         CatalogSearchPath.option,
@@ -30,7 +31,8 @@ enum StagesCommand: Subcommand {
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
         let cwd = context.currentDirectory
         let catalog = CatalogSearchPath.catalog(
-            arguments, context: context, fileSystem: LocalFileSystem(), display: { Paths.shown($0, from: cwd) })
+            arguments, context: context, fileSystem: LocalFileSystem(), startDirectory: cwd,
+            display: { Paths.shown($0, from: cwd) })
         if let name = arguments.positionals.first {
             do {
                 let template = try catalog.template(named: name)

@@ -27,7 +27,7 @@ struct LockRegistryTests {
         let run = try project.stagebuild(["lock", "--insecure-registry", registries.host("OPEN_PORT")])
         #expect(run.status == 0, "\(run)")
         let lockfile = try project.lockfile()
-        #expect(lockfile.formatVersion == 1)
+        #expect(lockfile.formatVersion == 2)
         #expect(Set(lockfile.images.keys) == [tagged, index])
         let image = try #require(lockfile.images[tagged])
         #expect(image.digest == registries["IMAGE_DIGEST"])
@@ -50,6 +50,27 @@ struct LockRegistryTests {
         #expect(again.stdout.contains("unchanged"), "\(again)")
         #expect(try project.stamp("stagebuild.lock") == stamp)
         #expect(try project.stagebuild(["lock", "--check"]).status == 0)
+    }
+
+    /// A reviewer cannot check a digest by eye: an edit of one is caught offline, naming the image.
+    @Test func aHandEditedDigestIsCaughtOfflineNamingTheImage() throws {
+        let registries = try Registries.current()
+        let project = try Project()
+        let tagged = registries.image("OPEN_PORT")
+        try project.write("FROM \(tagged)\nUSER 1000\n", to: "Stagefile")
+        let run = try project.stagebuild(["lock", "--insecure-registry", registries.host("OPEN_PORT")])
+        try #require(run.status == 0, "\(run)")
+        let written = try #require(project.text("stagebuild.lock"))
+        let digest = registries["IMAGE_DIGEST"]
+        let edited = "sha256:0000" + digest.dropFirst("sha256:0000".count)
+        try #require(edited != digest && written.contains(digest))
+        try project.write(written.replacingOccurrences(of: digest, with: edited), to: "stagebuild.lock")
+        for arguments in [["lock", "--check"], ["compose", "--locked"]] {
+            let check = try project.stagebuild(arguments)
+            #expect(check.status == 1, "\(arguments): \(check)")
+            #expect(check.stderr.contains("the entry of image \(tagged) does not match its integrity digest"), "\(check)")
+            #expect(!check.stdout.contains(edited))
+        }
     }
 
     @Test func resolvesThroughTinyproxy() throws {

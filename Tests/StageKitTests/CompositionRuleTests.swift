@@ -124,19 +124,32 @@ import Testing
 
     // MARK: - Parameters
 
-    @Test func boundArgumentsReplaceTheTemplatesArgLines() throws {
+    @Test func boundArgumentsStayWhereTheTemplateDeclaresThem() throws {
         let output = try Self.fixture("syntax-and-arguments").compose()
         let block = try #require(ComposerGoldenTests.blocks(of: output).first { $0.hasPrefix("# [web]") })
         let lines = block.split(separator: "\n").map(String.init)
-        // One ARG per parameter, in declaration order, right after the provenance comment; the
-        // template's own ARG lines (one in the middle, one declaring two names) are gone.
+        // BuildKit evaluates an ARG's default, and exposes it to RUN, from where it stands: each
+        // ARG keeps its place, the bound value in place of the default; an unbound one is kept
+        // as written, and a line declaring two names stays one line.
         #expect(
-            Array(lines[1...5]) == [
+            lines.filter { $0.hasPrefix("ARG ") } == [
                 "ARG PORT=9090", "ARG ROOT='/srv/my site'", #"ARG GREETING="it's \"data\", not \$CODE""#,
-                "ARG MODE=0644", "ARG OWNER=www-data",
+                "ARG MODE=0644 OWNER=www-data",
             ])
-        #expect(lines.filter { $0.hasPrefix("ARG ") }.count == 5)
+        let mkdir = try #require(lines.firstIndex { $0.hasPrefix("RUN mkdir") })
+        let greeting = try #require(lines.firstIndex { $0.hasPrefix("ARG GREETING") })
+        #expect(mkdir < greeting)
         #expect(!block.contains("hello, world"))
+    }
+
+    @Test func argumentDefaultsSeeWhatIsSetAboveThem() throws {
+        let project = MemoryProject(templates: [
+            "derived": "# param BIN_DIR: where\nENV PREFIX=/opt/tool\nARG BIN_DIR=${PREFIX}/bin\nRUN echo $BIN_DIR\n",
+            "late": "# param MODE: mode\nRUN echo \"[$MODE]\"\nARG MODE=fast\nRUN echo \"[$MODE]\"\n",
+        ])
+        let output = try project.compose("FROM debian:12\nUSE derived\nUSE late MODE=slow\n")
+        #expect(output.contains("ENV PREFIX=/opt/tool\nARG BIN_DIR=${PREFIX}/bin\nRUN echo $BIN_DIR\n"))
+        #expect(output.contains("RUN echo \"[$MODE]\"\nARG MODE=slow\nRUN echo \"[$MODE]\"\n"))
     }
 
     @Test func keepsTheTemplatesFormattingCommentsAndContinuations() throws {
@@ -147,6 +160,8 @@ import Testing
                 RUN mkdir -p "${ROOT}"
 
                 # The page; its text comes from a parameter.
+                ARG GREETING="it's \\"data\\", not \\$CODE"
+                ARG MODE=0644 OWNER=www-data
                 RUN printf '%s\\n' "${GREETING}" > "${ROOT}/index.html" \\
                     && chmod "${MODE}" "${ROOT}/index.html" \\
                 """))
@@ -160,12 +175,15 @@ import Testing
     @Test(arguments: FixtureCase.all("composed"))
     func writesLFLineEndingsAndExactlyOneTrailingNewline(_ fixture: FixtureCase) throws {
         let output = try fixture.compose()
-        #expect(!output.unicodeScalars.contains("\r"))
+        let tree = try DockerfileParser.parse(output)
+        // A CR may stand only in a heredoc body, whose bytes are a file's content.
+        let heredocCRs = tree.instructions.flatMap(\.heredocs).map { $0.content.unicodeScalars.filter { $0 == "\r" }.count }
+        #expect(output.unicodeScalars.filter { $0 == "\r" }.count == heredocCRs.reduce(0, +))
         #expect(output.hasSuffix("\n"))
         #expect(!output.hasSuffix("\n\n"))
     }
 
-    @Test func turnsCRLFTemplatesIntoLFWithOneTrailingNewline() throws {
+    @Test func turnsCRLFInstructionLinesIntoLFAndKeepsHeredocBodies() throws {
         let fixture = Self.fixture("crlf-endings")
         // The fixture really is what the test is about (git must not have normalised it).
         let template = try fixture.text("Stages/os.Dockerfile")
@@ -174,9 +192,86 @@ import Testing
         try #require(try fixture.text("Stages/tidy.Dockerfile").hasSuffix("\n\n\n\n"))
 
         let output = try fixture.compose()
-        #expect(!output.unicodeScalars.contains("\r"))
-        #expect(output.contains("RUN <<EOF\necho one\necho two\nEOF\nRUN echo last\n\n# [tidy]"))
+        #expect(output.contains("RUN <<EOF\necho one\r\necho two\r\nEOF\nRUN echo last\n\n# [tidy]"))
         #expect(output.hasSuffix("RUN rm -rf /tmp/*\n\n# [Stagefile] Stagefile:4\nRUN echo done\n"))
+    }
+
+    /// Every line-end form BuildKit reads as the end of a continued line: CRLF, `\\` + tab,
+    /// CR CR LF, a comment or blank lines after the `\\`, and the end of the file itself.
+    @Test(arguments: ["\\\r\n", "\\\t\r\n", "\\\r\r\n", "\\\n# a comment\n\n", "\\\r\n\r\n", "\\"])
+    func refusesATemplateEndingInsideAContinuation(lineEnd: String) throws {
+        let project = MemoryProject(templates: [
+            "open": "# summary: open\nRUN echo first \(lineEnd)", "next": "RUN echo second\n",
+        ])
+        let error = try #require(project.error(composing: "FROM debian:12\nUSE open\nUSE next\n"))
+        #expect(error.file == "Stages/open.Dockerfile")
+        #expect(error.location == SourceLocation(line: 2, column: 1))
+        #expect(error.message.hasPrefix("the last instruction ends with a line continuation"))
+    }
+
+    @Test func refusesAStagefileEndingInsideAContinuation() throws {
+        let project = MemoryProject(templates: [:])
+        let error = try #require(project.error(composing: "FROM debian:12\r\nRUN echo last \\\r\n"))
+        #expect(error.location == SourceLocation(line: 2, column: 1))
+    }
+
+    @Test func refusesAnUnknownInstructionInATemplateAsInAStagefile() throws {
+        let project = MemoryProject(templates: ["typo": "# summary: typo\nRUN echo a\n  COPPY a /a\n"])
+        let error = try #require(project.error(composing: "FROM debian:12\nUSE typo\n"))
+        #expect(error.description == "Stages/typo.Dockerfile:3:3: unknown instruction COPPY; did you mean COPY?")
+        let inStagefile = try #require(project.error(composing: "FROM debian:12\nCOPPY a /a\n"))
+        #expect(inStagefile.message == error.message)
+    }
+
+    @Test func keepsIgnorePragmasAboveALayerTemplatesFirstInstruction() throws {
+        let project = MemoryProject(templates: [
+            "tools":
+                "# summary: tools\n# stagebuild ignore=SB003 follows the snapshot\n# hadolint ignore=DL3008\nRUN apt-get install -y curl\n",
+            "db": "# summary: db\n# stagebuild ignore=SB014 a test password\nARG DB_PASSWORD=test\nRUN echo\n",
+        ])
+        let output = try project.compose("FROM debian:12\nUSE tools\nUSE db DB_PASSWORD=other\n")
+        #expect(
+            output.contains(
+                "# stagebuild ignore=SB003 follows the snapshot\n# hadolint ignore=DL3008\nRUN apt-get install -y curl\n"))
+        #expect(output.contains("# stagebuild ignore=SB014 a test password\nARG DB_PASSWORD=other\n"))
+        #expect(!output.contains("# summary"))
+    }
+
+    @Test func writesTheAliasKeywordInTheCaseOfFrom() throws {
+        let lower = MemoryProject(templates: ["os": "# summary: os\nfrom debian:12\nrun echo hi\n"])
+        #expect(try lower.compose("FROM stage:os AS app\n").contains("\nfrom debian:12 as app\n"))
+        let upper = MemoryProject(templates: ["os": "# summary: os\nFrom debian:12\n"])
+        #expect(try upper.compose("FROM stage:os AS app\n").contains("\nFrom debian:12 AS app\n"))
+    }
+
+    @Test func readsTheTemplatePrefixInAnyCase() throws {
+        let project = MemoryProject(templates: ["os": "# summary: os\nFROM debian:12\n"])
+        #expect(try project.compose("FROM STAGE:os AS app\n").contains("\nFROM debian:12 AS app\n"))
+    }
+
+    @Test func refusesAValueThatOutgrowsALineOnceQuoted() throws {
+        let project = MemoryProject(templates: ["t": "# summary: t\nARG V\n"])
+        let value = "'" + String(repeating: "$", count: 40_000)
+        let error = try #require(project.error(composing: "FROM debian:12\nUSE t \\\n V=\"\(value)\"\n"))
+        #expect(error.location == SourceLocation(line: 3, column: 2))
+        #expect(error.message.hasPrefix("value of V is 80003 bytes once quoted"))
+        #expect(error.message.hasSuffix("a Dockerfile line holds at most 65535"))
+    }
+
+    @Test func explainsWhyAnAutomaticArgumentTakesNoDefault() throws {
+        let project = MemoryProject(templates: ["stamp": "# summary: s\nARG SOURCE_DATE_EPOCH=0\n"])
+        let error = try #require(project.error(composing: "FROM debian:12\nUSE stamp\n"))
+        #expect(error.location == SourceLocation(line: 2, column: 5))
+        #expect(error.message.contains("declare it without a default (ARG SOURCE_DATE_EPOCH)"))
+    }
+
+    @Test func pointsAtABindingOnAContinuedCRLFLine() throws {
+        let project = MemoryProject(templates: ["layer": "# summary: l\nARG V\n"])
+        for lineEnd in ["\n", "\r\n"] {
+            let stagefile = ["FROM debian:12", "USE layer V=1 \\", "    W=1", ""].joined(separator: lineEnd)
+            let error = try #require(project.error(composing: stagefile))
+            #expect(error.location == SourceLocation(line: 3, column: 5), "line end \(lineEnd.debugDescription)")
+        }
     }
 
     @Test func composingTwiceGivesTheSameBytes() throws {

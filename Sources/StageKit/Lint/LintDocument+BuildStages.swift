@@ -26,7 +26,7 @@ extension LintDocument {
         var alias: String? { writtenAlias?.lowercased() }
 
         /// True for a Stagefile's `FROM stage:NAME`: the base is a stage template.
-        var isTemplateReference: Bool { base?.hasPrefix("stage:") ?? false }
+        var isTemplateReference: Bool { from?.instruction.isBaseTemplateReference ?? false }
     }
 
     static func buildStages(_ entries: [Entry]) -> [BuildStage] {

@@ -33,7 +33,7 @@ public struct LintDocument: Sendable {
         var entries: [Entry] = []
         for element in tree.elements {
             guard case .instruction(let instruction) = element.kind else { continue }
-            entries.append(Entry(instruction: instruction, text: element.text, startLine: element.startLine, escape: escape))
+            entries.append(Entry(instruction: instruction))
         }
         self.entries = entries
         let stages = Self.buildStages(entries)
@@ -66,11 +66,11 @@ public struct LintDocument: Sendable {
         /// Maps offsets in the instruction's logical line and heredoc bodies to the file.
         var map: SourceMap
 
-        init(instruction: Instruction, text: String, startLine: Int, escape: Unicode.Scalar) {
+        init(instruction: Instruction) {
             self.instruction = instruction
             kind = instruction.kind
             scalars = instruction.logicalLine.scalars
-            map = SourceMap(text: text, startLine: startLine, escape: escape)
+            map = SourceMap(instruction)
         }
 
         /// Where the keyword starts.
@@ -88,15 +88,7 @@ public struct LintDocument: Sendable {
 
         /// The 0-based offset of a text in the logical line at or after `from`, in Unicode scalars.
         func offset(of needle: String, from: Int = 0) -> Int? {
-            let line = scalars
-            let target = needle.scalars
-            guard !target.isEmpty, target.count <= line.count else { return nil }
-            var index = max(from, 0)
-            while index + target.count <= line.count {
-                if line[index] == target[0], line[index..<index + target.count].elementsEqual(target) { return index }
-                index += 1
-            }
-            return nil
+            instruction.offset(of: needle, from: from)
         }
 
         /// The offset in the logical line where a trailing argument text starts: BuildKit

@@ -133,6 +133,17 @@ public struct LintPragma: Sendable, Hashable {
         parse("#" + comment, knownRuleIDs: []).map(\.ruleIDs) ?? []
     }
 
+    /// True for a comment that switches rules off for the instruction below it: a stagebuild
+    /// pragma that names rules, or hadolint's `# hadolint ignore=DL3008,...` (hadolint's
+    /// README, "Ignoring rules"). compose keeps both directly above their instruction.
+    ///
+    /// - Parameter comment: A comment's text after `#`, trimmed.
+    public static func isIgnorePragma(_ comment: String) -> Bool {
+        if !ignoredRuleIDs(in: comment).isEmpty { return true }
+        let words = comment.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" })
+        return words.count >= 2 && words[0] == "hadolint" && words[1].hasPrefix("ignore=")
+    }
+
     /// Whether a text is `SB` + three digits.
     ///
     /// - Parameter text: The text, e.g. `SB001`.

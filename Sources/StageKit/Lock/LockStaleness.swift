@@ -14,6 +14,9 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
     case templateRemoved(String)
     /// A template's content changed since the lockfile was written.
     case templateChanged(String, locked: Digest, current: Digest)
+    /// An image entry's fields do not match its `integrity` (its digest, name or media type
+    /// was edited by hand).
+    case imageEdited(String)
     /// The recorded hash of all inputs does not match the entries (the file was edited by hand).
     case inputsDigestMismatch
 
@@ -27,6 +30,8 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
         case .templateAdded(let name): "template '\(name)' was added"
         case .templateRemoved(let name): "template '\(name)' was removed"
         case .templateChanged(let name, let locked, let current): "template '\(name)' changed (locked \(locked), now \(current))"
+        case .imageEdited(let image):
+            "the entry of image \(image) does not match its integrity digest (its digest, name or media type was edited by hand?)"
         case .inputsDigestMismatch: "its inputsDigest does not match its entries (edited by hand?)"
         }
     }

@@ -9,7 +9,8 @@ extension Lockfile {
                 (
                     key,
                     .object([
-                        ("digest", .string(image.digest.description)), ("mediaType", .string(image.mediaType)),
+                        ("digest", .string(image.digest.description)), ("integrity", .string(image.integrity.description)),
+                        ("mediaType", .string(image.mediaType)),
                         ("name", .string(image.name)), ("reference", .string(image.reference)),
                     ])
                 ))
@@ -59,9 +60,11 @@ extension Lockfile {
             guard entry.reference == key else {
                 throw LockfileError("images.\(key): its reference is \(entry.reference), not its key")
             }
-            images[key] = Image(
+            var image = Image(
                 reference: entry.reference, name: entry.name, digest: try digest(entry.digest, "images.\(key).digest"),
                 mediaType: entry.mediaType)
+            image.recordedIntegrity = try digest(entry.integrity, "images.\(key).integrity")
+            images[key] = image
         }
         var templates: [String: Digest] = [:]
         for (name, entry) in document.templates {
@@ -80,6 +83,7 @@ extension Lockfile {
     private struct Document: Decodable {
         struct ImageEntry: Decodable {
             var digest: String
+            var integrity: String
             var mediaType: String
             var name: String
             var reference: String

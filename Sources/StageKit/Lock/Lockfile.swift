@@ -2,7 +2,10 @@
 /// by digest and records each stage template's content digest.
 ///
 /// It is JSON with keys sorted by byte value, two-space indentation and one trailing newline,
-/// so the same lock is the same bytes on every machine:
+/// so the same lock is the same bytes on every machine. Each image entry carries the SHA-256
+/// of its own fields (`integrity`), so a hand edit of a digest, name or media type is caught
+/// offline, naming the entry; `inputsDigest` covers which images and templates there are.
+///
 ///
 /// ```json
 /// {
@@ -10,6 +13,7 @@
 ///   "images": {
 ///     "debian:bookworm-slim": {
 ///       "digest": "sha256:…",
+///       "integrity": "sha256:…",
 ///       "mediaType": "application/vnd.oci.image.index.v1+json",
 ///       "name": "docker.io/library/debian:bookworm-slim",
 ///       "reference": "debian:bookworm-slim"
@@ -26,8 +30,9 @@
 public struct Lockfile: Sendable, Hashable {
     /// The lockfile's name; it lives in the Stagefile's folder.
     public static let fileName = "stagebuild.lock"
-    /// The format this stagebuild reads and writes; bumped when the meaning of a field changes.
-    public static let formatVersion = 1
+    /// The format this stagebuild reads and writes; bumped when the meaning of a field changes
+    /// (2: each image entry has `integrity`).
+    public static let formatVersion = 2
 
     /// One pinned image.
     public struct Image: Sendable, Hashable {
@@ -40,6 +45,19 @@ public struct Lockfile: Sendable, Hashable {
         public var digest: Digest
         /// The manifest's media type, e.g. `application/vnd.oci.image.index.v1+json`.
         public var mediaType: String
+        /// The `integrity` the file recorded for the entry; for an entry made in memory, its own.
+        public var recordedIntegrity: Digest
+
+        /// The SHA-256 of the entry's fields, one per line in key order: what `integrity`
+        /// records, so that editing any of them shows.
+        public var integrity: Digest { Self.integrity(digest: digest, mediaType: mediaType, name: name, reference: reference) }
+
+        private static func integrity(digest: Digest, mediaType: String, name: String, reference: String) -> Digest {
+            Digest.sha256(of: "\(digest)\n\(mediaType)\n\(name)\n\(reference)\n".utf8)
+        }
+
+        /// True when the file's `integrity` does not match the entry's fields: it was edited.
+        public var isEdited: Bool { recordedIntegrity != integrity }
 
         /// Creates an entry.
         ///
@@ -53,6 +71,7 @@ public struct Lockfile: Sendable, Hashable {
             self.name = name
             self.digest = digest
             self.mediaType = mediaType
+            self.recordedIntegrity = Self.integrity(digest: digest, mediaType: mediaType, name: name, reference: reference)
         }
     }
 
@@ -107,6 +126,7 @@ public struct Lockfile: Sendable, Hashable {
             default: break
             }
         }
+        reasons += images.keys.sorted(by: LockInputs.precedes).filter { images[$0]?.isEdited == true }.map { .imageEdited($0) }
         if reasons.isEmpty && inputsDigest != inputs.digest { reasons.append(.inputsDigestMismatch) }
         return reasons
     }

@@ -28,20 +28,33 @@ import Testing
             ])
     }
 
+    /// The SHA-256 of an entry's fields, one per line in key order.
+    static func integrity(_ fields: String...) -> Digest {
+        Digest.sha256(of: Array(fields.map { $0 + "\n" }.joined().utf8))
+    }
+
     @Test func writesSortedKeysTwoSpaceIndentAndATrailingNewline() throws {
         let inputs = try Self.inputs()
+        let debianIntegrity = Self.integrity(
+            Self.debianDigest.description, "application/vnd.oci.image.index.v1+json", "docker.io/library/debian:bookworm-slim",
+            "debian:bookworm-slim")
+        let nginxIntegrity = Self.integrity(
+            Self.nginxDigest.description, "application/vnd.docker.distribution.manifest.list.v2+json",
+            "docker.io/library/nginx:1.27", "nginx:1.27")
         let expected = """
             {
-              "formatVersion": 1,
+              "formatVersion": 2,
               "images": {
                 "debian:bookworm-slim": {
                   "digest": "\(Self.debianDigest)",
+                  "integrity": "\(debianIntegrity)",
                   "mediaType": "application/vnd.oci.image.index.v1+json",
                   "name": "docker.io/library/debian:bookworm-slim",
                   "reference": "debian:bookworm-slim"
                 },
                 "nginx:1.27": {
                   "digest": "\(Self.nginxDigest)",
+                  "integrity": "\(nginxIntegrity)",
                   "mediaType": "application/vnd.docker.distribution.manifest.list.v2+json",
                   "name": "docker.io/library/nginx:1.27",
                   "reference": "nginx:1.27"
@@ -107,21 +120,39 @@ import Testing
         #expect(try lockfile.staleness(against: Self.inputs()) == [.inputsDigestMismatch])
     }
 
+    @Test(arguments: [
+        ("digest", "sha256:\(String(repeating: "0", count: 64))"),
+        ("mediaType", "application/vnd.oci.image.manifest.v1+json"), ("name", "docker.io/evil/nginx:1.27"),
+    ])
+    func noticesAHandEditedImageEntryAndNamesIt(field: String, value: String) throws {
+        let text = try Self.lockfile().text
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let entry = try #require(lines.firstIndex { $0.contains("\"nginx:1.27\": {") })
+        let line = try #require(lines[entry...].firstIndex { $0.contains("\"\(field)\": ") })
+        var edited = lines
+        edited[line] = lines[line].prefix { $0 != ":" } + ": \"\(value)\"" + (lines[line].hasSuffix(",") ? "," : "")
+        let lockfile = try Lockfile(parsing: edited.joined(separator: "\n"))
+        let reasons = lockfile.staleness(against: try Self.inputs())
+        #expect(reasons == [.imageEdited("nginx:1.27")])
+        #expect(reasons.first?.description.hasPrefix("the entry of image nginx:1.27 does not match its integrity digest") == true)
+    }
+
     @Test func refusesAnotherFormatVersion() throws {
         var lockfile = try Self.lockfile()
-        lockfile.formatVersion = 2
-        #expect(try lockfile.staleness(against: Self.inputs()) == [.formatVersion(found: 2)])
+        lockfile.formatVersion = 1
+        #expect(try lockfile.staleness(against: Self.inputs()) == [.formatVersion(found: 1)])
         #expect(throws: LockfileError.self) { try Lockfile(parsing: lockfile.text) }
     }
 
     @Test(arguments: [
         ("", "formatVersion"),
         ("[]", "formatVersion"),
-        (#"{"formatVersion": 1}"#, "missing field"),
-        (#"{"formatVersion": 1, "images": {}, "inputsDigest": "sha256:x", "templates": {}}"#, "inputsDigest"),
-        (#"{"formatVersion": 1, "images": [], "inputsDigest": "sha256:x", "templates": {}}"#, "wrong type"),
+        (#"{"formatVersion": 2}"#, "missing field"),
+        (#"{"formatVersion": 1}"#, "format 1 is not the format 2"),
+        (#"{"formatVersion": 2, "images": {}, "inputsDigest": "sha256:x", "templates": {}}"#, "inputsDigest"),
+        (#"{"formatVersion": 2, "images": [], "inputsDigest": "sha256:x", "templates": {}}"#, "wrong type"),
         (
-            #"{"formatVersion": 1, "images": {"a:1": {"digest": "sha256:\#(String(repeating: "0", count: 64))", "mediaType": "m", "name": "n", "reference": "b:1"}}, "inputsDigest": "sha256:\#(String(repeating: "0", count: 64))", "templates": {}}"#,
+            #"{"formatVersion": 2, "images": {"a:1": {"digest": "sha256:\#(String(repeating: "0", count: 64))", "integrity": "sha256:\#(String(repeating: "0", count: 64))", "mediaType": "m", "name": "n", "reference": "b:1"}}, "inputsDigest": "sha256:\#(String(repeating: "0", count: 64))", "templates": {}}"#,
             "not its key"
         ),
     ])

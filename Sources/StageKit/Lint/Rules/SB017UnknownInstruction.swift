@@ -24,12 +24,7 @@ struct SB017UnknownInstruction: LintRule {
 
     func check(_ document: LintDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
-            guard !Stagefile.knownKeywords.contains(entry.kind) else { return nil }
-            let known = Stagefile.knownKeywords.sorted()
-            let suggestion = NameSuggestions.closest(to: entry.kind, in: known, limit: 1).first
-            return finding(
-                "unknown instruction \(entry.instruction.keyword)" + (suggestion.map { "; did you mean \($0)?" } ?? ""),
-                at: entry.start)
+            Stagefile.unknownInstructionMessage(for: entry.instruction).map { finding($0, at: entry.start) }
         }
     }
 }

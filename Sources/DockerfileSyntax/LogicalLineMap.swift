@@ -1,0 +1,62 @@
+/// Where each part of an instruction's logical line comes from in the file.
+///
+/// BuildKit joins an instruction's physical lines into one logical line: the first line
+/// without its leading white space, then each continuation line as written, each without the
+/// escape character that continues it; comment and blank lines inside are dropped (Dockerfile
+/// reference, "Parser directives" and "Format"). The parser records the runs it joined, so
+/// every offset in the logical line maps back to a line and column.
+public struct LogicalLineMap: Sendable, Hashable {
+    /// A run of the logical line that comes from one physical line.
+    public struct Segment: Sendable, Hashable {
+        /// Where the run starts in the logical line, in Unicode scalars.
+        public var logicalStart: Int
+        /// The 1-based physical line.
+        public var line: Int
+        /// The 1-based column where the run starts on that line, in Unicode scalars.
+        public var column: Int
+
+        /// Creates a segment.
+        ///
+        /// - Parameters:
+        ///   - logicalStart: The 0-based start in the logical line.
+        ///   - line: The 1-based line.
+        ///   - column: The 1-based column.
+        public init(logicalStart: Int, line: Int, column: Int) {
+            self.logicalStart = logicalStart
+            self.line = line
+            self.column = column
+        }
+    }
+
+    /// The runs in order; never empty for a parsed instruction.
+    public var segments: [Segment]
+    /// How many physical lines the logical line spans, comment and blank lines inside it
+    /// included; heredoc bodies start on the line after.
+    public var lineCount: Int
+
+    /// Creates a map.
+    ///
+    /// - Parameters:
+    ///   - segments: The runs in order.
+    ///   - lineCount: The physical lines spanned.
+    public init(segments: [Segment], lineCount: Int) {
+        self.segments = segments
+        self.lineCount = lineCount
+    }
+
+    /// The position of an offset in the logical line.
+    ///
+    /// - Parameter offset: 0-based, in Unicode scalars; offsets past a run's end stay on its line.
+    /// - Returns: The 1-based line and column; line 0 column 1 for an empty map.
+    public func location(ofOffset offset: Int) -> SourceLocation {
+        guard !segments.isEmpty else { return SourceLocation(line: 0, column: 1) }
+        var low = 0
+        var high = segments.count
+        while low < high {
+            let middle = (low + high) / 2
+            if segments[middle].logicalStart <= offset { low = middle + 1 } else { high = middle }
+        }
+        let segment = segments[max(0, low - 1)]
+        return SourceLocation(line: segment.line, column: segment.column + max(0, offset - segment.logicalStart))
+    }
+}

@@ -1,0 +1,27 @@
+/// The Stagefile's two forms that name stage templates, recognised here once for compose,
+/// lint, lock and `stages`: `FROM stage:NAME [AS alias] [KEY=VALUE ...]` starts a build stage
+/// from a base template, `USE NAME [KEY=VALUE ...]` adds a layer template.
+extension Instruction {
+    /// The prefix that marks a base-template reference in `FROM`, read in any case: an image
+    /// reference's repository is lower case, so `STAGE:debian` can only mean a template.
+    public static let templatePrefix = "stage:"
+
+    /// True for `FROM stage:NAME …` (any case of `stage:`).
+    public var isBaseTemplateReference: Bool {
+        guard knownKeyword == .from, let first = arguments.first else { return false }
+        return first.count >= Self.templatePrefix.count
+            && first.prefix(Self.templatePrefix.count).lowercased() == Self.templatePrefix
+    }
+
+    /// True for `USE NAME …`.
+    public var isLayerTemplateReference: Bool { knownKeyword == .use }
+
+    /// True for either form: the instruction names a stage template, not an image or a step.
+    public var isTemplateReference: Bool { isBaseTemplateReference || isLayerTemplateReference }
+
+    /// For `FROM stage:NAME`, the word after `stage:` as written; `nil` for anything else.
+    public var baseTemplateName: String? {
+        guard isBaseTemplateReference, let first = arguments.first else { return nil }
+        return String(first.dropFirst(Self.templatePrefix.count))
+    }
+}

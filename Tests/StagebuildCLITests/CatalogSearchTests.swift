@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// Where compose finds its catalog, and how the output names it: from the Stagefile's folder,
+/// never the working directory, and the same however the folder was reached.
+@Suite struct CatalogSearchTests {
+    @Test func findsTheStagesFolderBesideTheStagefileFromAnyWorkingDirectory() throws {
+        let scratch = try Scratch()
+        try scratch.write("FROM alpine:3.20\n", to: "Stages/base.Dockerfile")
+        try scratch.write("FROM debian:12\n", to: "service/Stages/base.Dockerfile")
+        try scratch.write("FROM stage:base\n", to: "service/Stagefile")
+        let fromRoot = scratch.run(["compose", "service/Stagefile"])
+        let fromInside = scratch.run(["compose", "Stagefile"], in: "service")
+        #expect(fromRoot.status == .success, "\(fromRoot.stderr)")
+        #expect(fromRoot.stdout.contains("\nFROM debian:12\n"))
+        #expect(fromInside.stdout == fromRoot.stdout)
+    }
+
+    @Test func searchesUpwardsFromTheStagefileUpToTheRepositoryRoot() throws {
+        let scratch = try Scratch()
+        try scratch.write("", to: "repo/.git/HEAD")
+        try scratch.write("FROM alpine:3.20\n", to: "repo/Stages/base.Dockerfile")
+        try scratch.write("FROM stage:base\n", to: "repo/examples/app/Stagefile")
+        try scratch.write("FROM stage:base\n", to: "repo/inner/Stagefile")
+        try scratch.write("", to: "repo/inner/.git/HEAD")
+        let example = scratch.run(["compose", "../examples/app/Stagefile"], in: "repo/inner")
+        #expect(example.status == .success, "\(example.stderr)")
+        #expect(example.stdout.contains("\n# [base] stage template ../../Stages/base.Dockerfile\nFROM alpine:3.20\n"))
+        #expect(
+            example.stdout.contains(
+                "# Regenerate with: stagebuild compose Stagefile -o Dockerfile (run in the Stagefile's folder)\n"))
+        // A nested repository is its own project: the search stops at its root.
+        let nested = scratch.run(["compose", "inner/Stagefile"], in: "repo")
+        #expect(nested.status == .dataError)
+        #expect(nested.stderr.contains("unknown stage template 'base'"))
+    }
+
+    @Test func namesTheCatalogTheSameHoweverItWasReached() throws {
+        let scratch = try Scratch()
+        try scratch.write("FROM alpine:3.20\n", to: "project/catalog/base.Dockerfile")
+        try scratch.write("FROM stage:base\n", to: "project/Stagefile")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/project/linked", withDestinationPath: "catalog")
+        let given = scratch.run(["compose", "--stages", "catalog"], in: "project")
+        let linked = scratch.run(["compose", "--stages", "linked"], in: "project")
+        let environment = scratch.run(["compose"], in: "project", environment: ["STAGEBUILD_STAGES": "catalog"])
+        let fromOutside = scratch.run(["compose", "project/Stagefile", "--stages", "project/linked"])
+        #expect(given.status == .success, "\(given.stderr)")
+        #expect(given.stdout.contains("\n# [base] stage template catalog/base.Dockerfile\n"))
+        #expect(given.stdout.contains("# Regenerate with: stagebuild compose Stagefile -o Dockerfile --stages catalog (run"))
+        #expect(linked.stdout == given.stdout)
+        #expect(environment.stdout == given.stdout)
+        #expect(fromOutside.stdout == given.stdout)
+        try scratch.write(given.stdout, to: "project/Dockerfile")
+        #expect(scratch.run(["compose", "--check", "--stages", "linked"], in: "project").status == .success)
+    }
+
+    @Test func namesACatalogOutsideTheProjectByItsSearchPathEntry() throws {
+        let scratch = try Scratch()
+        try scratch.write("FROM alpine:3.20\n", to: "shared/base.Dockerfile")
+        try scratch.write("", to: "project/.git/HEAD")
+        try scratch.write("FROM stage:base\n", to: "project/Stagefile")
+        let result = scratch.run(["compose"], in: "project", environment: ["STAGEBUILD_STAGES": scratch.path + "/shared"])
+        #expect(result.status == .success, "\(result.stderr)")
+        #expect(result.stdout.contains("\n# [base] stage template base.Dockerfile (catalog from STAGEBUILD_STAGES)\n"))
+        #expect(result.stdout.contains("(run in the Stagefile's folder with STAGEBUILD_STAGES set)\n"))
+        #expect(!result.stdout.contains(scratch.path))
+    }
+}
