@@ -42,12 +42,14 @@ RUN set -eux; \
     fi
 
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
-# and curl's own API) and OpenSSL's libcrypto. Each library is pinned with its -dev
-# package, which requires exactly its own version.
+# and curl's own API), OpenSSL's libcrypto and RE2 (linear-time regular expressions).
+# Each library is pinned with its -dev package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libcurl4=7.88.1-10+deb12u15 \
         libcurl4-openssl-dev=7.88.1-10+deb12u15 \
+        libre2-9=20220601+dfsg-1+b1 \
+        libre2-dev=20220601+dfsg-1+b1 \
         libssl-dev=3.0.22-1~deb12u2 \
         libssl3=3.0.22-1~deb12u2 \
     && rm -rf /var/lib/apt/lists/*
@@ -100,7 +102,8 @@ ARG SERVICE_USER=stagebuild
 ARG SOURCE_DATE_EPOCH
 
 # --static-swift-stdlib links Swift and Foundation in; the C libraries stay shared:
-# libcurl (FoundationNetworking, curl's own API), OpenSSL's libcrypto, and libstdc++,
+# libcurl (FoundationNetworking, curl's own API), OpenSSL's libcrypto, RE2 (for a
+# program with a target over libre2, as stagebuild's patterns), and libstdc++,
 # libgcc_s, libc and zlib, which every Debian base already has (apt needs them).
 # ca-certificates backs TLS chain validation. Add tzdata for a program that uses
 # TimeZone, libxml2 for one that imports FoundationXML.
@@ -110,6 +113,7 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         ca-certificates=20250419~deb12u2 \
         libcurl4=7.88.1-10+deb12u15 \
+        libre2-9=20220601+dfsg-1+b1 \
         libssl3=3.0.22-1~deb12u2 \
     && rm -rf /var/lib/apt/lists/* \
     && rm -f /var/log/dpkg.log /var/log/apt/history.log /var/log/apt/term.log /var/log/alternatives.log \

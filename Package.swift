@@ -18,19 +18,25 @@ let package = Package(
         // Argument parsing, help text, commands and exit codes; runs in-process for tests. Holds the
         // libcurl registry transport for `stagebuild lock` (see StageKit).
         .target(
-            name: "StagebuildCLI", dependencies: ["StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl"]),
+            name: "StagebuildCLI",
+            dependencies: ["StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl", "Digests"]),
         // HTTP/1.1 sanity upstream on POSIX sockets: a pure request parser, echo routes, graceful shutdown.
         .target(name: "SanityServer", dependencies: ["Digests"]),
         // OpenSSL's libcrypto from Debian's libssl-dev, with a small shim over its EVP digest calls.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // The only importer of CCrypto: SHA-256 digests as bytes, hex and "sha256:" + hex.
+        // The only importer of CCrypto: SHA-256 digests as bytes, hex and "sha256:" + hex, and
+        // PEM certificates read as libcurl reads a CA file.
         .target(name: "Digests", dependencies: ["CCrypto"]),
         // libcurl from Debian's libcurl4-openssl-dev, with typed C wrappers for its variadic calls.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The only importer of CCurl: an easy handle with typed options, timings and CURLcode errors.
         .target(name: "Curl", dependencies: ["CCurl"]),
+        // RE2 from Debian's libre2-dev behind a few C functions (RE2 is C++; Swift calls C).
+        .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
+        // The only importer of CRE2: regular expressions users give, matched in linear time.
+        .target(name: "Patterns", dependencies: ["CRE2"]),
         // Probe requests through HTTP proxies: proxy selection as curl does it, policies, outcomes.
-        .target(name: "ProbeKit", dependencies: ["Curl"]),
+        .target(name: "ProbeKit", dependencies: ["Curl", "Patterns"]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
 
@@ -41,6 +47,7 @@ let package = Package(
         .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit"], exclude: ["Golden"]),
         .testTarget(name: "SanityServerTests", dependencies: ["SanityServer"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
+        .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.
         .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax"]),
         // Runs the built stagebuild lock/compose against real registries on loopback (Tests/e2e/registry);

@@ -1,4 +1,4 @@
-# summary: Swift 6.3.1 toolchain on Debian 12 (bookworm), libcurl and OpenSSL headers; builds the package in the build context into /out/bin
+# summary: Swift 6.3.1 toolchain on Debian 12 (bookworm), libcurl, OpenSSL and RE2 headers; builds the package in the build context into /out/bin
 # param DEBIAN_SNAPSHOT: snapshot.debian.org timestamp such as 20250520T000000Z; empty uses the live Debian archive
 # param SOURCE_DIR: where the build context is copied and built
 # param SWIFT_BUILD_FLAGS: arguments of swift build
@@ -30,12 +30,14 @@ RUN set -eux; \
     fi
 
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
-# and curl's own API) and OpenSSL's libcrypto. Each library is pinned with its -dev
-# package, which requires exactly its own version.
+# and curl's own API), OpenSSL's libcrypto and RE2 (linear-time regular expressions).
+# Each library is pinned with its -dev package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libcurl4=7.88.1-10+deb12u15 \
         libcurl4-openssl-dev=7.88.1-10+deb12u15 \
+        libre2-9=20220601+dfsg-1+b1 \
+        libre2-dev=20220601+dfsg-1+b1 \
         libssl-dev=3.0.22-1~deb12u2 \
         libssl3=3.0.22-1~deb12u2 \
     && rm -rf /var/lib/apt/lists/*

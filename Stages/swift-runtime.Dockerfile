@@ -1,11 +1,12 @@
-# summary: Run-time libraries for a Swift program built with --static-swift-stdlib (libcurl, OpenSSL, CA certificates) and a non-root user
+# summary: Run-time libraries for a Swift program built with --static-swift-stdlib (libcurl, OpenSSL, RE2, CA certificates) and a non-root user
 # param SERVICE_USER: name of the unprivileged system user and group that runs the program
 ARG SERVICE_USER=app
 # BuildKit's built-in build argument: useradd dates the account in /etc/shadow from it.
 ARG SOURCE_DATE_EPOCH
 
 # --static-swift-stdlib links Swift and Foundation in; the C libraries stay shared:
-# libcurl (FoundationNetworking, curl's own API), OpenSSL's libcrypto, and libstdc++,
+# libcurl (FoundationNetworking, curl's own API), OpenSSL's libcrypto, RE2 (for a
+# program with a target over libre2, as stagebuild's patterns), and libstdc++,
 # libgcc_s, libc and zlib, which every Debian base already has (apt needs them).
 # ca-certificates backs TLS chain validation. Add tzdata for a program that uses
 # TimeZone, libxml2 for one that imports FoundationXML.
@@ -15,6 +16,7 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         ca-certificates=20250419~deb12u2 \
         libcurl4=7.88.1-10+deb12u15 \
+        libre2-9=20220601+dfsg-1+b1 \
         libssl3=3.0.22-1~deb12u2 \
     && rm -rf /var/lib/apt/lists/* \
     && rm -f /var/log/dpkg.log /var/log/apt/history.log /var/log/apt/term.log /var/log/alternatives.log \

@@ -1,12 +1,15 @@
 // A small door into OpenSSL's libcrypto (Debian's libssl-dev) for Swift: SHA-256 through the
-// EVP digest interface, the one OpenSSL 3 keeps undeprecated. Only the Swift module `Digests`
-// imports this module.
+// EVP digest interface, the one OpenSSL 3 keeps undeprecated, and reading PEM certificates as
+// libcurl's CA file loading does. Only the Swift module `Digests` imports this module.
 
 #ifndef STAGEBUILD_CCRYPTO_SHIM_H
 #define STAGEBUILD_CCRYPTO_SHIM_H
 
 #include <stddef.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 
 // A fresh SHA-256 context, or NULL when OpenSSL cannot make one (out of memory).
 static inline EVP_MD_CTX *ccrypto_sha256_new(void) {
@@ -32,6 +35,29 @@ static inline int ccrypto_sha256_final(EVP_MD_CTX *context, unsigned char *diges
 
 static inline void ccrypto_sha256_free(EVP_MD_CTX *context) {
     EVP_MD_CTX_free(context);
+}
+
+// Reads every PEM certificate in `bytes` with PEM_read_bio_X509. Returns how many were read;
+// when one cannot be read (damaged base64, DER that is no certificate), returns -1 and stores
+// its 0-based index in `failing`. Text outside BEGIN/END lines is skipped, as OpenSSL does.
+static inline long ccrypto_pem_certificate_count(const void *bytes, int length, long *failing) {
+    BIO *bio = BIO_new_mem_buf(bytes, length);
+    if (bio == NULL) return -1;
+    long count = 0;
+    ERR_clear_error();
+    for (;;) {
+        X509 *certificate = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+        if (certificate == NULL) {
+            unsigned long error = ERR_peek_last_error();
+            ERR_clear_error();
+            BIO_free(bio);
+            if (ERR_GET_LIB(error) == ERR_LIB_PEM && ERR_GET_REASON(error) == PEM_R_NO_START_LINE) return count;
+            *failing = count;
+            return -1;
+        }
+        X509_free(certificate);
+        count += 1;
+    }
 }
 
 #endif

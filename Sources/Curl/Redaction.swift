@@ -51,57 +51,99 @@ public enum Redaction {
         }
     }
 
-    /// A URL, or proxy text such as `user:password@host:3128`, with the password of its user
-    /// info replaced by `***` (`scheme://user:***@host...`: everything from the first `:` of the
-    /// user info to the authority's last `@`); text without a password comes back unchanged.
-    /// Works on the UTF-8 bytes, as every call's report passes here.
+    /// A URL, or proxy text such as `user:password@host:3128`, with the secret of its user
+    /// info replaced by `***` where it stands: the password (`scheme://user:***@host`), or the
+    /// whole user info when it has no `:` (`scheme://***@host`: a user name alone is a token).
+    /// Only the user-info component changes; host, path and query are shown as written, even
+    /// when they hold the same text as the secret. Works on the UTF-8 bytes.
     ///
     /// - Parameter text: the URL or proxy text.
     /// - Returns: the text, safe to show.
     public static func url(_ text: String) -> String {
-        passwordRange(in: text).map { masked($0, in: text) } ?? text
-    }
-
-    /// Where the password of a URL's (or proxy text's) user info is, as written: after the
-    /// first `:` of the user info, up to the authority's last `@`; `nil` without a password.
-    ///
-    /// - Parameter text: the URL or proxy text.
-    /// - Returns: the range of the password, still percent-encoded.
-    public static func passwordRange(in text: String) -> Range<String.Index>? {
         let bytes = text.utf8
         let start = authorityStart(of: bytes)
-        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-        return password(in: bytes[start..<(end ?? bytes.endIndex)])
+        let end = authorityEnd(in: bytes[start...])
+        return secret(inUserInfoBefore: bytes[start..<end].lastIndex(of: UInt8(ascii: "@")), from: start, in: text)
+            .map { masked($0, in: text) } ?? text
     }
 
-    /// Text that may be a malformed URL or proxy text, for error messages: as ``url(_:)``; and
-    /// when that finds no password but an `@` follows a `:` after the scheme anywhere in the
-    /// text, everything between them (``loosePasswordRange(in:)``) is replaced too. A password
-    /// may hold a raw `#`, `/` or `?`, which ends the authority early for a URL parser
-    /// (`http://user:pa#ss@host`); a message about such text must not show it.
+    /// Text that may be a malformed URL or proxy text, for error messages: everything from the
+    /// authority's start to the text's last `@` is taken as user info and its secret hidden as
+    /// by ``url(_:)``. A password may hold a raw `@`, `#`, `/` or `?`, which ends the
+    /// authority early for a URL parser (`http://user:pa/ss@host`); a message about such text
+    /// must show none of it.
     ///
     /// - Parameter text: text given as a URL or proxy, valid or not.
     /// - Returns: the text, safe to show.
     public static func malformedURL(_ text: String) -> String {
-        (passwordRange(in: text) ?? loosePasswordRange(in: text)).map { masked($0, in: text) } ?? text
-    }
-
-    /// Where a password may be in text that is not a valid URL: after the first `:` that follows
-    /// the scheme (or the start) up to the text's last `@`; `nil` when there is no such pair.
-    ///
-    /// - Parameter text: text given as a URL or proxy.
-    /// - Returns: the range of the possible password, as written.
-    public static func loosePasswordRange(in text: String) -> Range<String.Index>? {
         let bytes = text.utf8
-        return password(in: bytes[authorityStart(of: bytes)...])
+        let start = authorityStart(of: bytes)
+        return secret(inUserInfoBefore: bytes[start...].lastIndex(of: UInt8(ascii: "@")), from: start, in: text)
+            .map { masked($0, in: text) } ?? text
     }
 
-    /// After the first `:` up to the last `@` of the bytes, or `nil`.
-    private static func password(in authority: Substring.UTF8View) -> Range<String.Index>? {
-        guard let at = authority.lastIndex(of: UInt8(ascii: "@")),
-            let colon = authority[..<at].firstIndex(of: UInt8(ascii: ":"))
-        else { return nil }
-        return authority.index(after: colon)..<at
+    /// Free text (a message from libcurl or a server, a trace line) with the user-info secret
+    /// of every URL in it hidden as by ``url(_:)``, and credential header lines as by
+    /// ``headerBlock(_:)``. A URL is found by its `://`; its authority ends at white space,
+    /// a quote, `<`, `>` or the authority's own end.
+    ///
+    /// - Parameter text: any text meant for output.
+    /// - Returns: the text, safe to show.
+    public static func text(_ text: String) -> String {
+        let source = headerBlock(text)
+        guard source.utf8.contains(UInt8(ascii: "@")) else { return source }
+        let bytes = Array(source.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index...].starts(with: "://".utf8) else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            index += 3
+            output += "://".utf8
+            var end = index
+            while end < bytes.count, !endsAuthorityInText(bytes[end]), !"/?#".utf8.contains(bytes[end]) { end += 1 }
+            if let at = bytes[index..<end].lastIndex(of: UInt8(ascii: "@")), at > index {
+                if let colon = bytes[index..<at].firstIndex(of: UInt8(ascii: ":")) {
+                    output += bytes[index...colon]
+                    if colon + 1 < at { output += "***".utf8 }
+                } else {
+                    output += "***".utf8
+                }
+                output += bytes[at..<end]
+            } else {
+                output += bytes[index..<end]
+            }
+            index = end
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The secret part of the user info that ends at `at`: after its first `:` (the password),
+    /// or all of it without a `:`; `nil` when there is no user info or nothing to hide.
+    private static func secret(
+        inUserInfoBefore at: String.Index?, from start: String.Index, in text: String
+    ) -> Range<String.Index>? {
+        guard let at else { return nil }
+        let userInfo = text.utf8[start..<at]
+        guard !userInfo.isEmpty else { return nil }
+        guard let colon = userInfo.firstIndex(of: UInt8(ascii: ":")) else { return start..<at }
+        let password = text.utf8.index(after: colon)
+        return password < at ? password..<at : nil
+    }
+
+    /// The first `/`, `?` or `#` of the bytes, or their end.
+    private static func authorityEnd(in bytes: Substring.UTF8View) -> String.Index {
+        bytes.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+    }
+
+    /// Bytes that end a URL inside free text: white space, quotes and angle brackets.
+    private static func endsAuthorityInText(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "<")
+            || byte == UInt8(ascii: ">") || byte == 0x7F
     }
 
     /// The text with `range` replaced by `***`.

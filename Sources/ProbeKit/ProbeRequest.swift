@@ -39,6 +39,20 @@ public struct ProbeRequest: Sendable, Equatable {
             // Foundation parses any number; curl's URL parser refuses these (CURLUE_BAD_PORT_NUMBER).
             throw .invalidTarget(Redaction.url(url.absoluteString), reason: "the port must be a number from 0 to 65535")
         }
+        switch URLValidation.problem(in: url.absoluteString) {
+        case nil: break
+        case .badPort:
+            throw .invalidTarget(Redaction.url(url.absoluteString), reason: "the port must be a number from 0 to 65535")
+        case .badIPv6:
+            let inBrackets = url.host(percentEncoded: false) ?? ""
+            let reason =
+                IPAddress.v4(parsing: inBrackets.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) != nil
+                ? "brackets hold IPv6 addresses only; write an IPv4 address without them"
+                : "[\(inBrackets)] is not an IPv6 address"
+            throw .invalidTarget(Redaction.url(url.absoluteString), reason: reason)
+        case .other(let words):
+            throw .invalidTarget(Redaction.url(url.absoluteString), reason: "libcurl refuses it: \(words)")
+        }
         guard HTTPToken.isToken(Substring(method)) else {
             throw .invalidMethod(
                 method, reason: "a method is a token of letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 section 9.1)")
@@ -104,7 +118,4 @@ public struct ProbeRequest: Sendable, Equatable {
     /// `host:port`, IPv6 in brackets: what CONNECT asks for (RFC 9110 section 9.3.6).
     public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    /// The URL's user name and password, when it has them (libcurl sends them as Basic
-    /// credentials); secrets for redaction.
-    var userInfoPassword: String? { url.password(percentEncoded: false) }
 }

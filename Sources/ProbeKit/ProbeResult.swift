@@ -1,9 +1,11 @@
+import Curl
+
 /// Everything a report says about one call: what was asked, which way it went, how it ended,
 /// and the facts collected on the way.
 ///
 /// No field ever holds a password or a credential header value: the target and proxy are
-/// redacted (`user:***@host`) and messages are built without secrets (and scrubbed again by
-/// ``SecretRedactor`` before any report).
+/// redacted where they stand (`user:***@host`), messages are built without secrets, and text
+/// from libcurl or a server loses the user info of any URL in it (``redacted()``).
 public struct ProbeResult: Sendable, Equatable {
     /// The target URL, redacted.
     public var target: String
@@ -85,18 +87,18 @@ public struct ProbeResult: Sendable, Equatable {
         return nil
     }
 
-    /// The same result with every text field passed through `redactor`.
+    /// The same result with the text that may quote libcurl or a server (messages, warnings,
+    /// hints) cleaned by structure: the user info of every URL in it and the values of
+    /// credential header lines are hidden (``Redaction/text(_:)``); nothing else changes.
     ///
-    /// - Parameter redactor: the run's secrets.
-    /// - Returns: the scrubbed result.
-    public func redacted(by redactor: SecretRedactor) -> ProbeResult {
+    /// - Returns: the cleaned result.
+    public func redacted() -> ProbeResult {
         var copy = self
-        copy.target = redactor.redact(target)
-        copy.message = message.map(redactor.redact)
-        copy.warnings = warnings.map(redactor.redact)
+        copy.message = message.map(Redaction.text)
+        copy.warnings = warnings.map(Redaction.text)
         if case .failed(var reason) = outcome {
-            reason.message = redactor.redact(reason.message)
-            reason.hint = reason.hint.map(redactor.redact)
+            reason.message = Redaction.text(reason.message)
+            reason.hint = reason.hint.map(Redaction.text)
             copy.outcome = .failed(reason)
         }
         return copy

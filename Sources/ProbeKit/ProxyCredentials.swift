@@ -23,12 +23,17 @@ public struct ProxyCredentials: Sendable, Equatable, CustomStringConvertible, Cu
         self.password = password
     }
 
-    /// `"user:***"`, or `"user"` without a password; the user name as ``shownUser``.
-    public var description: String { password == nil ? shownUser : "\(shownUser):***" }
+    /// `"user:***"`; `"***"` without a password, since a user name alone is a token (an API
+    /// key as user info is common); the user name as ``shownUser``.
+    public var description: String { password == nil ? "***" : "\(shownUser):***" }
 
     /// The user name percent-encoded as user info (RFC 3986 section 3.2.1): a name that decodes
     /// to `alice:secret` shows as `alice%3Asecret`, never as if it held a password.
     public var shownUser: String { user.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? user }
+
+    /// The user as messages name it: ``shownUser``, or `***` for a user name without a
+    /// password (a token).
+    public var shownName: String { password == nil ? "***" : shownUser }
 
     /// The same as ``description``.
     public var debugDescription: String { description }

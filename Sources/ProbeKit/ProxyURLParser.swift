@@ -32,6 +32,16 @@ enum ProxyURLParser {
         }
 
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        // A proxy has no path, query or fragment: a `/`, `?` or `#` before the last `@`, or a
+        // second `@`, is an unencoded character of the user name or password.
+        if let lastAt = rest.lastIndex(of: "@") {
+            let unencoded = "@/?#".filter { rest[..<lastAt].contains($0) }
+            if !unencoded.isEmpty { throw invalid(Self.unencodedCredentialsReason(unencoded)) }
+        }
+        let tail = rest[authorityEnd...]
+        if !(tail.isEmpty || tail == "/") {
+            throw invalid("a proxy URL has no path, query or fragment: remove \"\(tail.prefix(1))\" and what follows")
+        }
         var authority = rest[..<authorityEnd]
         var credentials: ProxyCredentials?
         if let at = authority.firstIndex(of: "@") {
@@ -60,6 +70,16 @@ enum ProxyURLParser {
             throw .unsupportedProxyScheme(scheme: resolvedScheme, proxy: Redaction.malformedURL(text), source: source)
         }
         return ProxyServer(scheme: proxyScheme, host: host, port: port, credentials: credentials)
+    }
+
+    /// Why text with unencoded characters in its user info is refused, naming each character
+    /// and the `%XX` form to write instead (RFC 3986 section 3.2.1; curl refuses it too).
+    ///
+    /// - Parameter characters: The characters found, e.g. `@/`.
+    static func unencodedCredentialsReason(_ characters: String) -> String {
+        let named = characters.map { "\"\($0)\"" }.joined(separator: " and ")
+        let encoded = characters.map { $0.utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined() }
+        return "the user name or password holds \(named), which must be written \(encoded.joined(separator: " and "))"
     }
 
     // MARK: - Parts

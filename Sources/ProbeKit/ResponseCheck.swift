@@ -20,7 +20,7 @@ struct ResponseCheck {
                 switch status {
                 case 407:
                     return .proxyAuthenticationRequired(
-                        status: shown, challenge: ProxyAnswer.challenge(in: fields), user: server.credentials?.shownUser,
+                        status: shown, challenge: ProxyAnswer.challenge(in: fields), user: server.credentials?.shownName,
                         onConnect: false, source: source)
                 case 403 where evidence != nil:
                     return .proxyForbidden(status: shown, authority: request.authority, onConnect: false, evidence: evidence)
@@ -44,7 +44,7 @@ struct ResponseCheck {
             let source: ProxySource
             if case .proxy(_, let chosenBy) = route { source = chosenBy } else { source = .option("--proxy") }
             return .proxyAuthenticationRequired(
-                status: shown, challenge: ProxyAnswer.challenge(in: fields), user: route.server?.credentials?.shownUser,
+                status: shown, challenge: ProxyAnswer.challenge(in: fields), user: route.server?.credentials?.shownName,
                 onConnect: true, source: source)
         case 403:
             return .proxyForbidden(status: shown, authority: request.authority, onConnect: true, evidence: evidence)

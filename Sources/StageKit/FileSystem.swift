@@ -87,10 +87,12 @@ public struct LocalFileSystem: FileSystem {
             throw FileSystemError(path: path, reason: "read failed: \(error.localizedDescription)")
         }
         // Not String(data:encoding:), which silently drops a byte order mark.
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw FileSystemError(path: path, reason: "not valid UTF-8 text", isMalformedText: true)
+        do {
+            return try LintSourceText.decode(Array(data))
+        } catch {
+            let reason = "\(error.message) (line \(error.line), column \(error.column))"
+            throw FileSystemError(path: path, reason: reason, isMalformedText: true)
         }
-        return text
     }
 
     /// Sorted entry names; see `FileSystem.entries(ofDirectory:)`.

@@ -1,3 +1,4 @@
+import Curl
 import Dispatch
 import Foundation
 import ProbeKit
@@ -90,7 +91,7 @@ enum ProbeCommand: Subcommand {
             help: "The response must have this header, with this exact value if given (repeatable)."),
         ArgumentScanner.Option(
             names: ["--expect-body"], takesValue: true, valueName: "REGEX",
-            help: "The body must match this regular expression (NSRegularExpression)."),
+            help: "The body must match this regular expression (RE2 syntax, as Go and blackbox_exporter; linear time)."),
         ArgumentScanner.Option(
             names: ["-X", "--request"], takesValue: true, valueName: "METHOD",
             help: "The request method (default GET; HEAD fetches no body)."),
@@ -135,7 +136,7 @@ enum ProbeCommand: Subcommand {
             do {
                 engine = try URLSessionProbeEngine(settings: plan.settings)
             } catch {
-                throw UsageError(plan.redactor.redact(error.description))
+                throw UsageError(Redaction.text(error.description))
             }
         }
         let runner = ProbeRunner(engine: engine, concurrency: plan.concurrency, deadline: plan.deadline)
@@ -144,21 +145,21 @@ enum ProbeCommand: Subcommand {
         var progress: (@Sendable (ProbeProgress) -> Void)?
         if showsProgress {
             let standardError = context.standardError
-            let redactor = plan.redactor
             progress = { step in
-                let line = "[\(step.completed)/\(step.total)] \(step.result.outcome.name) \(step.result.target)"
-                standardError.write("\r\u{1B}[K" + redactor.redact(line))
+                // The target is already redacted where it stands (ProbeRequest.target).
+                standardError.write(
+                    "\r\u{1B}[K[\(step.completed)/\(step.total)] \(step.result.outcome.name) \(step.result.target)")
             }
         }
 
-        let results = runner.run(plan.requests, progress: progress).map { $0.redacted(by: plan.redactor) }
+        let results = runner.run(plan.requests, progress: progress).map { $0.redacted() }
         interruption?.stop()
         if showsProgress { context.standardError.write("\r\u{1B}[K") }
 
         let colored =
             plan.format == .text && context.standardOutput.isTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
             && context.environment["TERM"] != "dumb"
-        context.standardOutput.write(plan.redactor.redact(plan.format.render(results, colored: colored)))
+        context.standardOutput.write(plan.format.render(results, colored: colored))
         switch runner.cancellation.cause {
         case .interrupted: return .interrupted
         case .terminated: return .terminated

@@ -1,4 +1,5 @@
 import Curl
+import Digests
 import Foundation
 import ProbeKit
 import StageKit
@@ -12,7 +13,6 @@ struct ProbePlan {
     var format: ReportFormat
     var concurrency: Int
     var deadline: Double?
-    var redactor: SecretRedactor
     /// Options that take no effect on these calls, said once on stderr before the run.
     var warnings: [String] = []
 
@@ -27,9 +27,9 @@ struct ProbePlan {
 
     init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(Failure) {
         let environment = context.environment
-        // Known secrets first, so that even error messages about other inputs are scrubbed.
-        var redactor = SecretRedactor(secrets: [])
-        func usage(_ message: String) -> Failure { .usage(UsageError(redactor.redact(message))) }
+        // Messages name inputs through Redaction already; URLs that libcurl or Foundation
+        // quote back lose their user info here too.
+        func usage(_ message: String) -> Failure { .usage(UsageError(Redaction.text(message))) }
         do {
             if arguments.has("--validate-domain-name") && arguments.has("--no-validate-domain-name") {
                 throw usage("choose one of --validate-domain-name and --no-validate-domain-name")
@@ -88,12 +88,6 @@ struct ProbePlan {
             for file in targetFiles {
                 targets += try Self.targets(in: file, from: cwd)
             }
-            // URL passwords and credential headers are known only once parsed; scrub with what
-            // is known so far (the proxy passwords) while parsing.
-            redactor = SecretRedactor.forRun(settings: settings, requests: [])
-            redactor = SecretRedactor(
-                secrets: redactor.secrets + headers.filter(\.isCredential).map(\.value)
-                    + targets.compactMap { Self.password(in: $0.text) })
             guard !targets.isEmpty else {
                 guard targetFiles.isEmpty else {
                     throw Failure.badData("--targets \(targetFiles.joined(separator: ", ")) holds no URL")
@@ -120,8 +114,6 @@ struct ProbePlan {
                 }
             }
             self.requests = requests
-            redactor = SecretRedactor.forRun(settings: settings, requests: requests)
-            self.redactor = redactor
             // The route depends on the scheme and host only: each pair is checked once.
             var checkedHosts = Set<String>()
             var anyThroughProxy = false
@@ -142,7 +134,7 @@ struct ProbePlan {
             throw usage(error.description)
         } catch let error as Failure {
             guard case .badData(let message) = error else { throw error }
-            throw .badData(redactor.redact(message))
+            throw .badData(Redaction.text(message))
         } catch {
             throw usage("\(error)")
         }
@@ -170,11 +162,20 @@ struct ProbePlan {
     /// CURLOPT_CAINFO expects); otherwise the error would surface as a TLS failure of the server.
     private static func readableFile(_ path: String, option: String, from directory: String) throws(Failure) -> String {
         let absolute = Paths.absolute(path, from: directory)
-        guard FileManager.default.isReadableFile(atPath: absolute), let data = FileManager.default.contents(atPath: absolute)
-        else {
-            throw .unreadable("cannot read \(option) \(path): no such readable file")
+        let text: String
+        do {
+            text = try LocalFileSystem().readText(at: absolute)
+        } catch {
+            if error.isMalformedText { throw .badData("\(option) \(path) is \(error.reason)") }
+            throw .unreadable("cannot read \(option) \(path): \(error.reason)")
         }
-        guard String(decoding: data, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
+        let count: Int
+        do {
+            count = try PEMCertificates.count(in: Array(text.utf8))
+        } catch {
+            throw .badData("\(option) \(path): certificate \(error.number) cannot be read by OpenSSL (damaged base64 or DER)")
+        }
+        guard count > 0 else {
             throw .badData("\(option) \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
         return absolute
@@ -191,14 +192,21 @@ struct ProbePlan {
     /// lines starting with `#` skipped, and a ` #` after a URL starting a comment (a URL never
     /// holds a raw space, so this cannot cut one).
     private static func targets(in path: String, from directory: String) throws(Failure) -> [Target] {
-        let data: Data?
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            data = FileManager.default.contents(atPath: Paths.absolute(path, from: directory))
-        }
-        guard let data, let text = String(data: data, encoding: .utf8) else {
-            throw .unreadable("cannot read --targets \(path): no such readable UTF-8 file")
+        let text: String
+        do {
+            if path == "-" {
+                let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+                text = try LintSourceText.decode(bytes)
+            } else {
+                text = try LocalFileSystem().readText(at: Paths.absolute(path, from: directory))
+            }
+        } catch let error as LintSourceText.InvalidUTF8 {
+            throw .badData("--targets <stdin> is \(error.message) (line \(error.line), column \(error.column))")
+        } catch let error as FileSystemError {
+            if error.isMalformedText { throw .badData("--targets \(path) is \(error.reason)") }
+            throw .unreadable("cannot read --targets \(path): \(error.reason)")
+        } catch {
+            throw .unreadable("cannot read --targets \(path): \(error)")
         }
         let name = path == "-" ? "<stdin>" : path
         var targets: [Target] = []
@@ -211,14 +219,5 @@ struct ProbePlan {
             if !url.isEmpty && !url.hasPrefix("#") { targets.append(Target(text: url, origin: "\(name):\(index + 1)")) }
         }
         return targets
-    }
-
-    /// The password of a URL text's user info, for scrubbing error messages; for text that is
-    /// no URL, what may be one (``Redaction/loosePasswordRange(in:)``).
-    private static func password(in text: String) -> String? {
-        guard let url = URL(string: text, encodingInvalidCharacters: false) else {
-            return Redaction.loosePasswordRange(in: text).map { String(text[$0]) }
-        }
-        return url.password(percentEncoded: false)
     }
 }

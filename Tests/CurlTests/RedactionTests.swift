@@ -28,8 +28,21 @@ import Testing
     @Test func malformedURLsLoseWhatMayBeAPassword() {
         #expect(Redaction.malformedURL("http://alice:pa#ss@h.test:1") == "http://alice:***@h.test:1")
         #expect(Redaction.malformedURL("alice:pa/ss@h.test:1") == "alice:***@h.test:1")
-        #expect(Redaction.malformedURL("https://bob:pw@h.test/p@th") == "https://bob:***@h.test/p@th")
+        // Everything up to the text's last `@` may be user info: a malformed text shows less.
+        #expect(Redaction.malformedURL("https://bob:pw@h.test/p@th") == "https://bob:***@th")
+        #expect(Redaction.malformedURL("http://alice:pa@s:s/wd@h.test:1") == "http://alice:***@h.test:1")
+        #expect(Redaction.malformedURL("http://tok@en@h.test") == "http://***@h.test")
         #expect(Redaction.malformedURL("https://h.test:99999/") == "https://h.test:99999/")
         #expect(Redaction.url("http://alice:pa#ss@h.test:1") == "http://alice:pa#ss@h.test:1", "a valid URL's fragment")
+    }
+
+    @Test func urlsLoseTheirUserInfoSecretOnly() {
+        #expect(Redaction.url("http://bob:127@127.0.0.1:9/127") == "http://bob:***@127.0.0.1:9/127")
+        #expect(Redaction.url("https://TOKEN@h.test/") == "https://***@h.test/")
+        #expect(Redaction.url("bob:pw@proxy:3128") == "bob:***@proxy:3128")
+        #expect(Redaction.url("https://h.test/a@b") == "https://h.test/a@b")
+        #expect(
+            Redaction.text("see http://u:p@h/x, https://t@h/ and mailto:a@b")
+                == "see http://u:***@h/x, https://***@h/ and mailto:a@b")
     }
 }

@@ -66,7 +66,7 @@ struct ProxyConfigurationCurlOracleTests {
         Case(target: "https://api.test:29/", environment: ["https_proxy": "127.0.0.1:12"], noProxy: ".test"),
         Case(target: "https://api.test:29/", proxy: "127.0.0.1"),
         Case(target: "https://api.test:29/", proxy: "https://127.0.0.1"),
-        Case(target: "https://api.test:29/", proxy: "HTTP://u%3Ax:p%40ss@127.0.0.1:17/ignored/path"),
+        Case(target: "https://api.test:29/", proxy: "HTTP://u%3Ax:p%40ss@127.0.0.1:17/"),
         Case(target: "https://api.test:29/", proxy: "http:///127.0.0.1:17"),
         Case(target: "https://api.test:29/", proxy: "ftp.example:17"),
         Case(target: "https://api.test:29/", proxy: "127.0.0.1:/x"),

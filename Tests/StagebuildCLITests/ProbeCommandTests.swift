@@ -66,7 +66,7 @@ import Glibc
         ),
         (
             ["--expect-body", "(open", "http://a.test/"],
-            "invalid --expect-body \"(open\": not a valid regular expression (NSRegularExpression)"
+            "invalid --expect-body \"(open\": not a valid RE2 regular expression: missing ): (open"
         ),
         (["-H", "NoColon", "http://a.test/"], "invalid -H: write it as 'Name: value'"),
         (
@@ -94,6 +94,19 @@ import Glibc
         (["--resolve", "a.test:443", "http://a.test/"], "invalid --resolve \"a.test:443\": write it as HOST:PORT:ADDRESS"),
         (["ftp://a.test/"], "invalid target \"ftp://a.test/\": the URL must start with http:// or https://"),
         (["http://a.test:99999/"], "invalid target \"http://a.test:99999/\": the port must be a number from 0 to 65535"),
+        (
+            ["http://a.test:99999999999999999999/"],
+            "invalid target \"http://a.test:99999999999999999999/\": the port must be a number from 0 to 65535"
+        ),
+        (["http://[::g]/"], "invalid target \"http://[::g]/\": [::g] is not an IPv6 address"),
+        (
+            ["http://[127.0.0.1]/"],
+            "invalid target \"http://[127.0.0.1]/\": brackets hold IPv6 addresses only; write an IPv4 address without them"
+        ),
+        (
+            ["--proxy", "http://u:Qx/Zk@p.test:1", "http://a.test/"],
+            "invalid proxy \"http://u:***@p.test:1\" (from --proxy): the user name or password holds \"/\", which must be written %2F"
+        ),
         (
             ["--proxy", "socks5://p.test:1080", "http://a.test/"],
             "unsupported proxy scheme \"socks5\" in \"socks5://p.test:1080\" (from --proxy): stagebuild probes through http:// and https:// proxies only (curl would use SOCKS here)"
@@ -137,9 +150,34 @@ import Glibc
     @Test func unreadableFilesExitSeventyFour() throws {
         let cacert = try run(["--cacert", "/nonexistent/ca.pem", "https://a.test/"])
         #expect(cacert.status == .ioError)
-        #expect(cacert.stderr == "error: cannot read --cacert /nonexistent/ca.pem: no such readable file\n")
+        #expect(cacert.stderr == "error: cannot read --cacert /nonexistent/ca.pem: No such file or directory\n")
         let targets = try run(["--targets", "/nonexistent/targets.txt"])
         #expect(targets.status == .ioError)
+        #expect(targets.stderr.hasPrefix("error: cannot read --targets /nonexistent/targets.txt: No such file or directory\n"))
+        let folder = try run(["--targets", "/"])
+        #expect(folder.status == .ioError)
+        #expect(folder.stderr.hasPrefix("error: cannot read --targets /: is a directory\n"))
+    }
+
+    @Test func aTargetsFileThatIsNotUTF8IsBadDataNamingTheByte() throws {
+        let scratch = try Scratch()
+        try scratch.write("", to: "placeholder")
+        let path = scratch.path + "/targets.bin"
+        _ = FileManager.default.createFile(atPath: path, contents: Data([0x68, 0x74, 0x74, 0x70, 0x0A, 0xFF, 0xFE]))
+        let result = try run(["--targets", path])
+        #expect(result.status == .dataError)
+        #expect(
+            result.stderr.hasPrefix(
+                "error: --targets \(path) is not valid UTF-8 text: invalid byte 0xFF at byte offset 5 (line 2, column 1)\n"))
+    }
+
+    @Test func aCAFileOpenSSLCannotReadIsBadDataNamingTheCertificate() throws {
+        let scratch = try Scratch()
+        let good = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUQ2dW\n-----END CERTIFICATE-----\n"
+        try scratch.write(good, to: "damaged.pem")
+        let result = try run(["--cacert", scratch.path + "/damaged.pem", "https://a.test/"])
+        #expect(result.status == .dataError)
+        #expect(result.stderr.contains("certificate 1 cannot be read by OpenSSL"), "\(result.stderr)")
     }
 
     @Test func aCAFileWithoutAPEMCertificateIsBadData() throws {
