@@ -94,6 +94,7 @@ public final class EasyHandle {
         case .verbose(let on): try setLong(CURLOPT_VERBOSE, on ? 1 : 0, name)
         case .protocols(let list): try setString(CURLOPT_PROTOCOLS_STR, list, name)
         case .freshConnect(let on): try setLong(CURLOPT_FRESH_CONNECT, on ? 1 : 0, name)
+        case .proxyAuth(let schemes): try setLong(CURLOPT_PROXYAUTH, schemes.rawValue, name)
         }
     }
 

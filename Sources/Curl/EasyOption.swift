@@ -14,6 +14,27 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case https
     }
 
+    /// The authentication schemes for `CURLOPT_PROXYAUTH` (its `CURLAUTH_*` bits).
+    public struct AuthenticationSchemes: OptionSet, Sendable, Hashable {
+        /// The bits, as libcurl's `CURLAUTH_*` values.
+        public let rawValue: Int
+        /// Creates a set from `CURLAUTH_*` bits.
+        ///
+        /// - Parameter rawValue: The bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// `CURLAUTH_BASIC` (RFC 7617), libcurl's default: sent with the first request.
+        public static let basic = Self(rawValue: 1 << 0)
+        /// `CURLAUTH_DIGEST` (RFC 7616).
+        public static let digest = Self(rawValue: 1 << 1)
+        /// `CURLAUTH_NEGOTIATE` (SPNEGO, RFC 4559): needs a Kerberos ticket.
+        public static let negotiate = Self(rawValue: 1 << 2)
+        /// `CURLAUTH_NTLM`.
+        public static let ntlm = Self(rawValue: 1 << 3)
+        /// `CURLAUTH_ANY` without `CURLAUTH_DIGEST_IE` (bit 4): libcurl asks first and picks the
+        /// safest scheme the proxy offers, as `curl --proxy-anyauth`.
+        public static let any = Self(rawValue: ~(1 << 4))
+    }
+
     /// `CURLOPT_URL`: the target, e.g. `"https://example.com/health"`.
     case url(String)
     /// `CURLOPT_PROXY`: the proxy as `scheme://host:port`; `""` means no proxy at all.
@@ -24,6 +45,8 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
     case proxyUsername(String)
     /// `CURLOPT_PROXYPASSWORD`: the proxy password, not percent-encoded.
     case proxyPassword(String)
+    /// `CURLOPT_PROXYAUTH`: the schemes libcurl may answer a proxy's 407 with.
+    case proxyAuth(AuthenticationSchemes)
     /// `CURLOPT_HTTPPROXYTUNNEL`: use CONNECT also for `http://` targets.
     case proxyTunnel(Bool)
     /// `CURLOPT_NOPROXY`: hosts that bypass the proxy, comma separated; `""` bypasses none and
@@ -77,6 +100,7 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .proxyType: "CURLOPT_PROXYTYPE"
         case .proxyUsername: "CURLOPT_PROXYUSERNAME"
         case .proxyPassword: "CURLOPT_PROXYPASSWORD"
+        case .proxyAuth: "CURLOPT_PROXYAUTH"
         case .proxyTunnel: "CURLOPT_HTTPPROXYTUNNEL"
         case .noProxy: "CURLOPT_NOPROXY"
         case .caInfo: "CURLOPT_CAINFO"
@@ -108,6 +132,7 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .proxyType(let type): "\(name)=\(type)"
         case .proxyUsername(let user): "\(name)=\(user)"
         case .proxyPassword: "\(name)=***"
+        case .proxyAuth(let schemes): "\(name)=\(schemes.rawValue)"
         case .noProxy(let list): "\(name)=\(list)"
         case .caInfo(let path), .proxyCAInfo(let path): "\(name)=\(path)"
         case .pinnedPublicKey(let pins), .proxyPinnedPublicKey(let pins): "\(name)=\(pins)"

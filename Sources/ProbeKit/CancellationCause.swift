@@ -2,6 +2,8 @@
 public enum CancellationCause: Sendable, Equatable, CustomStringConvertible {
     /// The user interrupted the run (SIGINT, Ctrl-C).
     case interrupted
+    /// The terminal or session went away (SIGHUP).
+    case hungUp
     /// The process was asked to stop (SIGTERM, as `timeout(1)`, `kill` and CI runners send).
     case terminated
     /// The run's overall `--deadline` ended, after this many seconds.
@@ -14,6 +16,7 @@ public enum CancellationCause: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .interrupted: "interrupted (SIGINT)"
         case .terminated: "terminated (SIGTERM)"
+        case .hungUp: "hung up (SIGHUP)"
         case .deadline(let seconds): "the --deadline of \(Seconds.text(seconds)) s ended the run"
         case .requested: "cancelled by the caller"
         }

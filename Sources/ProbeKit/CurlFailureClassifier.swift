@@ -34,7 +34,9 @@ struct CurlFailureClassifier {
         return server.host.contains(":") ? "[\(server.host)]:\(server.port)" : "\(server.host):\(server.port)"
     }
 
-    private var responseCheck: ResponseCheck { ResponseCheck(request: request, route: route, tunnel: tunnel) }
+    private var responseCheck: ResponseCheck {
+        ResponseCheck(request: request, route: route, tunnel: tunnel, authentication: settings.proxyAuthentication)
+    }
 
     // MARK: - Completed transfers
 
@@ -75,6 +77,13 @@ struct CurlFailureClassifier {
                 status: partial.connectStatusCode, statusLine: head?.statusLine, fields: Self.fields(head))
         }
         let detail = error.reason
+        // Until the proxy's answer to CONNECT is complete, no byte reached the target: a read
+        // or TLS failure then is the proxy's.
+        if route.server != nil, tunnel, !partial.completedConnect, !isAtProxyTLS(partial),
+            [.gotNothing, .recvError, .sendError, .weirdServerReply, .sslConnectError].contains(error.code)
+        {
+            return .proxyConnectAborted(proxyAddress: proxyAddress, detail: detail)
+        }
         switch error.code {
         case .couldntResolveProxy:
             return .proxyNameNotResolved(
@@ -185,7 +194,7 @@ struct CurlFailureClassifier {
                 ? .proxyConnect
                 : (timings.nameLookup == 0 && IPAddress.v4(parsing: request.host) == nil
                     && IPAddress.v6(parsing: request.host) == nil ? .nameResolution : .targetConnect)
-        } else if throughProxy && tunnel && partial.connectStatusCode == 0 {
+        } else if throughProxy && tunnel && !partial.completedConnect {
             phase = .connectAnswer
         } else if request.isHTTPS && timings.appConnect == 0 {
             phase = .tlsHandshake
@@ -198,8 +207,13 @@ struct CurlFailureClassifier {
         let maxTime = settings.effectiveMaxTime
         let (limit, seconds) =
             phase.isConnectPhase && connectLimit <= maxTime ? ("--connect-timeout", connectLimit) : ("--max-time", maxTime)
-        if throughProxy && (phase == .proxyConnect || phase == .connectAnswer || (phase == .firstByte && !tunnel)) {
-            return .proxyTimeout(phase: phase, limit: limit, seconds: seconds, proxyAddress: proxyAddress)
+        if throughProxy && (phase == .proxyConnect || phase == .connectAnswer) {
+            return .proxyTimeout(
+                phase: phase, limit: limit, seconds: seconds, proxyAddress: proxyAddress,
+                answerStarted: partial.connectStatusCode > 0)
+        }
+        if throughProxy && phase == .firstByte && !tunnel {
+            return .forwardedTimeout(limit: limit, seconds: seconds, proxyAddress: proxyAddress, authority: request.authority)
         }
         return .timeout(phase: phase, limit: limit, seconds: seconds, authority: request.authority)
     }

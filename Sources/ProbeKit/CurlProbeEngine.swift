@@ -83,7 +83,8 @@ public struct CurlProbeEngine: ProbeEngine {
             outcome: reason.map(ProbeOutcome.failed) ?? .succeeded, message: reason?.message,
             warnings: classifier.warnings(tls: tls),
             httpStatus: response.statusCode > 0 && !failedConnect ? response.statusCode : nil,
-            connectStatus: tunnel && response.connectStatusCode > 0 ? response.connectStatusCode : nil,
+            connectStatus: tunnel && response.connectStatusCode > 0
+                && (response.completedConnect || response.connectStatusCode >= 300) ? response.connectStatusCode : nil,
             tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response))
     }
 
@@ -97,7 +98,7 @@ public struct CurlProbeEngine: ProbeEngine {
     ///   - tunnel: whether it goes through CONNECT.
     /// - Returns: the options, in the order they are set.
     public func options(for request: ProbeRequest, route: ProxyRoute, tunnel: Bool) -> [EasyOption] {
-        var options = route.curlOptions
+        var options = route.curlOptions(authentication: settings.proxyAuthentication)
         options.append(.url(request.url.absoluteString))
         if route.server != nil && tunnel && !request.isHTTPS { options.append(.proxyTunnel(true)) }
         options += timeoutOptions(connect: settings.effectiveConnectTimeout, total: settings.effectiveMaxTime)
@@ -152,7 +153,7 @@ public struct CurlProbeEngine: ProbeEngine {
         components?.user = nil
         components?.password = nil
         guard let url = components?.url else { return nil }
-        var options = route.curlOptions
+        var options = route.curlOptions(authentication: settings.proxyAuthentication)
         options.append(.url(url.absoluteString))
         if route.server != nil && tunnel && !request.isHTTPS { options.append(.proxyTunnel(true)) }
         options += commonOptions(for: request, route: route)

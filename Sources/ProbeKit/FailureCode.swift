@@ -17,6 +17,10 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
     /// The proxy refused: `403 Forbidden` to CONNECT (RFC 9110 section 9.3.6), or a 403 it made
     /// up itself for a forwarded request.
     case proxyForbidden
+    /// The proxy's answer to CONNECT was not an HTTP answer, or ended before its header block
+    /// did: no tunnel was opened (curl: "CONNECT tunnel failed, response 0", "Proxy CONNECT
+    /// aborted").
+    case proxyProtocolError
     /// The proxy could not reach the target: a `5xx` to CONNECT, or a `502`/`503`/`504` it made
     /// up itself (RFC 9110 sections 15.6.3-15.6.5).
     case proxyBadGateway
@@ -57,6 +61,7 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .proxyTimeout: "proxy timeout"
         case .proxyAuthenticationRequired: "proxy authentication required"
         case .proxyForbidden: "proxy forbidden"
+        case .proxyProtocolError: "proxy protocol error"
         case .proxyBadGateway: "proxy bad gateway"
         case .targetNameNotResolved: "target name not resolved"
         case .connectFailed: "connect failed"

@@ -56,6 +56,48 @@ extension FailureReason {
             appleError: proxyConnectionFailure(tunnel: tunnel))
     }
 
+    /// `proxyProtocolError`: the proxy answered CONNECT with bytes that are no HTTP answer (a
+    /// SOCKS or TLS server, a body without a status line), so no tunnel was opened and the
+    /// target was never reached (RFC 9110 section 9.3.6).
+    ///
+    /// - Parameters:
+    ///   - proxyAddress: `host:port` of the proxy.
+    ///   - detail: libcurl's message.
+    /// - Returns: the reason.
+    public static func proxyConnectAborted(proxyAddress: String, detail: String) -> FailureReason {
+        FailureReason(
+            code: .proxyProtocolError, hop: .proxy,
+            message:
+                "the proxy at \(proxyAddress) answered CONNECT with something that is not an HTTP answer, so no tunnel was "
+                + "opened and the target was never reached (Proxy CONNECT aborted)\(curlSays(detail))",
+            hint: "check that \(proxyAddress) is an HTTP proxy (not SOCKS; for a proxy that speaks TLS, write https://)",
+            appleError: .httpsProxyConnectionFailure)
+    }
+
+    /// `timeout` of a forwarded request: the proxy took it and nothing came back in time. The
+    /// probe cannot see past a forwarding proxy, and a proxy that accepted the connection and
+    /// the request is the less likely one to be silent (squid answers 504 only after its own
+    /// timeout), so the target comes first.
+    ///
+    /// - Parameters:
+    ///   - limit: the option that ran out, e.g. `"--max-time"`.
+    ///   - seconds: its value in seconds.
+    ///   - proxyAddress: `host:port` of the proxy.
+    ///   - authority: the target's `host:port`.
+    /// - Returns: the reason.
+    public static func forwardedTimeout(limit: String, seconds: Double, proxyAddress: String, authority: String) -> FailureReason
+    {
+        FailureReason(
+            code: .timeout, hop: .target,
+            message:
+                "no answer through the proxy at \(proxyAddress) within the \(limit) of \(Seconds.text(seconds)) s (phase: "
+                + "\(TimeoutPhase.firstByte.words)); the proxy took the request, so it may be waiting for \(authority)",
+            hint:
+                "check that \(authority) answers (the proxy forwarded the request; squid answers 504 only after its own "
+                + "timeout), then that \(proxyAddress) forwards promptly; or raise \(limit)",
+            appleError: .timedOut, timeoutPhase: .firstByte)
+    }
+
     /// `proxyTimeout`: the proxy did not answer in time.
     ///
     /// - Parameters:
@@ -64,15 +106,20 @@ extension FailureReason {
     ///   - limit: the option that ran out, e.g. `"--connect-timeout"`.
     ///   - seconds: its value in seconds.
     ///   - proxyAddress: `host:port` of the proxy.
+    ///   - answerStarted: for ``TimeoutPhase/connectAnswer``, whether a status line arrived (the
+    ///     header block then never ended).
     /// - Returns: the reason.
     public static func proxyTimeout(
-        phase: TimeoutPhase, limit: String, seconds: Double, proxyAddress: String
+        phase: TimeoutPhase, limit: String, seconds: Double, proxyAddress: String, answerStarted: Bool = false
     )
         -> FailureReason
     {
         let what: String
         switch phase {
         case .proxyConnect, .nameResolution: what = "could not connect to the proxy at \(proxyAddress)"
+        case .connectAnswer where answerStarted:
+            what =
+                "the proxy at \(proxyAddress) began its answer to CONNECT but never ended its header block, so no tunnel was opened"
         case .connectAnswer: what = "the proxy at \(proxyAddress) accepted the connection but never answered CONNECT"
         default: what = "the proxy at \(proxyAddress) accepted the request but sent no answer (it may be waiting for the target)"
         }
@@ -85,20 +132,39 @@ extension FailureReason {
 
     /// `proxyAuthenticationRequired`: the proxy answered 407 (RFC 9110 section 15.5.8).
     ///
+    /// When the proxy offers no scheme the probe answered with (`NTLM` and `Negotiate` only,
+    /// while the probe sends Basic), the credentials were never checked: the reason says so and
+    /// names the flag for a scheme the proxy offers, instead of doubting the password.
+    ///
     /// - Parameters:
     ///   - status: the status line without the version, e.g. `"407 Proxy Authentication Required"`.
-    ///   - challenge: the `Proxy-Authenticate` value (RFC 9110 section 11.7.1), if any.
-    ///   - user: the user whose credentials were sent, or `nil` when none were.
+    ///   - challenges: the proxy's `Proxy-Authenticate` field values (RFC 9110 section
+    ///     11.7.1), in order.
+    ///   - user: the user whose credentials were sent, as shown, or `nil` when none were.
+    ///   - authentication: the scheme setting the probe answered with.
     ///   - onConnect: whether it answered CONNECT (else a forwarded request).
     ///   - source: the setting that named the proxy.
     /// - Returns: the reason.
     public static func proxyAuthenticationRequired(
-        status: String, challenge: String?, user: String?, onConnect: Bool, source: ProxySource
+        status: String, challenges: [String], user: String?, authentication: ProxyAuthentication, onConnect: Bool,
+        source: ProxySource
     ) -> FailureReason {
         var message = "the proxy answered \(onConnect ? "CONNECT" : "the forwarded request") with \(status)"
-        if let challenge { message += " and asks for \(challenge)" }
+        if !challenges.isEmpty { message += " and asks for \(challenges.joined(separator: ", "))" }
+        let offered = ProxyAnswer.offeredSchemes(in: challenges)
+        let usable = offered.filter { scheme in authentication.schemeNames.contains { $0.lowercased() == scheme.lowercased() } }
+        let flag = offered.lazy.compactMap(ProxyAuthentication.answering).first?.flag
         let hint: String
-        if let user {
+        if !offered.isEmpty && usable.isEmpty {
+            let sent = authentication.schemeNames.joined(separator: ", ")
+            message +=
+                user == nil
+                ? "; no credentials were sent"
+                : "; stagebuild probe answers with \(sent) (\(authentication.flag)), which it does not offer, so the credentials were not checked"
+            hint =
+                flag.map { "answer with a scheme it offers: \($0) (or --proxy-anyauth to let libcurl choose)" }
+                ?? "it offers no scheme curl speaks; use a proxy account with Basic, or an authenticating local proxy (cntlm, px) in front of it"
+        } else if let user {
             message += "; it rejected the credentials of user \"\(user)\""
             hint = "check the user name and password given for \"\(user)\" in \(source)"
         } else {

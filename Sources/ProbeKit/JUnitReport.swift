@@ -12,11 +12,17 @@ public struct JUnitReport: Sendable {
 
     /// The report, with a trailing newline.
     ///
-    /// - Parameter results: a run's results, already redacted.
+    /// `<testsuites>` and `<testsuite>` carry the run's elapsed time (what CI reporters show as
+    /// the suite's duration): concurrent calls overlap, so it is not their sum. Each
+    /// `<testcase time>` is the call's own time.
+    ///
+    /// - Parameters:
+    ///   - results: a run's results, already redacted.
+    ///   - elapsed: the run's wall-clock duration in seconds; `nil` takes the longest call.
     /// - Returns: the XML text.
-    public func render(_ results: [ProbeResult]) -> String {
+    public func render(_ results: [ProbeResult], elapsed: Double? = nil) -> String {
         let summary = ProbeSummary(results)
-        let seconds = results.compactMap { $0.timings?.total }.reduce(0, +) / 1000
+        let seconds = elapsed ?? (results.compactMap { $0.timings?.total }.max() ?? 0) / 1000
         let errors = results.filter { Self.isError($0.outcome) }.count
         let counts =
             "tests=\"\(summary.total)\" failures=\"\(summary.failed)\" errors=\"\(errors)\" "

@@ -22,6 +22,8 @@ public struct ProbeSettings: Sendable, Equatable {
     /// `--max-time` in seconds, or `nil` when not given (then ``defaultMaxTime``): the limit
     /// for the whole call (`CURLOPT_TIMEOUT_MS`).
     public var maxTime: Double?
+    /// The scheme a proxy's 407 is answered with (`--proxy-basic`, the default, ... `--proxy-anyauth`).
+    public var proxyAuthentication: ProxyAuthentication = .basic
 
     /// Settings.
     ///

@@ -29,9 +29,27 @@ enum ProxyAnswer {
         return nil
     }
 
-    /// The `Proxy-Authenticate` challenge, e.g. `Basic realm="probe"`, or `nil`.
-    static func challenge(in fields: [(name: String, value: String)]) -> String? {
-        fields.first { $0.name.lowercased() == "proxy-authenticate" }?.value
+    /// Every `Proxy-Authenticate` field value, in order (RFC 9110 section 11.7.1).
+    static func challenges(in fields: [(name: String, value: String)]) -> [String] {
+        fields.filter { $0.name.lowercased() == "proxy-authenticate" }.map(\.value)
+    }
+
+    /// The auth-scheme of every challenge the proxy offers, in order, each once (RFC 9110
+    /// section 11.6.1: a field may hold several challenges, and several fields may be sent;
+    /// a challenge's first token is its scheme, its parameters follow).
+    static func offeredSchemes(in challenges: [String]) -> [String] {
+        var schemes: [String] = []
+        for challenge in challenges {
+            // Challenges are separated by commas, but so are a challenge's parameters: a scheme
+            // is a token not followed by "=", at the start or after a comma.
+            for part in challenge.split(separator: ",") {
+                let words = part.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard let first = words.first, !first.contains("="), HTTPToken.isToken(first) else { continue }
+                let scheme = String(first)
+                if !schemes.contains(where: { $0.lowercased() == scheme.lowercased() }) { schemes.append(scheme) }
+            }
+        }
+        return schemes
     }
 
     /// The status line without the HTTP version: `"407 Proxy Authentication Required"`, or the

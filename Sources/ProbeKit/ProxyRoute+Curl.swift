@@ -7,7 +7,13 @@ extension ProxyRoute {
     /// `CURLOPT_PROXYTYPE` its scheme, `CURLOPT_PROXYUSERNAME`/`CURLOPT_PROXYPASSWORD` its
     /// decoded credentials (so a password never travels inside a URL), and `CURLOPT_NOPROXY` is
     /// `""`: the route is already decided, libcurl must not apply `no_proxy` again.
-    public var curlOptions: [EasyOption] {
+    public var curlOptions: [EasyOption] { curlOptions(authentication: .basic) }
+
+    /// The route's options, with `CURLOPT_PROXYAUTH` for the scheme given when the proxy has
+    /// credentials.
+    ///
+    /// - Parameter authentication: The scheme to answer a 407 with.
+    func curlOptions(authentication: ProxyAuthentication) -> [EasyOption] {
         guard let server else { return [.proxy(""), .noProxy("")] }
         var options: [EasyOption] = [
             .proxy(server.url), .proxyType(server.scheme == .https ? .https : .http), .noProxy(""),
@@ -15,6 +21,7 @@ extension ProxyRoute {
         if let credentials = server.credentials {
             options.append(.proxyUsername(credentials.user))
             options.append(.proxyPassword(credentials.password ?? ""))
+            if authentication != .basic { options.append(.proxyAuth(authentication.curlSchemes)) }
         }
         return options
     }

@@ -12,12 +12,14 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     /// - Parameters:
     ///   - results: a run's results, already redacted.
     ///   - colored: whether the text report may use ANSI colours (ignored by the others).
+    ///   - elapsed: the run's wall-clock duration in seconds, for JUnit's suite `time`; `nil`
+    ///     takes the longest call.
     /// - Returns: the whole report, ending with a newline.
-    public func render(_ results: [ProbeResult], colored: Bool = false) -> String {
+    public func render(_ results: [ProbeResult], colored: Bool = false, elapsed: Double? = nil) -> String {
         switch self {
         case .text: TextReport(colored: colored).render(results)
         case .json: JSONReport().render(results)
-        case .junit: JUnitReport().render(results)
+        case .junit: JUnitReport().render(results, elapsed: elapsed)
         }
     }
 }

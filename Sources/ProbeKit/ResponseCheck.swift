@@ -5,6 +5,8 @@ struct ResponseCheck {
     var route: ProxyRoute
     /// Whether the call went through a CONNECT tunnel (then every response is the target's).
     var tunnel: Bool
+    /// The scheme a proxy's 407 was answered with.
+    var authentication: ProxyAuthentication = .basic
 
     /// The failure, or `nil` when the response meets every expectation.
     ///
@@ -20,8 +22,8 @@ struct ResponseCheck {
                 switch status {
                 case 407:
                     return .proxyAuthenticationRequired(
-                        status: shown, challenge: ProxyAnswer.challenge(in: fields), user: server.credentials?.shownName,
-                        onConnect: false, source: source)
+                        status: shown, challenges: ProxyAnswer.challenges(in: fields), user: server.credentials?.shownName,
+                        authentication: authentication, onConnect: false, source: source)
                 case 403 where evidence != nil:
                     return .proxyForbidden(status: shown, authority: request.authority, onConnect: false, evidence: evidence)
                 case _ where [500, 502, 503, 504].contains(status) && evidence != nil:
@@ -44,8 +46,8 @@ struct ResponseCheck {
             let source: ProxySource
             if case .proxy(_, let chosenBy) = route { source = chosenBy } else { source = .option("--proxy") }
             return .proxyAuthenticationRequired(
-                status: shown, challenge: ProxyAnswer.challenge(in: fields), user: route.server?.credentials?.shownName,
-                onConnect: true, source: source)
+                status: shown, challenges: ProxyAnswer.challenges(in: fields), user: route.server?.credentials?.shownName,
+                authentication: authentication, onConnect: true, source: source)
         case 403:
             return .proxyForbidden(status: shown, authority: request.authority, onConnect: true, evidence: evidence)
         case 500...599:

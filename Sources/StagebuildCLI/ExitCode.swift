@@ -14,6 +14,8 @@ public enum ExitCode: Int32, Sendable {
     case internalError = 70
     /// A file could not be read or written (EX_IOERR).
     case ioError = 74
+    /// Hung up by SIGHUP (a closed terminal or SSH session), as shells report it (128 + 1).
+    case hungUp = 129
     /// Interrupted by SIGINT, as shells report it (128 + 2).
     case interrupted = 130
     /// Stopped by SIGTERM, as shells report it (128 + 15).

@@ -24,29 +24,33 @@ enum ProbeCommand: Subcommand {
         app on Apple platforms would get (URLError, e.g. -1202 serverCertificateUntrusted), and
         the switch that changes the result.
 
-        Proxy: --proxy, else the environment as curl reads it: http_proxy (lower case only),
+        Proxy: --proxy (-x), else the environment as curl reads it: http_proxy (lower case only),
         https_proxy/HTTPS_PROXY, all_proxy/ALL_PROXY; NO_PROXY/no_proxy or --noproxy send hosts
         around it. --proxy "" goes direct. https:// targets always go through a CONNECT tunnel.
+        A proxy's 407 is answered with Basic, as curl does; --proxy-digest, --proxy-ntlm,
+        --proxy-negotiate or --proxy-anyauth choose another scheme. When the proxy offers none
+        the probe answers with, the report says so rather than doubting the password.
 
         TLS: the chain and the host name are verified by default. --no-validate-domain-name
         still verifies the chain but not the name (the report warns); --allow-invalid-certificates
-        accepts any chain. An app that gets "-999 cancelled" behind a proxy usually met a
+        accepts any chain; -k/--insecure does both, as curl's. An app that gets "-999 cancelled" behind a proxy usually met a
         certificate without the host's name: the report says which names it carries.
 
         Time: --connect-timeout bounds connecting (proxy, its CONNECT answer, TLS handshake);
-        --max-time bounds each call; --deadline bounds the run. Ctrl-C (SIGINT) or SIGTERM
-        cancels the run: calls in flight and not started are reported cancelled.
+        --max-time bounds each call, the --expect-body match included; --deadline bounds the run.
+        Ctrl-C (SIGINT), SIGTERM or SIGHUP cancels the run: calls in flight and not started are
+        reported cancelled, and the report is written.
 
         Secrets (proxy passwords, URL passwords, Authorization and Proxy-Authorization values)
         never appear in any output. The JSON fields are documented in docs/probe-json.md.
 
         Exit status: 0 all calls succeeded, 1 a call failed or was cancelled by --deadline,
         64 usage, 65 a --targets or CA file with unusable content, 74 a file not readable,
-        130 interrupted (SIGINT), 143 terminated (SIGTERM).
+        129 hung up (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
         """
     static let options = [
         ArgumentScanner.Option(
-            names: ["--proxy"], takesValue: true, valueName: "URL",
+            names: ["-x", "--proxy"], takesValue: true, valueName: "URL",
             help: "Proxy http[s]://[user:password@]host[:port] (default port 1080, 443 for https://); \"\" for direct."),
         ArgumentScanner.Option(
             names: ["--noproxy"], takesValue: true, valueName: "LIST",
@@ -54,11 +58,26 @@ enum ProbeCommand: Subcommand {
         ArgumentScanner.Option(
             names: ["--proxytunnel"], takesValue: false, help: "Use a CONNECT tunnel also for http:// targets."),
         ArgumentScanner.Option(
+            names: ["--proxy-basic"], takesValue: false, help: "Answer the proxy's 407 with Basic (the default, as curl)."),
+        ArgumentScanner.Option(names: ["--proxy-digest"], takesValue: false, help: "Answer the proxy's 407 with Digest."),
+        ArgumentScanner.Option(names: ["--proxy-ntlm"], takesValue: false, help: "Answer the proxy's 407 with NTLM."),
+        ArgumentScanner.Option(
+            names: ["--proxy-negotiate"], takesValue: false,
+            help: "Answer the proxy's 407 with Negotiate (SPNEGO; needs a Kerberos ticket)."),
+        ArgumentScanner.Option(
+            names: ["--proxy-anyauth"], takesValue: false,
+            help: "Let libcurl pick the safest scheme the proxy offers (asks without credentials first)."),
+        ArgumentScanner.Option(
             names: ["--validate-domain-name"], takesValue: false,
             help: "Check that the certificate names the host (the default)."),
         ArgumentScanner.Option(
             names: ["--no-validate-domain-name"], takesValue: false,
             help: "Do not check the host name; the chain is still verified, the report warns."),
+        ArgumentScanner.Option(
+            names: ["-k", "--insecure"], takesValue: false,
+            help:
+                "As curl: check neither the chain nor the name (both --allow-invalid-certificates and --no-validate-domain-name)."
+        ),
         ArgumentScanner.Option(
             names: ["--allow-invalid-certificates"], takesValue: false,
             help: "Accept any certificate chain (untrusted, expired); the name is still checked."),
@@ -152,23 +171,27 @@ enum ProbeCommand: Subcommand {
             }
         }
 
+        let started = ContinuousClock.now
         let results = runner.run(plan.requests, progress: progress).map { $0.redacted() }
+        let elapsed = ContinuousClock.now - started
         interruption?.stop()
         if showsProgress { context.standardError.write("\r\u{1B}[K") }
 
         let colored =
             plan.format == .text && context.standardOutput.isTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
             && context.environment["TERM"] != "dumb"
-        context.standardOutput.write(plan.format.render(results, colored: colored))
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        context.standardOutput.write(plan.format.render(results, colored: colored, elapsed: seconds))
         switch runner.cancellation.cause {
         case .interrupted: return .interrupted
         case .terminated: return .terminated
+        case .hungUp: return .hungUp
         default: return ProbeSummary(results).allSucceeded ? .success : .checkFailed
         }
     }
 }
 
-/// Cancels a runner on SIGINT or SIGTERM, so the results of calls that already ended are still
+/// Cancels a runner on SIGINT, SIGTERM or SIGHUP, so the results of calls that already ended are still
 /// printed. The signals are blocked before any other thread starts (threads inherit the mask:
 /// the workers and libcurl's resolver threads) and one thread takes them with sigwait(2): no
 /// handler runs in signal context. Dispatch's signal source did the same with two threads of
@@ -184,7 +207,7 @@ private final class InterruptHandler: Sendable {
             var signals = Self.signals
             var received: Int32 = 0
             while sigwait(&signals, &received) == 0, !stopping.load(ordering: .acquiring) {
-                runner.cancel(received == SIGTERM ? .terminated : .interrupted)
+                runner.cancel(received == SIGTERM ? .terminated : received == SIGHUP ? .hungUp : .interrupted)
             }
             ended.signal()
         }.start()
@@ -206,6 +229,7 @@ private final class InterruptHandler: Sendable {
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGHUP)
         return set
     }
 }

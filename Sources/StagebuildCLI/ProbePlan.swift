@@ -64,9 +64,13 @@ struct ProbePlan {
             self.engineKind = engineKind
 
             let cwd = context.currentDirectory
+            let insecure = arguments.has("--insecure")
+            if insecure && arguments.has("--validate-domain-name") {
+                throw usage("choose one of --insecure (-k) and --validate-domain-name")
+            }
             var security = SecurityPolicy(
-                validatesDomainName: !arguments.has("--no-validate-domain-name"),
-                allowsInvalidCertificates: arguments.has("--allow-invalid-certificates"), pinnedPublicKeys: pins,
+                validatesDomainName: !(arguments.has("--no-validate-domain-name") || insecure),
+                allowsInvalidCertificates: arguments.has("--allow-invalid-certificates") || insecure, pinnedPublicKeys: pins,
                 proxyInsecure: arguments.has("--proxy-insecure"))
             security.caFile = try arguments.value("--cacert").map { path throws(Failure) in
                 try Self.readableFile(path, option: "--cacert", from: cwd)
@@ -79,6 +83,11 @@ struct ProbePlan {
                     proxy: arguments.value("--proxy"), noProxy: arguments.value("--noproxy"), environment: environment),
                 forcesTunnel: arguments.has("--proxytunnel"), security: security, resolve: resolve,
                 connectTimeout: connectTimeout, maxTime: maxTime)
+            let schemes = ProxyAuthentication.allCases.filter { arguments.has($0.flag) }
+            guard schemes.count <= 1 else {
+                throw usage("choose one of \(schemes.map(\.flag).joined(separator: " and "))")
+            }
+            settings.proxyAuthentication = schemes.first ?? .basic
 
             let targetFiles = arguments.all("--targets")
             guard targetFiles.filter({ $0 == "-" }).count <= 1 else {

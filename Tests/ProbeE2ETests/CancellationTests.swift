@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// SIGINT during slow calls: they are reported `cancelled`, calls that finished keep their
@@ -55,5 +56,35 @@ struct CancellationTests {
             #expect(probe.outcome == (probe.target.hasPrefix(quick) ? "succeeded" : "cancelled"), "\(run.summary)")
             #expect(probe.route == "proxy")
         }
+    }
+
+    /// A closed terminal or SSH session (SIGHUP) cancels like Ctrl-C, with its own status (129)
+    /// and the partial report written, valid.
+    @Test(.timeLimit(.minutes(1)))
+    func sighupCancelsWithTheReportWritten() async throws {
+        let servers = try E2EServers.current()
+        let run = try await StagebuildProcess.run(
+            ["probe", "--format", "junit", "--max-time", "30", servers.url("http", "127.0.0.1", "SILENT_PORT")],
+            interruptAfter: Self.interruptAfter, signal: SIGHUP)
+        #expect(run.status == 129 && !run.signalled && !run.killed, "\(run.summary)")
+        #expect((run.afterInterrupt ?? .seconds(99)) <= Self.exitWithin, "\(run.summary)")
+        #expect(run.stdout.hasSuffix("</testsuites>\n") && run.stdout.contains("hung up (SIGHUP)"), "\(run.summary)")
+    }
+
+    /// A pattern that takes a backtracking engine exponential time (`(a+)+b` on a run of `a`s)
+    /// ends at once: the body check is RE2's, linear in the body.
+    @Test(.timeLimit(.minutes(1)))
+    func aCatastrophicBodyPatternEndsAtOnce() async throws {
+        let servers = try E2EServers.current()
+        let path = "/" + String(repeating: "a", count: 4_000)
+        let run = try await StagebuildProcess.run(
+            [
+                "probe", "--format", "json", "--max-time", "5", "--deadline", "5", "--expect-body", "(a+)+b",
+                servers.url("http", "127.0.0.1", "HTTP_PORT", path: path),
+            ], limit: .seconds(20))
+        #expect(run.status == 1 && !run.killed, "\(run.summary)")
+        let probe = try #require(try run.report().probes.first, "\(run.summary)")
+        // Finished, not cancelled by the deadline: the match ended within it.
+        #expect(probe.reason == "expectationFailed", "\(run.summary)")
     }
 }

@@ -158,3 +158,23 @@ struct ForwardProxyTests {
         #expect(try call.probe.connectStatus == 200)
     }
 }
+
+/// A target that never answers behind squid, which forwards the request and waits: the probe
+/// cannot see past the proxy, so it never claims the proxy is broken, and the target comes
+/// first in the hint. Through CONNECT the same target is a timeout at the target too.
+@Suite(.enabled(if: E2EServers.isConfigured, "needs STAGEBUILD_E2E_STATE (scripts/test starts the servers)"))
+struct SilentTargetBehindAProxyTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aForwardedSilentTargetIsNotBlamedOnTheProxy() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("SQUID_PORT"), "--max-time", "2", servers.url("http", "127.0.0.1", "SILENT_PORT"),
+        ])
+        try call.expectFailed("timeout", keywords: [])
+        let probe = try call.probe
+        #expect(probe.hop == "target", "\(call.json.summary)")
+        #expect(probe.message?.contains("may be waiting for 127.0.0.1:\(servers["SILENT_PORT"])") == true, "\(call.json.summary)")
+        #expect(probe.hint?.hasPrefix("check that 127.0.0.1:\(servers["SILENT_PORT"]) answers") == true, "\(call.json.summary)")
+        #expect(probe.hint?.contains("is a working HTTP proxy") == false, "\(call.json.summary)")
+    }
+}

@@ -118,7 +118,10 @@ import Testing
         ("https://api.test/", true, TransferTimings(nameLookup: 1, connect: 2), 0, .proxyTimeout, .connectAnswer),
         ("https://api.test/", true, TransferTimings(nameLookup: 1), 0, .proxyTimeout, .connectAnswer),
         ("https://api.test/", true, TransferTimings(nameLookup: 1, connect: 2), 200, .timeout, .tlsHandshake),
-        ("http://api.test/", true, TransferTimings(nameLookup: 1, connect: 2, preTransfer: 2), 0, .proxyTimeout, .firstByte),
+        // A status line without the end of the header block opens no tunnel: still the proxy's.
+        ("https://api.test/", true, TransferTimings(nameLookup: 1, connect: 2), 201, .proxyTimeout, .connectAnswer),
+        // A forwarded request the proxy took: the probe cannot see past it, the target comes first.
+        ("http://api.test/", true, TransferTimings(nameLookup: 1, connect: 2, preTransfer: 2), 0, .timeout, .firstByte),
         ("https://api.test/", false, TransferTimings(), 0, .timeout, .nameResolution),
         ("https://127.0.0.1/", false, TransferTimings(), 0, .timeout, .targetConnect),
         ("https://api.test/", false, TransferTimings(nameLookup: 1, connect: 2, appConnect: 3), 0, .timeout, .firstByte),
@@ -130,8 +133,11 @@ import Testing
     func timeoutsNameThePhaseFromLibcurlsTimers(
         url: String, throughProxy: Bool, timings: TransferTimings, connect: Int, code: FailureCode, phase: TimeoutPhase
     ) throws {
-        // libcurl logs "Connected to" once TCP is up, also while the proxy's CONNECT answer is pending.
-        let log = timings.nameLookup > 0 ? ["Connected to proxy.test (10.0.0.3) port 3128 (#0)\n"] : []
+        // libcurl logs "Connected to" once TCP is up, also while the proxy's CONNECT answer is
+        // pending, and "CONNECT phase completed" once that answer is whole (200 here; 201 stands
+        // for a status line whose header block never ended).
+        var log = timings.nameLookup > 0 ? ["Connected to proxy.test (10.0.0.3) port 3128 (#0)\n"] : []
+        if connect == 200 { log.append("CONNECT phase completed\n") }
         let reason = try classifier(url, route: throughProxy ? Self.proxyRoute : .direct(.noProxyConfigured))
             .failure(of: error(.operationTimedOut, connect: connect, timings: timings, log: log), secondLook: nil)
         #expect(reason.code == code)

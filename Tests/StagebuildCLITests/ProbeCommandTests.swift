@@ -23,7 +23,8 @@ import Glibc
         #expect(result.stdout.hasPrefix("OVERVIEW: Check HTTP(S) calls through a proxy"))
         #expect(result.stdout.contains("USAGE: stagebuild probe [--proxy URL]"))
         let options = [
-            "--proxy URL", "--noproxy LIST", "--proxytunnel", "--validate-domain-name", "--no-validate-domain-name",
+            "-x, --proxy URL", "--noproxy LIST", "--proxytunnel", "--proxy-basic", "--proxy-digest", "--proxy-ntlm",
+            "--proxy-negotiate", "--proxy-anyauth", "-k, --insecure", "--validate-domain-name", "--no-validate-domain-name",
             "--allow-invalid-certificates", "--cacert FILE", "--pinned-public-key sha256//BASE64", "--proxy-cacert FILE",
             "--proxy-insecure", "--resolve HOST:PORT:ADDR", "--connect-timeout SECONDS", "--max-time SECONDS",
             "--deadline SECONDS", "--expect-status LIST", "--expect-header NAME[=VALUE]", "--expect-body REGEX",
@@ -32,7 +33,8 @@ import Glibc
         ]
         for option in options { #expect(result.stdout.contains("  \(option)"), "\(option)") }
         for status in [
-            "0 all calls succeeded", "1 a call failed", "64 usage", "65 a --targets", "74 a file", "130 interrupted",
+            "0 all calls succeeded", "1 a call failed", "64 usage", "65 a --targets", "74 a file", "129 hung up",
+            "130 interrupted",
             "143 terminated",
         ] {
             #expect(result.stdout.contains(status), "\(status)")

@@ -71,11 +71,12 @@ enum StagebuildProcess {
     ///
     /// - Parameters:
     ///   - arguments: the arguments after the executable's name.
-    ///   - interruptAfter: when set, SIGINT is sent this long after the start.
+    ///   - interruptAfter: when set, `signal` is sent this long after the start.
+    ///   - signal: the signal `interruptAfter` sends, SIGINT by default.
     ///   - limit: the run is killed (SIGKILL) when it lives longer than this.
     /// - Returns: the exit status, output and wall times.
     static func run(
-        _ arguments: [String], interruptAfter: Duration? = nil, limit: Duration = .seconds(60)
+        _ arguments: [String], interruptAfter: Duration? = nil, signal: Int32 = SIGINT, limit: Duration = .seconds(60)
     ) async throws -> Run {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("probe-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -95,7 +96,7 @@ enum StagebuildProcess {
         process.standardOutput = out
         process.standardError = err
         let child = TimedChild(process)
-        let end = try await child.run(interruptAfter: interruptAfter, limit: limit)
+        let end = try await child.run(interruptAfter: interruptAfter, signal: signal, limit: limit)
         try out.close()
         try err.close()
 
@@ -126,7 +127,7 @@ private final class TimedChild: @unchecked Sendable {
     var killed: Bool { lock.withLock { wasKilled } }
 
     /// Starts the process and returns the instant it exited.
-    func run(interruptAfter: Duration?, limit: Duration) async throws -> ContinuousClock.Instant {
+    func run(interruptAfter: Duration?, signal: Int32, limit: Duration) async throws -> ContinuousClock.Instant {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ContinuousClock.Instant, Error>) in
             process.terminationHandler = { [self] _ in
                 let now = ContinuousClock.now
@@ -142,7 +143,7 @@ private final class TimedChild: @unchecked Sendable {
                     return
                 }
                 if let interruptAfter {
-                    send(SIGINT, after: interruptAfter) { $0.interruptInstant = .now }
+                    send(signal, after: interruptAfter) { $0.interruptInstant = .now }
                 }
                 send(SIGKILL, after: limit) { $0.wasKilled = true }
             }

@@ -42,8 +42,9 @@ enum ReportSamples {
                         ProxyServer(scheme: .http, host: "proxy.internal", port: 3128), source: .environment("https_proxy")),
                     outcome: .failed(
                         .proxyAuthenticationRequired(
-                            status: "407 Proxy Authentication Required", challenge: "Basic realm=\"corp <main> & co\"", user: nil,
-                            onConnect: true, source: .environment("https_proxy"))),
+                            status: "407 Proxy Authentication Required", challenges: ["Basic realm=\"corp <main> & co\""],
+                            user: nil,
+                            authentication: .basic, onConnect: true, source: .environment("https_proxy"))),
                     message:
                         "the proxy answered CONNECT with 407 Proxy Authentication Required and asks for Basic realm=\"corp <main> & co\"; no credentials were sent",
                     connectStatus: 407, timings: ProbeTimings(dns: 1, connect: 1.5, total: 2), remoteAddress: "10.0.0.3:3128"),
