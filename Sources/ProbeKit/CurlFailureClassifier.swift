@@ -220,9 +220,12 @@ struct CurlFailureClassifier {
 
     // MARK: - TLS facts and warnings
 
-    /// The TLS facts of an `https://` target, or `nil` for `http://` or when TLS never began.
+    /// The TLS facts of an `https://` target, or `nil` for `http://` or when TLS never began:
+    /// through a proxy, not before the tunnel was open (a certificate libcurl saw then is an
+    /// `https://` proxy's, ``proxyTLSFacts(response:reason:proxyCertificate:)``).
     func tlsFacts(response: CurlResponse, reason: FailureReason?, secondLook: PeerCertificate?) -> TLSFacts? {
         guard request.isHTTPS else { return nil }
+        if route.server != nil, tunnel, !response.completedConnect { return nil }
         let policy = settings.security
         let leaf = response.certificates.first ?? secondLook
         var facts = Self.facts(of: leaf)
@@ -243,6 +246,32 @@ struct CurlFailureClassifier {
             guard handshakeDone else { return leaf == nil ? nil : facts }
             facts.chainVerified = !policy.allowsInvalidCertificates
             facts.nameVerified = policy.validatesDomainName
+        }
+        return facts
+    }
+
+    /// The TLS facts of an `https://` proxy, or `nil` for an `http://` one or when its handshake
+    /// never began. libcurl reads certificate details of the target's connection only, so the
+    /// certificate comes from a look at the proxy when verification failed, else it is unknown.
+    func proxyTLSFacts(response: CurlResponse, reason: FailureReason?, proxyCertificate: PeerCertificate?) -> TLSFacts? {
+        guard route.server?.scheme == .https else { return nil }
+        var facts = Self.facts(of: proxyCertificate)
+        facts.secondLook = proxyCertificate != nil
+        let verifies = !settings.security.proxyInsecure
+        let atProxy = reason?.hop == .proxy
+        switch reason?.code {
+        case .certificateNotTrusted? where atProxy, .certificateExpired? where atProxy, .certificateNotYetValid? where atProxy:
+            facts.chainVerified = false
+        case .hostNameMismatch? where atProxy:
+            facts.chainVerified = verifies
+            facts.nameVerified = false
+        default:
+            // Anything the proxy answered came through the finished handshake.
+            guard response.connectStatusCode > 0 || response.statusCode > 0 || response.completedConnect else {
+                return proxyCertificate == nil ? nil : facts
+            }
+            facts.chainVerified = verifies
+            facts.nameVerified = verifies
         }
         return facts
     }

@@ -55,6 +55,7 @@ public struct CurlProbeEngine: ProbeEngine {
         let response: CurlResponse
         var reason: FailureReason?
         var secondLook: PeerCertificate?
+        var proxyCertificate: PeerCertificate?
         switch transfer {
         case .success(let received):
             response = received
@@ -67,7 +68,6 @@ public struct CurlProbeEngine: ProbeEngine {
                 result.remoteAddress = Self.remoteAddress(response)
                 return result
             }
-            var proxyCertificate: PeerCertificate?
             if classifier.needsSecondLook(error) {
                 secondLook = self.secondLook(request, route: route, tunnel: tunnel, cancellation: cancellation)
             } else if classifier.needsProxyLook(error), let proxy = route.server {
@@ -85,7 +85,8 @@ public struct CurlProbeEngine: ProbeEngine {
             httpStatus: response.statusCode > 0 && !failedConnect ? response.statusCode : nil,
             connectStatus: tunnel && response.connectStatusCode > 0
                 && (response.completedConnect || response.connectStatusCode >= 300) ? response.connectStatusCode : nil,
-            tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response))
+            tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response),
+            proxyTLS: classifier.proxyTLSFacts(response: response, reason: reason, proxyCertificate: proxyCertificate))
     }
 
     // MARK: - Options

@@ -308,9 +308,22 @@ extension FailureReason {
     )
         -> FailureReason
     {
-        var message = "the certificate is not trusted: \(problem)"
+        var message = "\(hop == .proxy ? "the proxy's" : "the") certificate is not trusted: \(problem)"
         if let issuer { message += "; issued by \(issuer)" }
         var hint: String
+        // OpenSSL's X509_V_ERR_INVALID_PURPOSE: the chain may well verify, but the leaf's
+        // extendedKeyUsage lacks serverAuth (RFC 5280 section 4.2.1.12). Apple platforms refuse
+        // such a certificate too (iOS 13, macOS 10.15: "Requirements for trusted certificates").
+        if problem.contains("unsuitable certificate purpose") {
+            message =
+                "the certificate is not for TLS servers: its extendedKeyUsage lacks serverAuth (OpenSSL: \(problem))"
+                + (issuer.map { "; issued by \($0)" } ?? "")
+            hint =
+                "issue the \(hop == .proxy ? "proxy's " : "")certificate with extendedKeyUsage serverAuth; "
+                + (hop == .proxy ? "--proxy-insecure" : "--allow-invalid-certificates") + " accepts it unverified"
+            return FailureReason(
+                code: .certificateNotTrusted, hop: hop, message: message, hint: hint, appleError: .serverCertificateUntrusted)
+        }
         if hop == .proxy {
             hint = "--proxy-cacert FILE with the CA that issued the proxy's certificate, or --proxy-insecure"
         } else {
@@ -335,10 +348,11 @@ extension FailureReason {
     )
         -> FailureReason
     {
+        let whose = hop == .proxy ? "the proxy's certificate" : "the certificate"
         var message =
             names.isEmpty
-            ? "the certificate does not name \(host) (the name asked for)"
-            : "the certificate names \(names.joined(separator: ", ")), not \(host) (the name asked for)"
+            ? "\(whose) does not name \(host) (the name asked for)"
+            : "\(whose) names \(names.joined(separator: ", ")), not \(host) (the name asked for)"
         if throughProxy && hop == .target {
             message += "; if the proxy intercepts TLS, this certificate is the proxy's"
         }
@@ -361,7 +375,8 @@ extension FailureReason {
     public static func certificateExpired(hop: ProbeHop, notAfter: String?) -> FailureReason {
         FailureReason(
             code: .certificateExpired, hop: hop,
-            message: "the certificate expired" + (notAfter.map { " (not after \($0))" } ?? ""),
+            message: "\(hop == .proxy ? "the proxy's" : "the") certificate expired"
+                + (notAfter.map { " (not after \($0))" } ?? ""),
             hint: "renew the certificate (or check this machine's clock); "
                 + (hop == .proxy ? "--proxy-insecure skips the check" : "--allow-invalid-certificates skips the check"),
             appleError: .serverCertificateHasBadDate)
@@ -376,7 +391,8 @@ extension FailureReason {
     public static func certificateNotYetValid(hop: ProbeHop, notBefore: String?) -> FailureReason {
         FailureReason(
             code: .certificateNotYetValid, hop: hop,
-            message: "the certificate is not valid yet" + (notBefore.map { " (not before \($0))" } ?? ""),
+            message: "\(hop == .proxy ? "the proxy's" : "the") certificate is not valid yet"
+                + (notBefore.map { " (not before \($0))" } ?? ""),
             hint: "check this machine's clock; "
                 + (hop == .proxy ? "--proxy-insecure skips the check" : "--allow-invalid-certificates skips the check"),
             appleError: .serverCertificateNotYetValid)

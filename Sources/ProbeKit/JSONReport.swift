@@ -47,6 +47,7 @@ public struct JSONReport: Sendable {
             ("httpStatus", .integer(result.httpStatus)),
             ("connectStatus", .integer(result.connectStatus)),
             ("tls", result.tls.map(Self.object) ?? .null),
+            ("proxyTls", result.proxyTLS.map(Self.object) ?? .null),
             ("timings", result.timings.map(Self.object) ?? .null),
             ("remoteAddress", .string(result.remoteAddress)),
         ])

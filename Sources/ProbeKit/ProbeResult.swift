@@ -28,8 +28,10 @@ public struct ProbeResult: Sendable, Equatable {
     public var httpStatus: Int?
     /// The proxy's status code for CONNECT, when a tunnel was asked for and answered.
     public var connectStatus: Int?
-    /// TLS facts for `https://` targets whose handshake began.
+    /// TLS facts for `https://` targets whose handshake began: always the target's.
     public var tls: TLSFacts?
+    /// TLS facts of an `https://` proxy whose handshake began (JSON `proxyTls`).
+    public var proxyTLS: TLSFacts?
     /// Phase timings, when the call started.
     public var timings: ProbeTimings?
     /// The address connected to, `ip:port` (IPv6 in brackets); the proxy's through a proxy.
@@ -41,8 +43,9 @@ public struct ProbeResult: Sendable, Equatable {
     public init(
         target: String, method: String, repetition: Int = 1, engine: String, route: ProxyRoute?, outcome: ProbeOutcome,
         message: String? = nil, warnings: [String] = [], httpStatus: Int? = nil, connectStatus: Int? = nil,
-        tls: TLSFacts? = nil, timings: ProbeTimings? = nil, remoteAddress: String? = nil
+        tls: TLSFacts? = nil, timings: ProbeTimings? = nil, remoteAddress: String? = nil, proxyTLS: TLSFacts? = nil
     ) {
+        self.proxyTLS = proxyTLS
         self.target = target
         self.method = method
         self.repetition = repetition

@@ -1,7 +1,7 @@
 /// The text report: one block per call, then `N succeeded, N failed, N cancelled`.
 ///
 /// A block's first line is the outcome, method and target; indented lines follow for what is
-/// known: reason, message, urlError, hint, route, status, tls, timings, remote, warnings.
+/// known: reason, message, urlError, hint, route, status, tls, proxy tls, timings, remote, warnings.
 /// Colour (ANSI SGR) marks the outcome word only, and only when asked for: the caller decides
 /// (a terminal, and `NO_COLOR` unset).
 public struct TextReport: Sendable {
@@ -85,6 +85,7 @@ public struct TextReport: Sendable {
             lines.append(("status", status))
         }
         if let tls = result.tls { lines.append(("tls", describe(tls))) }
+        if let tls = result.proxyTLS { lines.append(("proxy tls", describe(tls))) }
         if let timings = result.timings { lines.append(("timings", describe(timings))) }
         if let remote = result.remoteAddress { lines.append(("remote", remote)) }
         for warning in result.warnings { lines.append(("warning", warning)) }

@@ -28,6 +28,22 @@ struct CertificatePolicyTests {
         #expect((timings.totalMs ?? -1) > 0 && (timings.tlsMs ?? -1) >= 0, "\(call.json.summary)")
     }
 
+    /// The chain verifies up to the CA given, but the certificate is for clients only: the hint
+    /// is about the certificate, not the CA that was already passed.
+    @Test(.timeLimit(.minutes(1)))
+    func aClientOnlyCertificateIsNamedAsNotForTLSServers() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--cacert", servers["CA_CERT"], servers.url("https", "localhost", "TLS_CLIENT_ONLY_PORT"),
+        ])
+        try call.expectFailed("certificateNotTrusted", keywords: ["serverauth"])
+        let probe = try call.probe
+        #expect(
+            probe.message?.contains("not for TLS servers: its extendedKeyUsage lacks serverAuth") == true, "\(call.json.summary)")
+        #expect(probe.hint?.contains("--cacert") == false, "\(call.json.summary)")
+        #expect(probe.hint?.contains("extendedKeyUsage serverAuth") == true, "\(call.json.summary)")
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func certificateForAnotherNameIsHostNameMismatch() async throws {
         let servers = try E2EServers.current()
@@ -156,7 +172,10 @@ struct CertificatePolicyTests {
         try call.expectFailed("hostNameMismatch", keywords: ["other.test", "localhost", "--proxy-insecure"])
         let probe = try call.probe
         #expect(probe.hop == "proxy", "\(call.json.summary)")
-        #expect(probe.message?.contains("the certificate names other.test") == true, "\(call.json.summary)")
+        #expect(probe.message?.contains("the proxy's certificate names other.test") == true, "\(call.json.summary)")
+        #expect(probe.tls == nil, "the target's handshake never began\n\(call.json.summary)")
+        #expect(probe.proxyTls?.nameVerified == false, "\(call.json.summary)")
+        #expect(probe.proxyTls?.subject?.contains("other.test") == true, "\(call.json.summary)")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -169,5 +188,27 @@ struct CertificatePolicyTests {
         let probe = try call.probe
         #expect(probe.hop == "proxy", "\(call.json.summary)")
         #expect(probe.message?.hasSuffix("issued by CN = stagebuild e2e test CA") == true, "\(call.json.summary)")
+        #expect(probe.proxyTls?.chainVerified == false, "\(call.json.summary)")
+    }
+
+    /// The three failures of an `https://` proxy's certificate behave alike for an `https://`
+    /// target: the target's handshake never began, so `tls` stays null; the facts are in `proxyTls`.
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [
+            ("TLS_VALID_PORT", "certificateNotTrusted"), ("TLS_EXPIRED_PORT", "certificateExpired"),
+            ("TLS_OTHER_NAME_PORT", "hostNameMismatch"),
+        ])
+    func anHTTPSProxysCertificateNeverLandsInTheTargetsTLS(portKey: String, reason: String) async throws {
+        let servers = try E2EServers.current()
+        var arguments = ["--proxy", servers.url("https", "localhost", portKey)]
+        if portKey != "TLS_VALID_PORT" { arguments += ["--proxy-cacert", servers["CA_CERT"]] }
+        let call = try await ProbeCall.run(arguments + [servers.url("https", "localhost", "TLS_VALID_ALT_PORT")])
+        try call.expectFailed(reason)
+        let probe = try call.probe
+        #expect(probe.hop == "proxy", "\(call.json.summary)")
+        #expect(probe.tls == nil, "\(call.json.summary)")
+        #expect(probe.proxyTls != nil, "\(call.json.summary)")
+        #expect(probe.message?.contains("the proxy's certificate") == true, "\(call.json.summary)")
     }
 }

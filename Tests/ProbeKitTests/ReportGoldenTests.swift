@@ -45,7 +45,7 @@ import FoundationXML
         let probes = try #require(object["probes"] as? [[String: Any]])
         let fields: Set = [
             "target", "method", "repetition", "engine", "route", "proxy", "noProxyMatch", "outcome", "reason", "message", "hop",
-            "urlError", "hint", "warnings", "httpStatus", "connectStatus", "tls", "timings", "remoteAddress",
+            "urlError", "hint", "warnings", "httpStatus", "connectStatus", "tls", "proxyTls", "timings", "remoteAddress",
         ]
         for probe in probes { #expect(Set(probe.keys) == fields) }
         #expect(object["summary"] as? [String: Int] == ["succeeded": 1, "failed": 3, "cancelled": 2])

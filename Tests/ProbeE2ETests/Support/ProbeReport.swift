@@ -24,6 +24,7 @@ struct ProbeReport: Decodable, Sendable {
         var httpStatus: Int?
         var connectStatus: Int?
         var tls: TLSFacts?
+        var proxyTls: TLSFacts?
         var timings: Timings?
         var remoteAddress: String?
     }
