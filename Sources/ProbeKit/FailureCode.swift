@@ -49,6 +49,9 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
     case unexpectedStatus
     /// A header or body expectation did not hold (`--expect-header`, `--expect-body`).
     case expectationFailed
+    /// The engine refused the request before connecting: FoundationNetworking on Linux returns
+    /// `-1000 badURL` for IPv6 literal hosts (`--engine urlsession`).
+    case engineRefusedURL
 
     /// The code itself, e.g. `"hostNameMismatch"`.
     public var description: String { rawValue }
@@ -74,6 +77,7 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .timeout: "timeout"
         case .unexpectedStatus: "unexpected HTTP status"
         case .expectationFailed: "expectation failed"
+        case .engineRefusedURL: "URL refused by the engine"
         }
     }
 }

@@ -5,7 +5,10 @@ public enum ProbeHop: String, Sendable, Equatable, CaseIterable, CustomStringCon
     case proxy
     /// The target: its name, its TCP port, its TLS certificate, or its HTTP answer.
     case target
+    /// This machine's HTTP stack, before any connection: `--engine urlsession`'s
+    /// FoundationNetworking refusing a URL that libcurl and Apple platforms take.
+    case client
 
-    /// `"proxy"` or `"target"`.
+    /// `"proxy"`, `"target"` or `"client"`.
     public var description: String { rawValue }
 }

@@ -9,6 +9,7 @@ struct URLSessionFailureClassifier {
 
     /// The failure for a `URLError` code and description.
     func failure(code: Int, description: String) -> FailureReason {
+        if code == AppleClientError.badURL.code { return badURL(description: description) }
         var reason = classify(code: code, description: description)
         let observed = AppleClientError.urlError(code: code)
         if let expected = reason.appleError, expected != observed {
@@ -19,6 +20,26 @@ struct URLSessionFailureClassifier {
         return reason
     }
 
+    /// `-1000 badURL` from FoundationNetworking itself: nothing was connected to, so no hop is
+    /// to blame. On Linux it refuses IPv6 literal hosts (`http://[::1]:8080/`), which libcurl and
+    /// Apple platforms take.
+    private func badURL(description: String) -> FailureReason {
+        let isIPv6Literal = request.host.contains(":")
+        let note =
+            isIPv6Literal
+            ? "FoundationNetworking on Linux refuses IPv6 literal hosts; an app on Apple platforms connects normally (no error)"
+            : "FoundationNetworking on Linux refused the URL before connecting"
+        return FailureReason(
+            code: .engineRefusedURL, hop: .client,
+            message: isIPv6Literal
+                ? "FoundationNetworking on Linux refused the URL itself (-1000 badURL) before connecting: it does not take IPv6 literal hosts such as [\(request.host)]"
+                : "FoundationNetworking refused the URL itself (-1000 badURL) before connecting: \(description)",
+            hint: isIPv6Literal
+                ? "use a host name that resolves to \(request.host) (urlsession refuses --resolve), or --engine curl"
+                : "--engine curl, which takes what libcurl takes",
+            appleError: AppleClientError.badURL.noting(note))
+    }
+
     private func classify(code: Int, description: String) -> FailureReason {
         let server = route?.server
         let source: ProxySource
@@ -26,6 +47,9 @@ struct URLSessionFailureClassifier {
         let tunnel = route.map { settings.tunnels(request, on: $0) } ?? false
         let proxyAddress = server.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? ""
         let check = ResponseCheck(request: request, route: route ?? .direct(.noProxyConfigured), tunnel: tunnel)
+        // TLS on a call to an http:// target can only be the https:// proxy's.
+        let tlsHop: ProbeHop = server?.scheme == .https && !request.isHTTPS ? .proxy : .target
+        let tlsPeer = tlsHop == .proxy ? proxyAddress : request.authority
 
         if let status = connectStatus(in: description) {
             return check.connectFailure(status: status, statusLine: nil, fields: [])
@@ -52,19 +76,20 @@ struct URLSessionFailureClassifier {
         if description.contains("does not match target host name")
             || description.contains("no alternative certificate subject name matches")
         {
-            return .hostNameMismatch(hop: .target, host: request.host, names: [], throughProxy: server != nil)
+            return .hostNameMismatch(
+                hop: tlsHop, host: tlsHop == .proxy ? server?.host ?? "" : request.host, names: [], throughProxy: server != nil)
         }
         if let range = description.range(of: "SSL certificate problem: ") {
             let problem = String(description[range.upperBound...])
-            if problem.contains("expired") { return .certificateExpired(hop: .target, notAfter: nil) }
-            if problem.contains("not yet valid") { return .certificateNotYetValid(hop: .target, notBefore: nil) }
-            return .certificateNotTrusted(hop: .target, problem: problem, issuer: nil, throughProxy: server != nil)
+            if problem.contains("expired") { return .certificateExpired(hop: tlsHop, notAfter: nil) }
+            if problem.contains("not yet valid") { return .certificateNotYetValid(hop: tlsHop, notBefore: nil) }
+            return .certificateNotTrusted(hop: tlsHop, problem: problem, issuer: nil, throughProxy: server != nil)
         }
         if description.contains("Empty reply from server") || code == AppleClientError.badServerResponse.code {
             return .noResponse(hop: server != nil && !tunnel ? .proxy : .target, detail: description)
         }
         if description.contains("SSL") || description.contains("TLS") {
-            return .tlsHandshakeFailed(hop: .target, authority: request.authority, detail: description)
+            return .tlsHandshakeFailed(hop: tlsHop, authority: tlsPeer, detail: description)
         }
         return FailureReason(
             code: .connectFailed, hop: .target, message: "the call failed: \(description)", appleError: .unknown)

@@ -71,12 +71,15 @@ public struct URLSessionProbeEngine: ProbeEngine {
     ]
 
     /// The reason, its hint marked as one for the curl engine when it names an option this
-    /// engine refuses (following it here would only give a usage error).
+    /// engine refuses (following it here would only give a usage error); a refusal by this
+    /// engine itself (hop `client`) already says what to do here.
     ///
     /// - Parameter reason: a failure as classified.
     /// - Returns: the failure, e.g. with the hint `with --engine curl: add --cacert FILE ...`.
     public static func withHintForThisEngine(_ reason: FailureReason) -> FailureReason {
-        guard let hint = reason.hint, refusedOptionNames.contains(where: { hint.contains($0) }) else { return reason }
+        guard reason.hop != .client, let hint = reason.hint, refusedOptionNames.contains(where: { hint.contains($0) }) else {
+            return reason
+        }
         var marked = reason
         marked.hint = "with --engine curl: " + hint
         return marked

@@ -38,6 +38,7 @@ struct ProbeCall: Sendable {
         "hostNameMismatch": "host name mismatch", "certificateExpired": "expired",
         "certificateNotYetValid": "not yet valid", "pinnedKeyMismatch": "pinned key mismatch", "timeout": "timeout",
         "unexpectedStatus": "unexpected", "expectationFailed": "expectation failed",
+        "proxyProtocolError": "proxy protocol error", "engineRefusedURL": "url refused by the engine",
     ]
 
     /// Checks one successful call: exit 0, `succeeded`, no reason, the summary in both formats.

@@ -33,6 +33,7 @@ struct ProbeReport: Decodable, Sendable {
     struct AppleError: Decodable, Sendable {
         var code: Int
         var name: String?
+        var note: String?
     }
 
     struct TLSFacts: Decodable, Sendable {
