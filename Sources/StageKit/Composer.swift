@@ -62,8 +62,25 @@ public struct Composer: Sendable {
         var composition = try Composition(
             text: text, templates: session.templates.values.sorted { $0.name < $1.name }, origins: session.origins(),
             syntax: session.syntax?.value, stagefile: stagefile.displayPath)
+        composition.lineOrigins = session.lineOrigins()
         if let lockfile { composition.pin(with: lockfile) }
         return composition
+    }
+}
+
+/// One line of composed text (without its line end) and where it comes from.
+struct ComposedLine {
+    var text: String
+    var origin: Composition.LineOrigin?
+
+    /// The lines of an element's text, line ends made LF (heredoc bodies keep theirs), each
+    /// with its line in `file`.
+    static func lines(of element: SyntaxElement, in file: String) -> [ComposedLine] {
+        var pieces = element.textWithLFLineEnds.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        if pieces.last?.isEmpty == true { pieces.removeLast() }
+        return pieces.enumerated().map { offset, piece in
+            ComposedLine(text: String(piece), origin: Composition.LineOrigin(file: file, line: element.startLine + offset))
+        }
     }
 }
 
@@ -72,7 +89,7 @@ private struct CompositionSession {
     let composer: Composer
     let stagefile: Stagefile
     var templates: [String: StageTemplate] = [:]
-    var blocks: [String] = []
+    var blocks: [[ComposedLine]] = []
     var pending: [SyntaxElement] = []
     /// False until the first `FROM`: a layer template has no build stage to add steps to.
     var inBuildStage = false
@@ -139,18 +156,31 @@ private struct CompositionSession {
             throw CompositionError(
                 "the Stagefile has no FROM; start a build stage with FROM stage:NAME or FROM IMAGE", file: stagefile.displayPath)
         }
-        return header() + blocks.joined(separator: "\n")
+        return header() + blocks.map { $0.map(\.text).joined(separator: "\n") + "\n" }.joined(separator: "\n")
+    }
+
+    /// Where each line of the composed text comes from, in order (the header's lines and the
+    /// provenance comments come from no file).
+    func lineOrigins() -> [Composition.LineOrigin?] {
+        let headerLines = header().utf8.filter { $0 == UInt8(ascii: "\n") }.count
+        var result = [Composition.LineOrigin?](repeating: nil, count: headerLines)
+        for (index, block) in blocks.enumerated() {
+            if index > 0 { result.append(nil) }
+            result += block.map(\.origin)
+        }
+        return result
     }
 
     /// Writes the Stagefile's own lines collected since the last template as one block,
     /// labelled with where they come from unless they start with a comment of their own.
     mutating func flushStagefileLines() {
         defer { pending = [] }
-        let body = Self.trimmedBlock(pending.map(\.textWithLFLineEnds).joined())
-        guard !body.isEmpty else { return }
+        let body = Self.trimmedBlock(pending.flatMap { ComposedLine.lines(of: $0, in: stagefile.displayPath) })
+        guard let first = body.first else { return }
         let firstInstruction = pending.first { if case .instruction = $0.kind { true } else { false } }
         let line = firstInstruction?.startLine ?? pending[0].startLine
-        blocks.append(body.hasPrefix("#") ? body : "# [Stagefile] \(Self.commentSafe(composer.stagefileName)):\(line)\n" + body)
+        let label = ComposedLine(text: "# [Stagefile] \(Self.commentSafe(composer.stagefileName)):\(line)", origin: nil)
+        blocks.append(first.text.hasPrefix("#") ? body : [label] + body)
         blockOrigins.append(stagefile.displayPath)
     }
 
@@ -160,7 +190,7 @@ private struct CompositionSession {
         var result: [(line: Int, file: String)] = []
         for (block, origin) in zip(blocks, blockOrigins) {
             result.append((line, origin))
-            line += block.utf8.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            line += block.count + 1
         }
         return result
     }
@@ -193,16 +223,13 @@ private struct CompositionSession {
         return result
     }
 
-    /// Text (its line ends already LF, ``SyntaxElement/textWithLFLineEnds``) with leading and
-    /// trailing blank lines removed and one LF at the end. Lines are split at LF scalars: a
-    /// heredoc body's CRLF is one `Character` in Swift and must not hide a line end.
-    static func trimmedBlock(_ text: String) -> String {
-        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-        let isBlank = { (line: Substring.UnicodeScalarView) in line.allSatisfy { $0 == " " || $0 == "\t" } }
+    /// Lines with the leading and trailing blank ones removed.
+    static func trimmedBlock(_ lines: [ComposedLine]) -> [ComposedLine] {
+        let isBlank = { (line: ComposedLine) in line.text.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" } }
         guard let first = lines.firstIndex(where: { !isBlank($0) }), let last = lines.lastIndex(where: { !isBlank($0) }) else {
-            return ""
+            return []
         }
-        return lines[first...last].map { String($0) }.joined(separator: "\n") + "\n"
+        return Array(lines[first...last])
     }
 
     mutating func load(_ reference: Stagefile.Reference) throws(CompositionError) -> StageTemplate {
@@ -258,15 +285,17 @@ private struct CompositionSession {
 
     /// Removes the lint pragma comments directly above the next item from the Stagefile lines
     /// not yet written: they belong to the FROM that a `FROM stage:` line becomes.
-    mutating func takeTrailingLintPragmas() -> String {
+    mutating func takeTrailingLintPragmas() -> [ComposedLine] {
         var pragmas: [SyntaxElement] = []
         while let last = pending.last, LintPragma.isIgnorePragma(last.commentText ?? "") {
             pragmas.insert(pending.removeLast(), at: 0)
         }
-        return pragmas.map(\.textWithLFLineEnds).joined()
+        return pragmas.flatMap { ComposedLine.lines(of: $0, in: stagefile.displayPath) }
     }
 
-    mutating func placeBase(_ reference: Stagefile.Reference, alias: String?, pragmas: String = "") throws(CompositionError) {
+    mutating func placeBase(
+        _ reference: Stagefile.Reference, alias: String?, pragmas: [ComposedLine] = []
+    ) throws(CompositionError) {
         let template = try load(reference)
         guard template.kind == .base else {
             throw CompositionError(
@@ -318,60 +347,62 @@ private struct CompositionSession {
     /// Ignore pragmas directly above the first instruction stay above it.
     mutating func emit(
         _ template: StageTemplate, reference: Stagefile.Reference, alias: String?, requiredBy: String?,
-        pragmas stagefilePragmas: String = ""
+        pragmas stagefilePragmas: [ComposedLine] = []
     ) throws(CompositionError) {
         let values = try bind(template, reference: reference, requiredBy: requiredBy)
         let relative = Paths.relative(template.path, from: composer.stagefileDirectory)
         let shown = composer.catalog.shownPath(of: template, from: composer.stagefileDirectory)
-        var block = "# [\(template.name)] stage template \(Self.commentSafe(shown))"
-        if let requiredBy { block += " (required by \(requiredBy))" }
-        block += "\n" + stagefilePragmas
-        var body = ""
+        let file = composer.catalog.display(template.path)
+        var label = "# [\(template.name)] stage template \(Self.commentSafe(shown))"
+        if let requiredBy { label += " (required by \(requiredBy))" }
+        var body: [ComposedLine] = []
         var seenInstruction = false
-        var pragmas = ""
+        var pragmas: [ComposedLine] = []
         for element in template.syntax.elements {
             switch element.kind {
             case .instruction(let instruction):
                 if !seenInstruction { body += pragmas }
                 seenInstruction = true
+                let origin = Composition.LineOrigin(file: file, line: instruction.startLine)
                 if instruction.knownKeyword == .from {
                     let flags = instruction.flags.map { $0 + " " }.joined()
                     let asKeyword = instruction.keyword == instruction.keyword.lowercased() ? "as" : "AS"
-                    body +=
-                        "\(instruction.keyword) \(flags)\(instruction.arguments[0])\(alias.map { " \(asKeyword) \($0)" } ?? "")\n"
-                } else if instruction.knownKeyword == .arg && !StageTemplate.declaresOnlyAutomaticArguments(instruction) {
-                    body += try argumentLine(instruction, values: values, element: element)
+                    let line =
+                        "\(instruction.keyword) \(flags)\(instruction.arguments[0])\(alias.map { " \(asKeyword) \($0)" } ?? "")"
+                    body.append(ComposedLine(text: line, origin: origin))
+                } else if instruction.knownKeyword == .arg && !StageTemplate.declaresOnlyAutomaticArguments(instruction),
+                    let line = try argumentLine(instruction, values: values)
+                {
+                    body.append(ComposedLine(text: line, origin: origin))
                 } else {
-                    body += element.textWithLFLineEnds
+                    body += ComposedLine.lines(of: element, in: file)
                 }
             case .directive:
                 continue
             case .comment:
                 if seenInstruction {
-                    body += element.textWithLFLineEnds
+                    body += ComposedLine.lines(of: element, in: file)
                 } else if LintPragma.isIgnorePragma(element.commentText ?? "") {
-                    pragmas += element.textWithLFLineEnds
+                    pragmas += ComposedLine.lines(of: element, in: file)
                 } else {
-                    pragmas = ""
+                    pragmas = []
                 }
             case .blank:
-                if seenInstruction { body += element.textWithLFLineEnds } else { pragmas = "" }
+                if seenInstruction { body += ComposedLine.lines(of: element, in: file) } else { pragmas = [] }
             }
         }
-        blocks.append(block + Self.trimmedBlock(body))
+        blocks.append([ComposedLine(text: label, origin: nil)] + stagefilePragmas + Self.trimmedBlock(body))
         blockOrigins.append(relative)
     }
 
-    /// A template's parameter `ARG` as composed: as written when no name on it is bound,
-    /// otherwise with each bound name's value in place of its default.
-    func argumentLine(
-        _ instruction: Instruction, values: [String: BoundValue], element: SyntaxElement
-    ) throws(CompositionError) -> String {
+    /// A template's parameter `ARG` as composed: `nil` (keep it as written) when no name on it
+    /// is bound, otherwise the line with each bound name's value in place of its default.
+    func argumentLine(_ instruction: Instruction, values: [String: BoundValue]) throws(CompositionError) -> String? {
         let words = instruction.arguments.map { word in
             let name = String(word.prefix { $0 != "=" })
             return values[name].map { "\(name)=\($0.word)" } ?? word
         }
-        guard words != instruction.arguments else { return element.textWithLFLineEnds }
+        guard words != instruction.arguments else { return nil }
         let line = "\(instruction.keyword) \(words.joined(separator: " "))"
         let length = line.utf8.count
         if length >= DockerfileParser.maximumLineLength,
@@ -384,7 +415,7 @@ private struct CompositionSession {
                     + "bytes; a Dockerfile line holds at most \(DockerfileParser.maximumLineLength - 1)",
                 file: stagefile.displayPath, at: bound.location)
         }
-        return line + "\n"
+        return line
     }
 
     /// A parameter value given in the Stagefile, quoted for the output.

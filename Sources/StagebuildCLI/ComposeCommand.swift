@@ -92,6 +92,7 @@ enum ComposeCommand: Subcommand {
             return .checkFailed
         }
         let composed: String
+        let lineOrigins: [Composition.LineOrigin?]
         do {
             let stagefile = try Stagefile(text: text, displayPath: stagefileArgument)
             let composition = try composer.composition(of: stagefile, lockfile: lockfile)
@@ -100,6 +101,7 @@ enum ComposeCommand: Subcommand {
                 if status != .success { return status }
             }
             composed = composition.text
+            lineOrigins = composition.lineOrigins
         } catch {
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
             return error.isReadFailure ? .ioError : .dataError
@@ -111,7 +113,7 @@ enum ComposeCommand: Subcommand {
         let written = write(
             composed, to: outputPath, checking: checking, context: context, display: display, rerun: rerun)
         guard written == .success, arguments.has("--lint") else { return written }
-        return lint(composed, as: outputPath.map(display) ?? "<stdout>", context: context)
+        return lint(composed, as: outputPath.map(display) ?? "<stdout>", lineOrigins: lineOrigins, context: context)
     }
 
     /// Writes the Dockerfile to stdout or FILE, or with `--check` compares it with FILE.
@@ -152,15 +154,29 @@ enum ComposeCommand: Subcommand {
         return .success
     }
 
-    /// `--lint`: the lint findings of the composed text on stderr; exit 1 when one reaches the
-    /// default failure threshold (warning), as `stagebuild lint` would.
-    private static func lint(_ composed: String, as name: String, context: CommandContext) -> ExitCode {
+    /// `--lint`: the lint findings of the composed text on stderr, each at the template or
+    /// Stagefile line that produced it, then its composed position
+    /// (`Stages/t.Dockerfile:3:5: warning: SB003 …` and `    composed: Dockerfile:8:66`); exit 1
+    /// when one reaches the default failure threshold (warning), as `stagebuild lint` would.
+    private static func lint(
+        _ composed: String, as name: String, lineOrigins: [Composition.LineOrigin?], context: CommandContext
+    ) -> ExitCode {
         let linter = Linter()
         guard let findings = try? linter.lint(text: composed) else {
             context.reportError("the composed Dockerfile does not parse; this is a bug in stagebuild")
             return .internalError
         }
-        context.standardError.write(LintCommand.textReport([(name, findings)]))
+        var report = ""
+        for finding in findings {
+            let composedAt = "\(name):\(finding.line):\(finding.column)"
+            if finding.line >= 1, finding.line <= lineOrigins.count, let origin = lineOrigins[finding.line - 1] {
+                report += "\(origin.file):\(origin.line):\(finding.column): \(finding.severity.rawValue): \(finding.ruleID) "
+                report += "\(finding.message)\n    composed: \(composedAt)\n    hint: \(finding.hint)\n"
+            } else {
+                report += "\(composedAt): \(finding.description.drop { $0 != " " }.dropFirst())\n    hint: \(finding.hint)\n"
+            }
+        }
+        context.standardError.write(report)
         return linter.fails(findings) ? .checkFailed : .success
     }
 

@@ -9,6 +9,18 @@ public struct Composition: Sendable {
     public let templates: [StageTemplate]
     /// Every image the text names, in file order (`# syntax=` first).
     public internal(set) var images: [ImageMention]
+    /// Where a line of the composed text comes from: a file as shown to the user and its line.
+    public struct LineOrigin: Sendable, Hashable {
+        /// The Stagefile or template, as messages show it.
+        public var file: String
+        /// The 1-based line there.
+        public var line: Int
+    }
+
+    /// The origin of each line of ``text``, by 0-based line index; `nil` for the lines compose
+    /// writes itself (header, provenance comments, blank lines between blocks).
+    public internal(set) var lineOrigins: [LineOrigin?] = []
+
     /// The images left as written although a lockfile was given: the lockfile does not hold
     /// them (it is stale), or they are written through a variable.
     public internal(set) var unpinnedImages: [ImageMention] = []
