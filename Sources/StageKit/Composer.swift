@@ -63,6 +63,7 @@ public struct Composer: Sendable {
             text: text, templates: session.templates.values.sorted { $0.name < $1.name }, origins: session.origins(),
             syntax: session.syntax?.value, stagefile: stagefile.displayPath)
         composition.lineOrigins = session.lineOrigins()
+        composition.warnings = session.warnings
         if let lockfile { composition.pin(with: lockfile) }
         return composition
     }
@@ -112,7 +113,22 @@ private struct CompositionSession {
     struct BuildStageState {
         var placed: [String: String] = [:]
         var values: [String: (value: String, template: String)] = [:]
+        /// The template that last set each of `USER`, `WORKDIR`, `ENTRYPOINT`, `CMD`, `SHELL`.
+        var setters: [Keyword: String] = [:]
+        /// The names the Stagefile's own `ARG` lines declare in this build stage.
+        var stagefileArguments: Set<String> = []
     }
+
+    /// Where composition does something a reader of the parts would not expect.
+    var warnings: [CompositionError] = []
+    /// The names the Stagefile's `ARG` lines declare before the first `FROM`.
+    var globalArguments: Set<String> = []
+    /// The build-stage aliases seen so far, lower-cased as BuildKit compares them.
+    var aliases: [String: SourceLocation] = [:]
+
+    /// Instructions of which a build stage keeps only the last (or whose effect later steps
+    /// inherit): two templates setting one of them is worth a warning.
+    static let overridingKeywords: [Keyword] = [.user, .workdir, .entrypoint, .cmd, .shell]
 
     var escape: EscapeCharacter { stagefile.syntax.directives.escapeCharacter }
 
@@ -122,11 +138,17 @@ private struct CompositionSession {
             case .element(let element):
                 if case .directive = element.kind { continue }
                 if case .instruction(let instruction) = element.kind {
-                    if instruction.kind == "FROM" {
+                    if instruction.knownKeyword == .from {
                         flushStagefileLines()
                         stage = BuildStageState()
                         inBuildStage = true
-                    } else if !inBuildStage && instruction.kind != "ARG" {
+                        noteAlias(
+                            instruction.arguments.count >= 3 && instruction.arguments[1].uppercased() == "AS"
+                                ? instruction.arguments[2] : nil, at: instruction.location)
+                    } else if instruction.knownKeyword == .arg {
+                        let names = instruction.arguments.map { String($0.prefix { $0 != "=" }) }
+                        if inBuildStage { stage.stagefileArguments.formUnion(names) } else { globalArguments.formUnion(names) }
+                    } else if !inBuildStage {
                         throw CompositionError(
                             "\(instruction.keyword) comes before any FROM; only ARG may (Dockerfile reference, "
                                 + "\"Understand how ARG and FROM interact\")",
@@ -139,6 +161,7 @@ private struct CompositionSession {
                 flushStagefileLines()
                 stage = BuildStageState()
                 inBuildStage = true
+                noteAlias(alias, at: reference.location)
                 try placeBase(reference, alias: alias, pragmas: pragmas)
             case .layerTemplate(let reference):
                 guard inBuildStage else {
@@ -169,6 +192,43 @@ private struct CompositionSession {
             result += block.map(\.origin)
         }
         return result
+    }
+
+    /// Warns about a build-stage alias used twice: a later `FROM` or `COPY --from` can only name one.
+    mutating func noteAlias(_ alias: String?, at location: SourceLocation) {
+        guard let alias else { return }
+        if let earlier = aliases[alias.lowercased()] {
+            warnings.append(
+                CompositionError(
+                    "build stage name '\(alias)' is used twice (also at line \(earlier.line)); FROM and COPY --from=\(alias) "
+                        + "can name only one of them", file: stagefile.displayPath, at: location))
+        } else {
+            aliases[alias.lowercased()] = location
+        }
+    }
+
+    /// Warns when a template sets what another template already set in this build stage (the
+    /// later one wins), and when a template parameter shadows an `ARG` of the Stagefile.
+    mutating func noteOverrides(in template: StageTemplate, file: String) {
+        for instruction in template.syntax.instructions {
+            guard let keyword = instruction.knownKeyword, Self.overridingKeywords.contains(keyword) else { continue }
+            if let earlier = stage.setters[keyword], earlier != template.name {
+                warnings.append(
+                    CompositionError(
+                        "\(keyword.rawValue) is set by stage template '\(earlier)' and again by '\(template.name)' in this "
+                            + "build stage; '\(template.name)' comes later, so its \(keyword.rawValue) wins",
+                        file: file, at: instruction.location))
+            }
+            stage.setters[keyword] = template.name
+        }
+        for parameter in template.parameters
+        where stage.stagefileArguments.contains(parameter.name) || globalArguments.contains(parameter.name) {
+            warnings.append(
+                CompositionError(
+                    "parameter \(parameter.name) of stage template '\(template.name)' shadows the Stagefile's ARG "
+                        + "\(parameter.name): from the template's ARG on, the build sees the template's value",
+                    file: file, at: parameter.location))
+        }
     }
 
     /// Writes the Stagefile's own lines collected since the last template as one block,
@@ -353,6 +413,7 @@ private struct CompositionSession {
         let relative = Paths.relative(template.path, from: composer.stagefileDirectory)
         let shown = composer.catalog.shownPath(of: template, from: composer.stagefileDirectory)
         let file = composer.catalog.display(template.path)
+        noteOverrides(in: template, file: file)
         var label = "# [\(template.name)] stage template \(Self.commentSafe(shown))"
         if let requiredBy { label += " (required by \(requiredBy))" }
         var body: [ComposedLine] = []

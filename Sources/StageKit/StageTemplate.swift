@@ -136,7 +136,7 @@ public struct StageTemplate: Sendable, Hashable {
                 parameters.append(
                     TemplateParameter(
                         name: name, defaultWord: defaultWord,
-                        documentation: metadata.documentation[name] ?? "", line: instruction.startLine))
+                        documentation: metadata.documentation[name] ?? "", location: at))
             }
         }
         for (documented, line) in metadata.documentationLines where !parameters.contains(where: { $0.name == documented }) {

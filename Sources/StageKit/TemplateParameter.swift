@@ -1,3 +1,5 @@
+import DockerfileSyntax
+
 /// One parameter of a stage template: a Docker build argument declared by an `ARG` line.
 public struct TemplateParameter: Sendable, Hashable {
     /// The `ARG` name, e.g. `APP_PORT`.
@@ -7,8 +9,8 @@ public struct TemplateParameter: Sendable, Hashable {
     public var defaultWord: String?
     /// The `# param NAME: …` documentation line, empty when the template has none.
     public var documentation: String
-    /// Where the `ARG` is declared in the template.
-    public var line: Int
+    /// Where the parameter's name stands on its `ARG` line in the template.
+    public var location: SourceLocation
 
     /// True when a `USE` or `FROM stage:` must give a value.
     public var isRequired: Bool { defaultWord == nil }
@@ -19,11 +21,14 @@ public struct TemplateParameter: Sendable, Hashable {
     ///   - name: The `ARG` name.
     ///   - defaultWord: The default as written, or `nil`.
     ///   - documentation: The doc line.
-    ///   - line: The 1-based line of the `ARG`.
-    public init(name: String, defaultWord: String?, documentation: String = "", line: Int = 0) {
+    ///   - location: Where the name stands in the template.
+    public init(
+        name: String, defaultWord: String?, documentation: String = "",
+        location: SourceLocation = SourceLocation(line: 0, column: 0)
+    ) {
         self.name = name
         self.defaultWord = defaultWord
         self.documentation = documentation
-        self.line = line
+        self.location = location
     }
 }

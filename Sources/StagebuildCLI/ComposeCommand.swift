@@ -102,6 +102,12 @@ enum ComposeCommand: Subcommand {
             }
             composed = composition.text
             lineOrigins = composition.lineOrigins
+            for warning in composition.warnings {
+                let diagnostic = Diagnostic(
+                    file: warning.file, line: warning.location?.line, column: warning.location?.column, severity: "warning",
+                    message: warning.message)
+                context.standardError.write(diagnostic.rendered(color: context.usesColor))
+            }
         } catch {
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
             return error.isReadFailure ? .ioError : .dataError

@@ -19,7 +19,9 @@ struct Diagnostic {
         var position = file
         if let line { position += ":\(line)" }
         if let column { position += ":\(column)" }
-        let label = color ? "\u{1B}[1;31m\(severity):\u{1B}[0m" : "\(severity):"
+        // Red for errors, magenta for warnings, as compilers colour them.
+        let code = severity == "error" ? "1;31" : "1;35"
+        let label = color ? "\u{1B}[\(code)m\(severity):\u{1B}[0m" : "\(severity):"
         return "\(position): \(label) \(message)\n"
     }
 }

@@ -315,3 +315,46 @@ import Testing
         #expect(error.description.hasPrefix("Stagefile:5:3: stage template 'web' has no parameter PROT"))
     }
 }
+
+/// Composition warns, never silently, where the result is not what a reader of the parts expects.
+@Suite struct CompositionWarningTests {
+    static func warnings(_ stagefile: String, templates: [String: String]) throws -> [CompositionError] {
+        let project = MemoryProject(templates: templates)
+        return try project.composer.composition(of: try Stagefile(text: stagefile, displayPath: "Stagefile")).warnings
+    }
+
+    @Test(arguments: ["USER", "WORKDIR", "ENTRYPOINT", "CMD", "SHELL"])
+    func twoTemplatesSettingTheSameInstructionSayWhichWins(keyword: String) throws {
+        let value = ["ENTRYPOINT", "CMD", "SHELL"].contains(keyword) ? #"["/bin/sh", "-c"]"# : "/srv"
+        let warnings = try Self.warnings(
+            "FROM debian:12\nUSE first\nUSE second\n",
+            templates: ["first": "RUN true\n\(keyword) \(value)\n", "second": "\(keyword) \(value)\n"])
+        let warning = try #require(warnings.first)
+        #expect(warnings.count == 1)
+        #expect(warning.file == "Stages/second.Dockerfile")
+        #expect(warning.location == SourceLocation(line: 1, column: 1))
+        #expect(warning.message.contains("set by stage template 'first' and again by 'second'"))
+        #expect(warning.message.hasSuffix("so its \(keyword) wins"))
+    }
+
+    @Test func oneTemplateInEachBuildStageIsNoWarning() throws {
+        let templates = ["user": "USER app\n"]
+        #expect(try Self.warnings("FROM debian:12 AS a\nUSE user\nFROM debian:12 AS b\nUSE user\n", templates: templates).isEmpty)
+    }
+
+    @Test func aParameterShadowingAStagefileArgIsAWarningAtTheParameter() throws {
+        let warnings = try Self.warnings(
+            "ARG MODE=global\nFROM debian:12\nARG PORT=1\nUSE web MODE=x\n", templates: ["web": "RUN true\n  arg PORT=80 MODE\n"])
+        #expect(warnings.map(\.location) == [SourceLocation(line: 2, column: 7), SourceLocation(line: 2, column: 15)])
+        #expect(warnings.allSatisfy { $0.message.contains("shadows the Stagefile's ARG") })
+    }
+
+    @Test func aBuildStageNameUsedTwiceIsAWarning() throws {
+        let warnings = try Self.warnings(
+            "FROM debian:12 AS app\nRUN true\nFROM stage:os AS App\n", templates: ["os": "FROM debian:12\n"])
+        let warning = try #require(warnings.first)
+        #expect(warning.file == "Stagefile")
+        #expect(warning.location?.line == 3)
+        #expect(warning.message.contains("'App' is used twice (also at line 1)"))
+    }
+}

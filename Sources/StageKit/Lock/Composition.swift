@@ -21,6 +21,11 @@ public struct Composition: Sendable {
     /// writes itself (header, provenance comments, blank lines between blocks).
     public internal(set) var lineOrigins: [LineOrigin?] = []
 
+    /// What composition did that a reader of the parts would not expect, each at the line it is
+    /// about: two templates in one build stage setting `USER`, `WORKDIR`, `ENTRYPOINT`, `CMD` or
+    /// `SHELL`; a parameter shadowing a Stagefile `ARG`; a build-stage name used twice.
+    public internal(set) var warnings: [CompositionError] = []
+
     /// The images left as written although a lockfile was given: the lockfile does not hold
     /// them (it is stale), or they are written through a variable.
     public internal(set) var unpinnedImages: [ImageMention] = []
