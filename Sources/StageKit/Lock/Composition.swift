@@ -80,10 +80,17 @@ public struct Composition: Sendable {
     /// - Throws: `CompositionError` for an image named through a variable or not a valid reference.
     public func lockInputs() throws(CompositionError) -> LockInputs {
         var references: [ImageReference] = []
-        for mention in images { references.append(try mention.reference()) }
+        for mention in images { references.append(try mention.reference(at: source(of: mention))) }
         var digests: [String: Digest] = [:]
         for template in templates { digests[template.name] = template.contentDigest }
         return LockInputs(images: references, templates: digests)
+    }
+
+    /// Where a mention stands in the Stagefile or template it comes from, as the user shows it.
+    func source(of mention: ImageMention) -> (file: String, location: SourceLocation)? {
+        let index = mention.location.line - 1
+        guard lineOrigins.indices.contains(index), let origin = lineOrigins[index] else { return nil }
+        return (origin.file, SourceLocation(line: origin.line, column: mention.location.column))
     }
 
     /// Appends the lockfile's digest to every image it holds, in place in ``text``.

@@ -36,16 +36,30 @@ public struct ImageMention: Sendable, Hashable {
     ///   pins references written out in full, so that the pinned text replaces them) or that
     ///   Docker would reject.
     public func reference() throws(CompositionError) -> ImageReference {
+        try reference(at: nil)
+    }
+
+    /// The image reference, with errors at a position in the file the mention comes from.
+    ///
+    /// - Parameter source: The file and position of the mention as the user shows it, or `nil`
+    ///   for ``origin`` without a position.
+    /// - Returns: The reference.
+    /// - Throws: As ``reference()``.
+    func reference(at source: (file: String, location: SourceLocation)?) throws(CompositionError) -> ImageReference {
+        let file = source?.file ?? origin
         guard expanded == written, !written.contains("$") else {
+            let fix =
+                expanded.map { "write the image itself (its default here is \($0): \(kind.rawValue) \($0))" }
+                ?? "write the image itself"
             throw CompositionError(
-                "\(kind.rawValue) \(written) names its image through a variable; stagebuild lock pins images "
-                    + "written out in full, so write the image itself (a build argument cannot change a pinned image)",
-                file: origin)
+                "\(kind.rawValue) \(written) names its image through a variable; stagebuild lock pins images written "
+                    + "out in full, since a build argument could change a pinned image: \(fix)",
+                file: file, at: source?.location)
         }
         do {
             return try ImageReference(parsing: written)
         } catch {
-            throw CompositionError("\(kind.rawValue) \(written): \(error.description)", file: origin)
+            throw CompositionError("\(kind.rawValue) \(written): \(error.description)", file: file, at: source?.location)
         }
     }
 }

@@ -1,3 +1,4 @@
+import DockerfileSyntax
 import StageKit
 import Testing
 
@@ -141,6 +142,23 @@ import Testing
             #expect(name == "copier")
         } else {
             Issue.record("\(staleness)")
+        }
+    }
+}
+
+/// An image named through a build argument cannot be pinned: lock refuses it where it is written.
+@Suite struct VariableImageTests {
+    @Test func lockRefusesAVariableImageAtItsPositionNamingItsDefault() throws {
+        let project = MemoryProject(templates: ["copier": "# summary: c\nRUN true\nCOPY --from=${TOOLS} /a /a\n"])
+        let composition = try project.composer.composition(
+            of: try Stagefile(
+                text: "ARG BASE=debian:12\nFROM ${BASE}\nARG TOOLS=alpine:3.20\nUSE copier\n", displayPath: "Stagefile"))
+        #expect {
+            try composition.lockInputs()
+        } throws: { error in
+            guard let error = error as? CompositionError else { return false }
+            return error.file == "Stagefile" && error.location == SourceLocation(line: 2, column: 6)
+                && error.message.contains("its default here is debian:12: FROM debian:12")
         }
     }
 }
