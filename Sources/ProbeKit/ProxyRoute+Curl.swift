@@ -13,7 +13,7 @@ extension ProxyRoute {
     /// credentials.
     ///
     /// - Parameter authentication: The scheme to answer a 407 with.
-    func curlOptions(authentication: ProxyAuthentication) -> [EasyOption] {
+    public func curlOptions(authentication: ProxyAuthentication) -> [EasyOption] {
         guard let server else { return [.proxy(""), .noProxy("")] }
         var options: [EasyOption] = [
             .proxy(server.url), .proxyType(server.scheme == .https ? .https : .http), .noProxy(""),

@@ -18,6 +18,8 @@ struct CurlRegistryTransport: RegistryTransport {
 
     /// Proxy settings from the command line and the environment.
     var proxy: ProxyConfiguration
+    /// The scheme a proxy's 407 is answered with (`--proxy-digest`, ...).
+    var proxyAuthentication: ProxyAuthentication = .basic
     /// A PEM file of CA certificates to trust (`CURLOPT_CAINFO`), or `nil` for the system's.
     var caFile: String?
     /// Limit for connecting (TCP, proxy CONNECT, TLS handshake), seconds.
@@ -38,7 +40,7 @@ struct CurlRegistryTransport: RegistryTransport {
             .connectTimeout(milliseconds: Int((connectTimeout * 1000).rounded(.up))),
             .timeout(milliseconds: Int((maxTime * 1000).rounded(.up))),
         ]
-        options += route.curlOptions
+        options += route.curlOptions(authentication: proxyAuthentication)
         switch request.method {
         case "HEAD": options.append(.noBody(true))
         case "GET": break

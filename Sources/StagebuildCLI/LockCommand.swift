@@ -46,31 +46,35 @@ enum LockCommand: Subcommand {
         tag), 69 a registry unreachable, refusing access, or answering wrongly (digest
         mismatch), 74 a file not readable or writable.
         """
-    static let options = [
+    /// The options before the proxy authentication ones in `--help`.
+    static let leadingOptions = [
         ArgumentScanner.Option(
             names: ["--check"], takesValue: false,
             help: "Resolve nothing; exit 1 when stagebuild.lock is missing or stale (no network)."),
         CatalogSearchPath.option,
         ArgumentScanner.Option(
-            names: ["--proxy"], takesValue: true, valueName: "URL",
+            names: ["-x", "--proxy"], takesValue: true, valueName: "URL",
             help: "Proxy http[s]://[user:password@]host[:port] for registry calls; \"\" for direct."),
         ArgumentScanner.Option(
             names: ["--noproxy"], takesValue: true, valueName: "LIST",
             help: "Hosts that bypass the proxy, comma-separated, as curl's (replaces NO_PROXY)."),
-        ArgumentScanner.Option(
-            names: ["--cacert"], takesValue: true, valueName: "FILE", help: "Trust the CA certificates in this PEM file."),
-        ArgumentScanner.Option(
-            names: ["--insecure-registry"], takesValue: true, valueName: "HOST:PORT",
-            help: "Reach this registry over plain HTTP, as written in references (repeatable)."),
-        ArgumentScanner.Option(
-            names: ["--registry-auth"], takesValue: true, valueName: "USER:PASS",
-            help: "Credentials for registries that ask (default: STAGEBUILD_REGISTRY_AUTH)."),
-        ArgumentScanner.Option(
-            names: ["--connect-timeout"], takesValue: true, valueName: "SECONDS",
-            help: "Limit for connecting to a registry, proxy and TLS included (default 10)."),
-        ArgumentScanner.Option(
-            names: ["--max-time"], takesValue: true, valueName: "SECONDS", help: "Limit for each registry call (default 30)."),
     ]
+    static let options =
+        leadingOptions + ProxyAuthenticationOptions.options + [
+            ArgumentScanner.Option(
+                names: ["--cacert"], takesValue: true, valueName: "FILE", help: "Trust the CA certificates in this PEM file."),
+            ArgumentScanner.Option(
+                names: ["--insecure-registry"], takesValue: true, valueName: "HOST:PORT",
+                help: "Reach this registry over plain HTTP, as written in references (repeatable)."),
+            ArgumentScanner.Option(
+                names: ["--registry-auth"], takesValue: true, valueName: "USER:PASS",
+                help: "Credentials for registries that ask (default: STAGEBUILD_REGISTRY_AUTH)."),
+            ArgumentScanner.Option(
+                names: ["--connect-timeout"], takesValue: true, valueName: "SECONDS",
+                help: "Limit for connecting to a registry, proxy and TLS included (default 10)."),
+            ArgumentScanner.Option(
+                names: ["--max-time"], takesValue: true, valueName: "SECONDS", help: "Limit for each registry call (default 30)."),
+        ]
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
         let settings = try Settings(arguments, context: context)
@@ -118,8 +122,8 @@ enum LockCommand: Subcommand {
         }
         let client = RegistryClient(
             transport: CurlRegistryTransport(
-                proxy: settings.proxy, caFile: settings.caFile, connectTimeout: settings.connectTimeout,
-                maxTime: settings.maxTime),
+                proxy: settings.proxy, proxyAuthentication: settings.proxyAuthentication, caFile: settings.caFile,
+                connectTimeout: settings.connectTimeout, maxTime: settings.maxTime),
             credentials: settings.credentials, insecureRegistries: settings.insecureRegistries)
         let resolution = resolve(inputs.images, with: client, context: context)
         guard resolution.failures.isEmpty else {
@@ -191,6 +195,7 @@ enum LockCommand: Subcommand {
     /// The network settings of a `lock` run, checked before anything is read or sent.
     struct Settings {
         var proxy: ProxyConfiguration
+        var proxyAuthentication: ProxyAuthentication
         var caFile: String?
         var insecureRegistries: [String]
         var credentials: RegistryCredentials?
@@ -200,6 +205,7 @@ enum LockCommand: Subcommand {
         init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) {
             proxy = ProxyConfiguration(
                 proxy: arguments.value("--proxy"), noProxy: arguments.value("--noproxy"), environment: context.environment)
+            proxyAuthentication = try ProxyAuthenticationOptions.choice(arguments)
             caFile = arguments.value("--cacert").map { Paths.absolute($0, from: context.currentDirectory) }
             insecureRegistries = try arguments.all("--insecure-registry").map { value throws(UsageError) in
                 guard let reference = try? ImageReference(parsing: value + "/x"), reference.domain == value else {

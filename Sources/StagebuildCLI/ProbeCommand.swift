@@ -48,7 +48,8 @@ enum ProbeCommand: Subcommand {
         64 usage, 65 a --targets or CA file with unusable content, 74 a file not readable,
         129 hung up (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
         """
-    static let options = [
+    /// How the call reaches the proxy; the authentication options follow them in `--help`.
+    static let proxyOptions = [
         ArgumentScanner.Option(
             names: ["-x", "--proxy"], takesValue: true, valueName: "URL",
             help: "Proxy http[s]://[user:password@]host[:port] (default port 1080, 443 for https://); \"\" for direct."),
@@ -57,78 +58,72 @@ enum ProbeCommand: Subcommand {
             help: "Hosts that bypass the proxy, comma-separated, as curl's (replaces NO_PROXY)."),
         ArgumentScanner.Option(
             names: ["--proxytunnel"], takesValue: false, help: "Use a CONNECT tunnel also for http:// targets."),
-        ArgumentScanner.Option(
-            names: ["--proxy-basic"], takesValue: false, help: "Answer the proxy's 407 with Basic (the default, as curl)."),
-        ArgumentScanner.Option(names: ["--proxy-digest"], takesValue: false, help: "Answer the proxy's 407 with Digest."),
-        ArgumentScanner.Option(names: ["--proxy-ntlm"], takesValue: false, help: "Answer the proxy's 407 with NTLM."),
-        ArgumentScanner.Option(
-            names: ["--proxy-negotiate"], takesValue: false,
-            help: "Answer the proxy's 407 with Negotiate (SPNEGO; needs a Kerberos ticket)."),
-        ArgumentScanner.Option(
-            names: ["--proxy-anyauth"], takesValue: false,
-            help: "Let libcurl pick the safest scheme the proxy offers (asks without credentials first)."),
-        ArgumentScanner.Option(
-            names: ["--validate-domain-name"], takesValue: false,
-            help: "Check that the certificate names the host (the default)."),
-        ArgumentScanner.Option(
-            names: ["--no-validate-domain-name"], takesValue: false,
-            help: "Do not check the host name; the chain is still verified, the report warns."),
-        ArgumentScanner.Option(
-            names: ["-k", "--insecure"], takesValue: false,
-            help:
-                "As curl: check neither the chain nor the name (both --allow-invalid-certificates and --no-validate-domain-name)."
-        ),
-        ArgumentScanner.Option(
-            names: ["--allow-invalid-certificates"], takesValue: false,
-            help: "Accept any certificate chain (untrusted, expired); the name is still checked."),
-        ArgumentScanner.Option(
-            names: ["--cacert"], takesValue: true, valueName: "FILE", help: "Trust the CA certificates in this PEM file."),
-        ArgumentScanner.Option(
-            names: ["--pinned-public-key"], takesValue: true, valueName: "sha256//BASE64",
-            help: "The target's public key must be one of these (repeatable)."),
-        ArgumentScanner.Option(
-            names: ["--proxy-cacert"], takesValue: true, valueName: "FILE",
-            help: "Trust the CA certificates in this PEM file for an https:// proxy."),
-        ArgumentScanner.Option(
-            names: ["--proxy-insecure"], takesValue: false, help: "Do not verify an https:// proxy's certificate."),
-        ArgumentScanner.Option(
-            names: ["--resolve"], takesValue: true, valueName: "HOST:PORT:ADDR",
-            help: "Connect to ADDR for HOST:PORT instead of asking DNS (repeatable)."),
-        ArgumentScanner.Option(
-            names: ["--connect-timeout"], takesValue: true, valueName: "SECONDS",
-            help: "Limit for connecting, CONNECT answer and TLS handshake included (default 10)."),
-        ArgumentScanner.Option(
-            names: ["--max-time"], takesValue: true, valueName: "SECONDS", help: "Limit for each whole call (default 30)."),
-        ArgumentScanner.Option(
-            names: ["--deadline"], takesValue: true, valueName: "SECONDS",
-            help: "Limit for the whole run; calls not done by then are cancelled."),
-        ArgumentScanner.Option(
-            names: ["--expect-status"], takesValue: true, valueName: "LIST",
-            help: "Statuses that succeed, e.g. 200,301-308 (default 200-399)."),
-        ArgumentScanner.Option(
-            names: ["--expect-header"], takesValue: true, valueName: "NAME[=VALUE]",
-            help: "The response must have this header, with this exact value if given (repeatable)."),
-        ArgumentScanner.Option(
-            names: ["--expect-body"], takesValue: true, valueName: "REGEX",
-            help: "The body must match this regular expression (RE2 syntax, as Go and blackbox_exporter; linear time)."),
-        ArgumentScanner.Option(
-            names: ["-X", "--request"], takesValue: true, valueName: "METHOD",
-            help: "The request method (default GET; HEAD fetches no body)."),
-        ArgumentScanner.Option(
-            names: ["-H", "--header"], takesValue: true, valueName: "'NAME: VALUE'", help: "Add a request header (repeatable)."),
-        ArgumentScanner.Option(
-            names: ["--targets"], takesValue: true, valueName: "FILE",
-            help: "Read more URLs from FILE, one per line, # comments ('-': standard input; repeatable)."),
-        ArgumentScanner.Option(
-            names: ["--repeat"], takesValue: true, valueName: "N", help: "Probe every URL N times (default 1)."),
-        ArgumentScanner.Option(
-            names: ["--concurrency"], takesValue: true, valueName: "N", help: "Calls at once (default 8)."),
-        ArgumentScanner.Option(
-            names: ["--format"], takesValue: true, valueName: "FORMAT", help: "text (default), json or junit."),
-        ArgumentScanner.Option(
-            names: ["--engine"], takesValue: true, valueName: "ENGINE",
-            help: "curl (default) or urlsession (what a Swift app on Linux sees)."),
     ]
+    static let options =
+        proxyOptions + ProxyAuthenticationOptions.options + [
+            ArgumentScanner.Option(
+                names: ["--validate-domain-name"], takesValue: false,
+                help: "Check that the certificate names the host (the default)."),
+            ArgumentScanner.Option(
+                names: ["--no-validate-domain-name"], takesValue: false,
+                help: "Do not check the host name; the chain is still verified, the report warns."),
+            ArgumentScanner.Option(
+                names: ["-k", "--insecure"], takesValue: false,
+                help:
+                    "As curl: check neither the chain nor the name (both --allow-invalid-certificates and --no-validate-domain-name)."
+            ),
+            ArgumentScanner.Option(
+                names: ["--allow-invalid-certificates"], takesValue: false,
+                help: "Accept any certificate chain (untrusted, expired); the name is still checked."),
+            ArgumentScanner.Option(
+                names: ["--cacert"], takesValue: true, valueName: "FILE", help: "Trust the CA certificates in this PEM file."),
+            ArgumentScanner.Option(
+                names: ["--pinned-public-key"], takesValue: true, valueName: "sha256//BASE64",
+                help: "The target's public key must be one of these (repeatable)."),
+            ArgumentScanner.Option(
+                names: ["--proxy-cacert"], takesValue: true, valueName: "FILE",
+                help: "Trust the CA certificates in this PEM file for an https:// proxy."),
+            ArgumentScanner.Option(
+                names: ["--proxy-insecure"], takesValue: false, help: "Do not verify an https:// proxy's certificate."),
+            ArgumentScanner.Option(
+                names: ["--resolve"], takesValue: true, valueName: "HOST:PORT:ADDR",
+                help: "Connect to ADDR for HOST:PORT instead of asking DNS (repeatable)."),
+            ArgumentScanner.Option(
+                names: ["--connect-timeout"], takesValue: true, valueName: "SECONDS",
+                help: "Limit for connecting, CONNECT answer and TLS handshake included (default 10)."),
+            ArgumentScanner.Option(
+                names: ["--max-time"], takesValue: true, valueName: "SECONDS", help: "Limit for each whole call (default 30)."),
+            ArgumentScanner.Option(
+                names: ["--deadline"], takesValue: true, valueName: "SECONDS",
+                help: "Limit for the whole run; calls not done by then are cancelled."),
+            ArgumentScanner.Option(
+                names: ["--expect-status"], takesValue: true, valueName: "LIST",
+                help: "Statuses that succeed, e.g. 200,301-308 (default 200-399)."),
+            ArgumentScanner.Option(
+                names: ["--expect-header"], takesValue: true, valueName: "NAME[=VALUE]",
+                help: "The response must have this header, with this exact value if given (repeatable)."),
+            ArgumentScanner.Option(
+                names: ["--expect-body"], takesValue: true, valueName: "REGEX",
+                help: "The body must match this regular expression (RE2 syntax, as Go and blackbox_exporter; linear time)."),
+            ArgumentScanner.Option(
+                names: ["-X", "--request"], takesValue: true, valueName: "METHOD",
+                help: "The request method (default GET; HEAD fetches no body)."),
+            ArgumentScanner.Option(
+                names: ["-H", "--header"], takesValue: true, valueName: "'NAME: VALUE'",
+                help: "Add a request header (repeatable)."),
+            ArgumentScanner.Option(
+                names: ["--targets"], takesValue: true, valueName: "FILE",
+                help: "Read more URLs from FILE, one per line, # comments ('-': standard input; repeatable)."),
+            ArgumentScanner.Option(
+                names: ["--repeat"], takesValue: true, valueName: "N", help: "Probe every URL N times (default 1)."),
+            ArgumentScanner.Option(
+                names: ["--concurrency"], takesValue: true, valueName: "N", help: "Calls at once (default 8)."),
+            ArgumentScanner.Option(
+                names: ["--format"], takesValue: true, valueName: "FORMAT", help: "text (default), json or junit."),
+            ArgumentScanner.Option(
+                names: ["--engine"], takesValue: true, valueName: "ENGINE",
+                help: "curl (default) or urlsession (what a Swift app on Linux sees)."),
+        ]
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
         let plan: ProbePlan

@@ -83,11 +83,11 @@ struct ProbePlan {
                     proxy: arguments.value("--proxy"), noProxy: arguments.value("--noproxy"), environment: environment),
                 forcesTunnel: arguments.has("--proxytunnel"), security: security, resolve: resolve,
                 connectTimeout: connectTimeout, maxTime: maxTime)
-            let schemes = ProxyAuthentication.allCases.filter { arguments.has($0.flag) }
-            guard schemes.count <= 1 else {
-                throw usage("choose one of \(schemes.map(\.flag).joined(separator: " and "))")
+            do {
+                settings.proxyAuthentication = try ProxyAuthenticationOptions.choice(arguments)
+            } catch {
+                throw Failure.usage(error)
             }
-            settings.proxyAuthentication = schemes.first ?? .basic
 
             let targetFiles = arguments.all("--targets")
             guard targetFiles.filter({ $0 == "-" }).count <= 1 else {

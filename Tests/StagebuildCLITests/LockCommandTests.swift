@@ -64,6 +64,20 @@ import Testing
         #expect(!scratch.exists("stagebuild.lock"))
     }
 
+    @Test func takesCurlsProxyAuthenticationOptionsOneAtATime() throws {
+        let scratch = try Self.project()
+        let help = scratch.run(["lock", "--help"])
+        for flag in [
+            "--proxy-basic", "--proxy-digest", "--proxy-ntlm", "--proxy-negotiate", "--proxy-anyauth", "-x, --proxy URL",
+        ] {
+            #expect(help.stdout.contains("  \(flag)"), "\(flag)")
+        }
+        let both = scratch.run(["lock", "--proxy-ntlm", "--proxy-anyauth"])
+        #expect(both.status == .usage)
+        #expect(both.stderr.hasPrefix("error: choose one of --proxy-ntlm and --proxy-anyauth\n"), "\(both.stderr)")
+        #expect(scratch.text("stagebuild.lock") == nil)
+    }
+
     @Test func anUnreadableCAFileExits74AndWritesNothing() throws {
         let scratch = try Self.project()
         let result = scratch.run(["lock", "--cacert", "/no/such/ca.pem"])
@@ -147,7 +161,8 @@ import Testing
         let scratch = try Self.project(stagefile: "ARG BASE=debian:12\nFROM ${BASE}\nUSER 1000\n")
         let result = scratch.run(["lock"])
         #expect(result.status == .dataError)
-        #expect(result.stderr.contains("Stagefile: error: FROM ${BASE} names its image through a variable"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Stagefile:2:6: error: FROM ${BASE} names its image through a variable"), "\(result.stderr)")
     }
 
     @Test func composeLockedNeedsACurrentLockfile() throws {
