@@ -1,6 +1,7 @@
 /// The JSON report: `{"probes": [one object per call], "summary": {"succeeded": N, "failed":
 /// N, "cancelled": N}}`, keys in a fixed order, every key always present (`null` when it does
-/// not apply). The fields are documented in `docs/probe-json.md`; their names never change.
+/// not apply) but in the compact record of a call that never started (target, method,
+/// repetition, engine, outcome and message). The fields are documented in `docs/probe-json.md`; their names never change.
 public struct JSONReport: Sendable {
     /// A report.
     public init() {}
@@ -26,6 +27,13 @@ public struct JSONReport: Sendable {
 
     /// One call's object.
     static func object(_ result: ProbeResult) -> JSONValue {
+        guard result.started else {
+            return .object([
+                ("target", .string(result.target)), ("method", .string(result.method)),
+                ("repetition", .integer(result.repetition)), ("engine", .string(result.engine)),
+                ("outcome", .string(result.outcome.name)), ("message", .string(result.message)),
+            ])
+        }
         let reason = result.outcome.failureReason
         var appleError = reason?.appleError
         if case .cancelled = result.outcome { appleError = .cancelled }

@@ -28,85 +28,82 @@ enum JSONValue: Equatable {
 
     /// The document, two spaces per level, `": "` after keys, no trailing newline.
     func text(indent: Int = 0) -> String {
-        var output = ""
+        var output: [UInt8] = []
         write(to: &output, indent: indent)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// A JSON string (RFC 8259 section 7): `"`, `\` and control characters escaped.
     static func quoted(_ text: String) -> String {
-        var output = ""
+        var output: [UInt8] = []
         appendQuoted(text, to: &output)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    /// Appends the document to `output`: one buffer for a whole report, which runs to
-    /// thousands of calls.
-    private func write(to output: inout String, indent: Int) {
+    /// Appends the document's UTF-8 to `output`: one byte buffer for a whole report, which
+    /// runs to a million calls.
+    private func write(to output: inout [UInt8], indent: Int) {
         switch self {
         case .object(let pairs):
             guard !pairs.isEmpty else {
-                output += "{}"
+                output += "{}".utf8
                 return
             }
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, (key, value)) in pairs.enumerated() {
-                output += index == 0 ? "\n" : ",\n"
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(UInt8(ascii: "\n"))
                 Self.appendIndent(indent + 1, to: &output)
                 Self.appendQuoted(key, to: &output)
-                output += ": "
+                output += ": ".utf8
                 value.write(to: &output, indent: indent + 1)
             }
-            output += "\n"
+            output.append(UInt8(ascii: "\n"))
             Self.appendIndent(indent, to: &output)
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         case .array(let values):
             guard !values.isEmpty else {
-                output += "[]"
+                output += "[]".utf8
                 return
             }
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                output += index == 0 ? "\n" : ",\n"
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(UInt8(ascii: "\n"))
                 Self.appendIndent(indent + 1, to: &output)
                 value.write(to: &output, indent: indent + 1)
             }
-            output += "\n"
+            output.append(UInt8(ascii: "\n"))
             Self.appendIndent(indent, to: &output)
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .string(let value): Self.appendQuoted(value, to: &output)
-        case .integer(let value): output += String(value)
+        case .integer(let value): output += String(value).utf8
         case .number(let value):
-            output += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-        case .bool(let value): output += value ? "true" : "false"
-        case .null: output += "null"
+            output += (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)).utf8
+        case .bool(let value): output += (value ? "true" : "false").utf8
+        case .null: output += "null".utf8
         }
     }
 
-    private static func appendIndent(_ level: Int, to output: inout String) {
-        for _ in 0..<level { output += "  " }
+    private static func appendIndent(_ level: Int, to output: inout [UInt8]) {
+        for _ in 0..<level { output += "  ".utf8 }
     }
 
-    private static func appendQuoted(_ text: String, to output: inout String) {
-        output += "\""
-        // Most values need no escape: they are copied whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7F }) {
-            output += text + "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+    private static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += "\\\"".utf8
+            case UInt8(ascii: "\\"): output += "\\\\".utf8
+            case UInt8(ascii: "\n"): output += "\\n".utf8
+            case UInt8(ascii: "\r"): output += "\\r".utf8
+            case UInt8(ascii: "\t"): output += "\\t".utf8
+            case _ where byte < 0x20 || byte == 0x7F:
+                let hex = String(byte, radix: 16)
+                output += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8
+            default: output.append(byte)
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }

@@ -36,6 +36,10 @@ public struct ProbeResult: Sendable, Equatable {
     public var timings: ProbeTimings?
     /// The address connected to, `ip:port` (IPv6 in brackets); the proxy's through a proxy.
     public var remoteAddress: String?
+    /// False for a call cancelled before it started: reports give it a compact record
+    /// (target, outcome, cause), as a run of a million targets cancelled by `--deadline` has
+    /// nothing else to say about most of them.
+    public var started = true
 
     /// A result.
     ///
@@ -73,9 +77,12 @@ public struct ProbeResult: Sendable, Equatable {
     public static func cancelled(
         _ request: ProbeRequest, engine: String, route: ProxyRoute?, cause: CancellationCause, inFlight: Bool
     ) -> ProbeResult {
-        ProbeResult(
-            target: request.target, method: request.method, repetition: request.repetition, engine: engine, route: route,
-            outcome: .cancelled(cause), message: "\(inFlight ? "cancelled in flight" : "not started"): \(cause)")
+        var result = ProbeResult(
+            target: request.target, method: request.method, repetition: request.repetition, engine: engine,
+            route: inFlight ? route : nil, outcome: .cancelled(cause),
+            message: "\(inFlight ? "cancelled in flight" : "not started"): \(cause)")
+        result.started = inFlight
+        return result
     }
 
     /// `"proxy"` or `"direct"`; `nil` when the route is unknown.

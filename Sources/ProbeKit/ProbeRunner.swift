@@ -94,8 +94,7 @@ public final class ProbeRunner: Sendable {
             let request = requests[index]
             let result: ProbeResult
             if let cause = cancellation.cause {
-                let route = try? engine.settings.route(for: request)
-                result = .cancelled(request, engine: engine.name, route: route, cause: cause, inFlight: false)
+                result = .cancelled(request, engine: engine.name, route: nil, cause: cause, inFlight: false)
             } else {
                 result = engine.probe(request, cancellation: cancellation)
             }

@@ -67,6 +67,8 @@ public struct TextReport: Sendable {
 
     /// The labelled detail lines of a call, shared with the JUnit report.
     static func detailLines(_ result: ProbeResult) -> [(String, String)] {
+        // A call that never started has only its cause to tell.
+        guard result.started else { return result.message.map { [("message", $0)] } ?? [] }
         var lines: [(String, String)] = []
         if let reason = result.outcome.failureReason {
             lines.append(("reason", "\(reason.code.words) (\(reason.code)) at the \(reason.hop)"))

@@ -190,6 +190,17 @@ struct ProbePlan {
         return absolute
     }
 
+    /// The text without leading and trailing spaces, tabs and CRs (a targets file may have
+    /// CRLF line ends); a URL holds none of them raw.
+    private static func trimmingBlanks(_ text: Substring) -> String {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return String(text[first...last])
+    }
+
     /// A URL to probe as given: on the command line (`origin` is `nil`), or on a line of a
     /// targets file (`origin` is `FILE:LINE`, for messages).
     struct Target {
@@ -224,7 +235,7 @@ struct ProbePlan {
             let content =
                 line.utf8.contains(UInt8(ascii: "#"))
                 ? line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...] : line[...]
-            let url = content.trimmingCharacters(in: .whitespaces)
+            let url = Self.trimmingBlanks(content)
             if !url.isEmpty && !url.hasPrefix("#") { targets.append(Target(text: url, origin: "\(name):\(index + 1)")) }
         }
         return targets
