@@ -89,6 +89,8 @@ public final class EasyHandle {
             try setLong(CURLOPT_TIMEOUT_MS, milliseconds, name)
         case .customRequest(let method): try setString(CURLOPT_CUSTOMREQUEST, method, name)
         case .httpHeaders(let lines): try setList(CURLOPT_HTTPHEADER, lines, name)
+        case .proxyHeaders(let lines): try setList(CURLOPT_PROXYHEADER, lines, name)
+        case .userAgent(let agent): try setString(CURLOPT_USERAGENT, agent, name)
         case .noBody(let on): try setLong(CURLOPT_NOBODY, on ? 1 : 0, name)
         case .certInfo(let on): try setLong(CURLOPT_CERTINFO, on ? 1 : 0, name)
         case .verbose(let on): try setLong(CURLOPT_VERBOSE, on ? 1 : 0, name)

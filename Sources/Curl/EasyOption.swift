@@ -80,6 +80,11 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
     case customRequest(String)
     /// `CURLOPT_HTTPHEADER`: extra request header lines, `"Name: value"`.
     case httpHeaders([String])
+    /// `CURLOPT_PROXYHEADER`: header lines for the proxy only (a CONNECT request; with the
+    /// default `CURLHEADER_SEPARATE` the target never sees them).
+    case proxyHeaders([String])
+    /// `CURLOPT_USERAGENT`: the `User-Agent` of the request, and of a CONNECT request too.
+    case userAgent(String)
     /// `CURLOPT_NOBODY`: do not fetch the body (a HEAD request for HTTP).
     case noBody(Bool)
     /// `CURLOPT_CERTINFO`: collect the peer's certificate chain (see ``CurlResponse/certificates``).
@@ -116,6 +121,8 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .timeout: "CURLOPT_TIMEOUT_MS"
         case .customRequest: "CURLOPT_CUSTOMREQUEST"
         case .httpHeaders: "CURLOPT_HTTPHEADER"
+        case .proxyHeaders: "CURLOPT_PROXYHEADER"
+        case .userAgent: "CURLOPT_USERAGENT"
         case .noBody: "CURLOPT_NOBODY"
         case .certInfo: "CURLOPT_CERTINFO"
         case .verbose: "CURLOPT_VERBOSE"
@@ -139,7 +146,8 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .resolve(let entries): "\(name)=\(entries)"
         case .connectTimeout(let milliseconds), .timeout(let milliseconds): "\(name)=\(milliseconds)"
         case .customRequest(let method): "\(name)=\(method)"
-        case .httpHeaders(let lines): "\(name)=\(lines.map { Redaction.headerLine(Substring($0)) })"
+        case .httpHeaders(let lines), .proxyHeaders(let lines): "\(name)=\(lines.map { Redaction.headerLine(Substring($0)) })"
+        case .userAgent(let agent): "\(name)=\(agent)"
         case .protocols(let list): "\(name)=\(list)"
         case .proxyTunnel(let on), .verifyPeer(let on), .verifyHost(let on), .proxyVerifyPeer(let on),
             .proxyVerifyHost(let on), .noBody(let on), .certInfo(let on), .verbose(let on), .freshConnect(let on):

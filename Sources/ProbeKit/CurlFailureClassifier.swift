@@ -113,8 +113,14 @@ struct CurlFailureClassifier {
             }
             if error.code == .sslConnectError || error.code == .sslCACertBadFile || error.code == .sslCertProblem {
                 let atProxy = isAtProxyTLS(partial)
-                return .tlsHandshakeFailed(
+                var reason = FailureReason.tlsHandshakeFailed(
                     hop: atProxy ? .proxy : .target, authority: atProxy ? proxyAddress : request.authority, detail: detail)
+                // OpenSSL's words for a TLS hello answered in plain HTTP.
+                if atProxy, detail.contains("wrong version number") {
+                    reason.message += "; the proxy answered in plain HTTP"
+                    reason.hint = "the proxy at \(proxyAddress) speaks plain HTTP: write http:// for it, not https://"
+                }
+                return reason
             }
             return FailureReason(
                 code: .connectFailed, hop: route.server != nil && !tunnel ? .proxy : .target,
@@ -188,6 +194,13 @@ struct CurlFailureClassifier {
         // libcurl 7.88.1 sets CURLINFO_CONNECT_TIME_T only once a proxy's tunnel is up; its
         // "Connected to" line tells that the TCP connection itself was made.
         let tcpConnected = timings.connect > 0 || partial.debugLog.contains("Connected to ")
+        // libcurl logs "SSL connection using" once a handshake is done; with an https:// proxy
+        // the first one is the proxy's.
+        if throughProxy, route.server?.scheme == .https, tcpConnected, !partial.debugLog.contains("SSL connection using") {
+            return .proxyTimeout(
+                phase: .tlsHandshake, limit: "--connect-timeout", seconds: settings.effectiveConnectTimeout,
+                proxyAddress: proxyAddress)
+        }
         if !tcpConnected {
             phase =
                 throughProxy

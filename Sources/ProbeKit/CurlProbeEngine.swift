@@ -78,7 +78,7 @@ public struct CurlProbeEngine: ProbeEngine {
 
         let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: secondLook)
         let failedConnect = tunnel && response.connectStatusCode >= 300
-        return ProbeResult(
+        var result = ProbeResult(
             target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,
             outcome: reason.map(ProbeOutcome.failed) ?? .succeeded, message: reason?.message,
             warnings: classifier.warnings(tls: tls),
@@ -87,6 +87,9 @@ public struct CurlProbeEngine: ProbeEngine {
                 && (response.completedConnect || response.connectStatusCode >= 300) ? response.connectStatusCode : nil,
             tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response),
             proxyTLS: classifier.proxyTLSFacts(response: response, reason: reason, proxyCertificate: proxyCertificate))
+        result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
+        if settings.collectsTrace { result.trace = Redaction.text(response.debugLog.text) }
+        return result
     }
 
     // MARK: - Options
@@ -125,7 +128,10 @@ public struct CurlProbeEngine: ProbeEngine {
     /// Options both the call and its second look use: `--resolve`, certificate info, the
     /// proxy's TLS settings.
     private func commonOptions(for request: ProbeRequest, route: ProxyRoute) -> [EasyOption] {
-        var options: [EasyOption] = []
+        var options: [EasyOption] = [.userAgent(settings.userAgent)]
+        if route.server != nil, !settings.proxyHeaders.isEmpty {
+            options.append(.proxyHeaders(settings.proxyHeaders.map(\.line)))
+        }
         if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
         if request.isHTTPS { options.append(.certInfo(true)) }
         if route.server?.scheme == .https {

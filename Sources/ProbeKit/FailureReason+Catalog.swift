@@ -121,6 +121,14 @@ extension FailureReason {
             what =
                 "the proxy at \(proxyAddress) began its answer to CONNECT but never ended its header block, so no tunnel was opened"
         case .connectAnswer: what = "the proxy at \(proxyAddress) accepted the connection but never answered CONNECT"
+        case .tlsHandshake:
+            return FailureReason(
+                code: .proxyTimeout, hop: .proxy,
+                message:
+                    "the proxy at \(proxyAddress) accepted the connection but never finished the TLS handshake within the "
+                    + "\(limit) of \(Seconds.text(seconds)) s (phase: \(phase.words))",
+                hint: "a proxy that speaks plain HTTP waits for a request line: write http:// for it, not https://",
+                appleError: .timedOut, timeoutPhase: phase)
         default: what = "the proxy at \(proxyAddress) accepted the request but sent no answer (it may be waiting for the target)"
         }
         return FailureReason(

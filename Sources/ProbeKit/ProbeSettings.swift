@@ -24,6 +24,13 @@ public struct ProbeSettings: Sendable, Equatable {
     public var maxTime: Double?
     /// The scheme a proxy's 407 is answered with (`--proxy-basic`, the default, ... `--proxy-anyauth`).
     public var proxyAuthentication: ProxyAuthentication = .basic
+    /// The `User-Agent` of every request and CONNECT (`-A`; the CLI's default is
+    /// `stagebuild/VERSION`, as curl sends `curl/VERSION`).
+    public var userAgent = "stagebuild"
+    /// Header fields for the proxy only (`--proxy-header`): sent with CONNECT, never to the target.
+    public var proxyHeaders: [RequestHeader] = []
+    /// Whether each result carries libcurl's trace of the call (`-v`), credentials redacted.
+    public var collectsTrace = false
 
     /// Settings.
     ///

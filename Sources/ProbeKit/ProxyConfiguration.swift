@@ -1,3 +1,5 @@
+import Curl
+
 /// The proxy settings of a run, and the choice of route for each target, exactly as curl
 /// 7.88.1 makes it (`lib/url.c`: `create_conn_helper_init_proxy`, `detect_proxy`; curl(1),
 /// "ENVIRONMENT" and `--noproxy`).
@@ -59,6 +61,21 @@ public struct ProxyConfiguration: Sendable, Equatable {
         guard let candidate else { return .direct(.noProxyConfigured) }
         guard !candidate.text.isEmpty else { return .direct(.proxyDisabled(source: candidate.source)) }
         return .proxy(try ProxyServer(parsing: candidate.text, source: candidate.source), source: candidate.source)
+    }
+
+    /// Notes about how the route of a call was chosen that a user might not expect: the
+    /// upper-case `HTTP_PROXY` is ignored on purpose for `http://` targets, as curl does since
+    /// httpoxy (CVE-2016-5385: a CGI server sets `HTTP_PROXY` from a request's `Proxy:` header).
+    ///
+    /// - Parameter scheme: The target's scheme.
+    /// - Returns: Notes for the call's `warnings`; usually none.
+    public func notes(scheme: String) -> [String] {
+        guard scheme.lowercased() == "http", proxy == nil, variable("http_proxy") == nil, let upper = variable("HTTP_PROXY")
+        else { return [] }
+        return [
+            "HTTP_PROXY (\(Redaction.malformedURL(upper))) is ignored on purpose for http:// targets, as curl ignores it "
+                + "(httpoxy, CVE-2016-5385); set http_proxy in lower case, or --proxy, to use it"
+        ]
     }
 
     /// The no-proxy list in force and where it came from, or `nil` when there is none.

@@ -132,6 +132,9 @@ enum ProxyURLParser {
             return (host, after.dropFirst())
         }
         guard let colon = authority.firstIndex(of: ":") else { return (authority, nil) }
+        if authority[authority.index(after: colon)...].contains(":") {
+            throw invalid("an IPv6 address goes in brackets, e.g. http://[::1]:3128")
+        }
         return (authority[..<colon], authority[authority.index(after: colon)...])
     }
 

@@ -169,7 +169,8 @@ public struct URLSessionProbeEngine: ProbeEngine {
 
         var result = ProbeResult(
             target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,
-            outcome: .succeeded, timings: ProbeTimings(total: milliseconds))
+            outcome: .succeeded, warnings: settings.proxy.notes(scheme: request.url.scheme ?? ""),
+            timings: ProbeTimings(total: milliseconds))
         let classifier = URLSessionFailureClassifier(request: request, route: route, settings: settings)
         if let error {
             let code = (error as NSError).code

@@ -112,6 +112,15 @@ enum ProbeCommand: Subcommand {
                 names: ["-H", "--header"], takesValue: true, valueName: "'NAME: VALUE'",
                 help: "Add a request header (repeatable)."),
             ArgumentScanner.Option(
+                names: ["--proxy-header"], takesValue: true, valueName: "'NAME: VALUE'",
+                help: "Add a header for the proxy only, sent with CONNECT (repeatable)."),
+            ArgumentScanner.Option(
+                names: ["-A", "--user-agent"], takesValue: true, valueName: "TEXT",
+                help: "The User-Agent, also on CONNECT (default stagebuild/VERSION)."),
+            ArgumentScanner.Option(
+                names: ["-v", "--verbose"], takesValue: false,
+                help: "Print each call's libcurl trace on stderr, as curl -v (credentials redacted)."),
+            ArgumentScanner.Option(
                 names: ["--targets"], takesValue: true, valueName: "FILE",
                 help: "Read more URLs from FILE, one per line, # comments ('-': standard input; repeatable)."),
             ArgumentScanner.Option(
@@ -169,6 +178,10 @@ enum ProbeCommand: Subcommand {
         let started = ContinuousClock.now
         let results = runner.run(plan.requests, progress: progress).map { $0.redacted() }
         let elapsed = ContinuousClock.now - started
+        for result in results {
+            guard let trace = result.trace, !trace.isEmpty else { continue }
+            context.standardError.write("* stagebuild probe: \(result.method) \(result.target)\n\(trace)\n")
+        }
         interruption?.stop()
         if showsProgress { context.standardError.write("\r\u{1B}[K") }
 

@@ -88,6 +88,11 @@ struct ProbePlan {
             } catch {
                 throw Failure.usage(error)
             }
+            settings.userAgent = arguments.value("--user-agent") ?? "stagebuild/\(StagebuildCommand.version)"
+            settings.proxyHeaders = try arguments.all("--proxy-header").map { text throws(ProbeInputError) in
+                try RequestHeader(parsing: text)
+            }
+            settings.collectsTrace = arguments.has("--verbose")
 
             let targetFiles = arguments.all("--targets")
             guard targetFiles.filter({ $0 == "-" }).count <= 1 else {

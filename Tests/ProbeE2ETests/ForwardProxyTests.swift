@@ -178,3 +178,63 @@ struct SilentTargetBehindAProxyTests {
         #expect(probe.hint?.contains("is a working HTTP proxy") == false, "\(call.json.summary)")
     }
 }
+
+/// What a curl user reaches for: `-A`, `--proxy-header`, `-v`.
+@Suite(.enabled(if: E2EServers.isConfigured, "needs STAGEBUILD_E2E_STATE (scripts/test starts the servers)"))
+struct CurlUserOptionsTests {
+    /// The User-Agent reaches the target (the upstream echoes it); a proxy header goes to the
+    /// proxy only: through CONNECT the target never sees it.
+    @Test(.timeLimit(.minutes(1)))
+    func userAgentReachesTheTargetAndProxyHeadersStayWithTheProxy() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "-x", servers.proxy("SQUID_PORT"), "--proxytunnel", "-A", "probe-e2e/1.0", "--proxy-header", "X-Probe: for-the-proxy",
+            "--expect-body", "user-agent=probe-e2e/1.0\nx-probe=\n", servers.url("http", "127.0.0.1", "HTTP_PORT"),
+        ])
+        try call.expectSucceeded()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theDefaultUserAgentIsStagebuildsOwn() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--expect-body", "user-agent=stagebuild/[0-9]", servers.url("http", "127.0.0.1", "HTTP_PORT"),
+        ])
+        try call.expectSucceeded()
+    }
+
+    /// An https:// proxy URL for a server that speaks plain HTTP: tinyproxy waits for a request
+    /// line (a TLS handshake that never ends), nginx answers the hello in plain HTTP (OpenSSL's
+    /// "wrong version number"); either way the hint says to write http://.
+    @Test(.timeLimit(.minutes(1)), arguments: [("TINYPROXY_PORT", "proxyTimeout"), ("HTTP_PORT", "tlsHandshakeFailed")])
+    func anHTTPSProxyURLForAPlainProxySaysToWriteHTTP(portKey: String, reason: String) async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", "https://127.0.0.1:\(servers[portKey])", "--connect-timeout", "2",
+            servers.url("http", "127.0.0.1", "HTTP_PORT"),
+        ])
+        try call.expectFailed(reason)
+        let probe = try call.probe
+        #expect(probe.hop == "proxy", "\(call.json.summary)")
+        #expect(
+            probe.hint?.contains("plain HTTP") == true && probe.hint?.contains("write http://") == true, "\(call.json.summary)")
+    }
+
+    /// `-v` prints libcurl's trace on stderr, the CONNECT exchange included, with no secret.
+    @Test(.timeLimit(.minutes(1)))
+    func verboseTracesTheCallWithoutSecrets() async throws {
+        let servers = try E2EServers.current()
+        let run = try await StagebuildProcess.run([
+            "probe", "-v", "--proxy", servers.proxy("SQUID_AUTH_PORT", credentials: servers.squidCredentials), "--cacert",
+            servers["CA_CERT"], "-H", "Authorization: Bearer tr4ce-S3cret", servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        #expect(run.status == 0, "\(run.summary)")
+        for line in [
+            "> CONNECT localhost:", "< HTTP/1.1 200", "> Proxy-Authorization: ***", "> Authorization: ***",
+            "* SSL connection using TLSv",
+        ] {
+            #expect(run.stderr.contains(line), "\(line)\n\(run.summary)")
+        }
+        #expect(!run.output.contains("tr4ce-S3cret") && !run.output.contains(servers.squidPassword), "\(run.summary)")
+    }
+}

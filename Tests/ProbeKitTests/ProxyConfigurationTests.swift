@@ -193,3 +193,24 @@ import Testing
             ])
     }
 }
+
+/// Notes about proxy choice a user would not expect, and proxy text that cannot mean what it says.
+@Suite struct ProxyChoiceNoteTests {
+    @Test func upperCaseHTTPProxyIsIgnoredForHTTPTargetsWithANote() throws {
+        let configuration = ProxyConfiguration(environment: ["HTTP_PROXY": "http://u:s3cret@proxy.test:3128"])
+        #expect(try configuration.route(scheme: "http", host: "api.test").server == nil)
+        let notes = configuration.notes(scheme: "http")
+        #expect(notes.count == 1)
+        #expect(notes.first?.contains("HTTP_PROXY (http://u:***@proxy.test:3128) is ignored on purpose") == true)
+        #expect(notes.first?.contains("s3cret") == false)
+        #expect(configuration.notes(scheme: "https").isEmpty)
+        #expect(ProxyConfiguration(environment: ["HTTP_PROXY": "p:1", "http_proxy": "p:2"]).notes(scheme: "http").isEmpty)
+        #expect(ProxyConfiguration(proxy: "p:1", environment: ["HTTP_PROXY": "p:1"]).notes(scheme: "http").isEmpty)
+    }
+
+    @Test(arguments: ["http://::1:3128", "::1:3128", "http://fe80::1:8080"])
+    func anUnbracketedIPv6ProxyGetsTheBracketsHint(text: String) {
+        let error = #expect(throws: ProxyConfigurationError.self) { try ProxyServer(parsing: text, source: .option("--proxy")) }
+        #expect(error?.description.contains("an IPv6 address goes in brackets, e.g. http://[::1]:3128") == true)
+    }
+}
