@@ -10,6 +10,7 @@
 
 #define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
+#include <openssl/ssl.h>
 
 // Callback shapes, as documented for CURLOPT_WRITEFUNCTION, CURLOPT_HEADERFUNCTION,
 // CURLOPT_XFERINFOFUNCTION and CURLOPT_DEBUGFUNCTION.
@@ -95,6 +96,23 @@ static inline const curl_version_info_data *ccurl_version_info_now(void) {
 // The transfer's result of a CURLMSG_DONE message (the union member `data.result`).
 static inline CURLcode ccurl_message_result(const CURLMsg *message) {
     return message->data.result;
+}
+
+// The negotiated TLS version, cipher and ALPN protocol of the handle's last connection, read
+// with libssl's own calls from CURLINFO_TLS_SSL_PTR (libcurl 7.88 has no info for them).
+// Returns 0 when the connection is gone or libcurl does not use OpenSSL; the strings are
+// OpenSSL's static names, the ALPN bytes belong to the SSL object (copy them at once).
+static inline int ccurl_tls_session(CURL *handle, const char **version, const char **cipher,
+                                    const unsigned char **alpn, unsigned int *alpn_length) {
+    struct curl_tlssessioninfo *info = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK || info == NULL) return 0;
+    if (info->backend != CURLSSLBACKEND_OPENSSL || info->internals == NULL) return 0;
+    SSL *ssl = (SSL *)info->internals;
+    *version = SSL_get_version(ssl);
+    const SSL_CIPHER *current = SSL_get_current_cipher(ssl);
+    *cipher = current == NULL ? NULL : SSL_CIPHER_get_name(current);
+    SSL_get0_alpn_selected(ssl, alpn, alpn_length);
+    return 1;
 }
 
 #endif

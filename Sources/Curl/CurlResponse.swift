@@ -38,6 +38,9 @@ public struct CurlResponse: Sendable, Equatable {
     public var proxyErrorCode: Int
     /// libcurl's debug output; empty unless `CURLOPT_VERBOSE` was on.
     public var debugLog: DebugLog
+    /// The negotiated TLS of the connection to the target, when one was made and is still open
+    /// (`CURLINFO_TLS_SSL_PTR` read with libssl).
+    public var tlsSession: TLSSession?
 
     /// A response; every field defaults to "nothing happened".
     public init(
@@ -45,8 +48,9 @@ public struct CurlResponse: Sendable, Equatable {
         bodyByteCount: Int = 0, timings: TransferTimings = TransferTimings(), primaryIP: String? = nil,
         primaryPort: Int? = nil, effectiveURL: String? = nil, certificates: [PeerCertificate] = [],
         tlsVerifyResult: Int = 0, proxyTLSVerifyResult: Int = 0, proxyErrorCode: Int = 0,
-        debugLog: DebugLog = DebugLog()
+        debugLog: DebugLog = DebugLog(), tlsSession: TLSSession? = nil
     ) {
+        self.tlsSession = tlsSession
         self.statusCode = statusCode
         self.connectStatusCode = connectStatusCode
         self.heads = heads

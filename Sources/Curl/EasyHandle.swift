@@ -216,10 +216,15 @@ public final class EasyHandle {
             return recorder.shouldAbort ? 1 : 0
         }
         try check(ccurl_easy_setopt_xferinfo_function(handle, progress), "CURLOPT_XFERINFOFUNCTION")
-        let debug: ccurl_debug_callback = { _, type, data, size, context in
+        let debug: ccurl_debug_callback = { handle, type, data, size, context in
             guard let context else { return 0 }
             let recorder = Unmanaged<TransferRecorder>.fromOpaque(context).takeUnretainedValue()
             recorder.receiveDebug(type: type, UnsafeRawBufferPointer(start: data, count: size))
+            // A header line received: the handshake of the connection it came on is done; the
+            // last one is the final response's, on the target's connection.
+            if type == CURLINFO_HEADER_IN, let handle, let session = EasyHandle.tlsSession(of: handle) {
+                recorder.tlsSession = session
+            }
             return 0
         }
         try check(ccurl_easy_setopt_debug_function(handle, debug), "CURLOPT_DEBUGFUNCTION")
@@ -303,7 +308,21 @@ public final class EasyHandle {
             tlsVerifyResult: long(CURLINFO_SSL_VERIFYRESULT),
             proxyTLSVerifyResult: long(CURLINFO_PROXY_SSL_VERIFYRESULT),
             proxyErrorCode: long(CURLINFO_PROXY_ERROR),
-            debugLog: recorder.debugLog)
+            debugLog: recorder.debugLog, tlsSession: recorder.tlsSession)
+    }
+
+    /// The negotiated TLS of a handle's connection, while the transfer holds it: libcurl
+    /// detaches the connection when the transfer is done.
+    static func tlsSession(of handle: UnsafeMutableRawPointer) -> TLSSession? {
+        var version: UnsafePointer<CChar>?
+        var cipher: UnsafePointer<CChar>?
+        var alpn: UnsafePointer<UInt8>?
+        var alpnLength: UInt32 = 0
+        guard ccurl_tls_session(handle, &version, &cipher, &alpn, &alpnLength) == 1 else { return nil }
+        let protocolName = alpn.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(alpnLength)), as: UTF8.self) }
+        return TLSSession(
+            version: version.map { String(cString: $0) }, cipher: cipher.map { String(cString: $0) },
+            alpn: protocolName.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     private func long(_ info: CURLINFO) -> Int {

@@ -14,6 +14,8 @@ final class TransferRecorder {
     private(set) var bodyByteCount = 0
     private(set) var heads: [ResponseHead] = []
     private(set) var debugLog = DebugLog()
+    /// The negotiated TLS of the connection the last header line came on.
+    var tlsSession: TLSSession?
     private var headerBytes = 0
     private var debugBytes = 0
 

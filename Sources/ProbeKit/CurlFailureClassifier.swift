@@ -244,6 +244,11 @@ struct CurlFailureClassifier {
         var facts = Self.facts(of: leaf)
         facts.secondLook = response.certificates.isEmpty && secondLook != nil
         let handshakeDone = response.timings.appConnect > 0 || response.statusCode > 0
+        if handshakeDone, let session = response.tlsSession {
+            facts.version = session.version
+            facts.cipher = session.cipher
+            facts.alpn = session.alpn
+        }
         let atTarget = reason?.hop == .target
         switch reason?.code {
         case .certificateNotTrusted? where atTarget, .certificateExpired? where atTarget,
@@ -324,13 +329,29 @@ struct CurlFailureClassifier {
         head?.fields.map { (name: $0.name, value: $0.value) } ?? []
     }
 
-    static func facts(of certificate: PeerCertificate?) -> TLSFacts {
+    static func facts(of certificate: PeerCertificate?, now: Date = Date()) -> TLSFacts {
         guard let certificate else { return TLSFacts() }
-        return TLSFacts(
+        let notAfter = certificate.notAfter?.trimmingCharacters(in: CharacterSet(charactersIn: " "))
+        var facts = TLSFacts(
             subject: certificate.subject?.trimmingCharacters(in: CharacterSet(charactersIn: " ")),
             subjectAlternativeNames: certificate.subjectAlternativeNames,
-            issuer: certificate.issuer?.trimmingCharacters(in: CharacterSet(charactersIn: " ")),
-            notAfter: certificate.notAfter?.trimmingCharacters(in: CharacterSet(charactersIn: " ")))
+            issuer: certificate.issuer?.trimmingCharacters(in: CharacterSet(charactersIn: " ")), notAfter: notAfter)
+        facts.notBefore = certificate.notBefore?.trimmingCharacters(in: CharacterSet(charactersIn: " "))
+        if let end = notAfter.flatMap(Self.date(fromOpenSSL:)) {
+            facts.daysUntilExpiry = Int((end.timeIntervalSince(now) / 86_400).rounded(.down))
+        }
+        return facts
+    }
+
+    /// A date as OpenSSL prints an ASN.1 time (`ASN1_TIME_print`): `"Jan  2 03:04:05 2026 GMT"`.
+    static func date(fromOpenSSL text: String) -> Date? {
+        let words = text.split(separator: " ")
+        guard words.count == 5, words[4] == "GMT" else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "MMM d HH:mm:ss yyyy"
+        return formatter.date(from: words[0..<4].joined(separator: " "))
     }
 
     /// OpenSSL's words after `"SSL certificate problem: "`, e.g. `"self-signed certificate"`.

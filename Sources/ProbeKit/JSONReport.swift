@@ -75,7 +75,12 @@ public struct JSONReport: Sendable {
             ("subject", .string(tls.subject)),
             ("subjectAlternativeNames", .array(tls.subjectAlternativeNames.map(JSONValue.string))),
             ("issuer", .string(tls.issuer)),
+            ("notBefore", .string(tls.notBefore)),
             ("notAfter", .string(tls.notAfter)),
+            ("daysUntilExpiry", .integer(tls.daysUntilExpiry)),
+            ("version", .string(tls.version)),
+            ("cipher", .string(tls.cipher)),
+            ("alpn", .string(tls.alpn)),
             ("secondLook", .bool(tls.secondLook)),
         ])
     }

@@ -23,6 +23,17 @@ public struct TLSFacts: Sendable, Equatable {
     public var notAfter: String?
     /// Whether the certificate facts come from a second look with verification off.
     public var secondLook: Bool
+    /// The start of the leaf's validity as OpenSSL prints it.
+    public var notBefore: String?
+    /// Whole days from the call to the end of the leaf's validity (negative once expired).
+    public var daysUntilExpiry: Int?
+    /// The negotiated protocol version, e.g. `"TLSv1.3"` (libssl's `SSL_get_version`); `nil`
+    /// when the handshake did not finish.
+    public var version: String?
+    /// The negotiated cipher suite in OpenSSL's name, e.g. `"TLS_AES_256_GCM_SHA384"`.
+    public var cipher: String?
+    /// The ALPN protocol the server chose, e.g. `"http/1.1"`.
+    public var alpn: String?
 
     /// Facts.
     ///

@@ -106,7 +106,13 @@ public struct TextReport: Sendable {
         if let subject = tls.subject { parts.append("subject \(subject)") }
         if !tls.subjectAlternativeNames.isEmpty { parts.append("SANs \(tls.subjectAlternativeNames.joined(separator: ", "))") }
         if let issuer = tls.issuer { parts.append("issuer \(issuer)") }
-        if let notAfter = tls.notAfter { parts.append("not after \(notAfter)") }
+        if let notBefore = tls.notBefore { parts.append("not before \(notBefore)") }
+        if let notAfter = tls.notAfter {
+            parts.append("not after \(notAfter)" + (tls.daysUntilExpiry.map { " (\($0) days left)" } ?? ""))
+        }
+        if let version = tls.version {
+            parts.append([version, tls.cipher, tls.alpn.map { "ALPN \($0)" }].compactMap { $0 }.joined(separator: " "))
+        }
         if tls.secondLook { parts.append("(certificate from a second look with verification off)") }
         return parts.joined(separator: "; ")
     }

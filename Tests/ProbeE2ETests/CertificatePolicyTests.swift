@@ -23,6 +23,11 @@ struct CertificatePolicyTests {
         #expect(names.contains("localhost") && names.contains("127.0.0.1"), "\(call.json.summary)")
         #expect(tls.issuer?.contains("stagebuild e2e test CA") == true, "\(call.json.summary)")
         #expect(!(tls.notAfter ?? "").isEmpty)
+        #expect(!(tls.notBefore ?? "").isEmpty)
+        // The start script issues it for 30 days from yesterday.
+        #expect((27...30).contains(tls.daysUntilExpiry ?? -1), "\(call.json.summary)")
+        #expect(tls.version?.hasPrefix("TLSv1.") == true && !(tls.cipher ?? "").isEmpty, "\(call.json.summary)")
+        #expect(tls.alpn == "http/1.1", "\(call.json.summary)")
         #expect(probe.remoteAddress?.contains("127.0.0.1") == true, "\(call.json.summary)")
         let timings = try #require(probe.timings)
         #expect((timings.totalMs ?? -1) > 0 && (timings.tlsMs ?? -1) >= 0, "\(call.json.summary)")

@@ -43,6 +43,11 @@ struct ProbeReport: Decodable, Sendable {
         var subjectAlternativeNames: [String]?
         var issuer: String?
         var notAfter: String?
+        var notBefore: String?
+        var daysUntilExpiry: Int?
+        var version: String?
+        var cipher: String?
+        var alpn: String?
     }
 
     /// Milliseconds.
