@@ -96,6 +96,10 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
     case protocols(String)
     /// `CURLOPT_FRESH_CONNECT`: open a new connection instead of reusing one.
     case freshConnect(Bool)
+    /// `CURLOPT_FOLLOWLOCATION`: follow `Location` in 3xx answers (curl's `-L`).
+    case followLocation(Bool)
+    /// `CURLOPT_MAXREDIRS`: the most redirects followed (curl's `--max-redirs`).
+    case maxRedirects(Int)
 
     /// The option as curl's documentation names it, e.g. `"CURLOPT_URL"`.
     public var name: String {
@@ -128,6 +132,8 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .verbose: "CURLOPT_VERBOSE"
         case .protocols: "CURLOPT_PROTOCOLS_STR"
         case .freshConnect: "CURLOPT_FRESH_CONNECT"
+        case .followLocation: "CURLOPT_FOLLOWLOCATION"
+        case .maxRedirects: "CURLOPT_MAXREDIRS"
         }
     }
 
@@ -148,9 +154,11 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .customRequest(let method): "\(name)=\(method)"
         case .httpHeaders(let lines), .proxyHeaders(let lines): "\(name)=\(lines.map { Redaction.headerLine(Substring($0)) })"
         case .userAgent(let agent): "\(name)=\(agent)"
+        case .maxRedirects(let count): "\(name)=\(count)"
         case .protocols(let list): "\(name)=\(list)"
         case .proxyTunnel(let on), .verifyPeer(let on), .verifyHost(let on), .proxyVerifyPeer(let on),
-            .proxyVerifyHost(let on), .noBody(let on), .certInfo(let on), .verbose(let on), .freshConnect(let on):
+            .proxyVerifyHost(let on), .noBody(let on), .certInfo(let on), .verbose(let on), .freshConnect(let on),
+            .followLocation(let on):
             "\(name)=\(on ? 1 : 0)"
         }
     }

@@ -88,8 +88,18 @@ public struct CurlProbeEngine: ProbeEngine {
             tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response),
             proxyTLS: classifier.proxyTLSFacts(response: response, reason: reason, proxyCertificate: proxyCertificate))
         result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
+        result.redirects = Self.redirects(in: response)
         if settings.collectsTrace { result.trace = Redaction.text(response.debugLog.text) }
         return result
+    }
+
+    /// The 3xx answers with a `Location` that libcurl followed, in order: every head but the
+    /// last (the final answer); CONNECT answers are 2xx or refusals, never 3xx.
+    static func redirects(in response: CurlResponse) -> [ProbeRedirect] {
+        response.heads.dropLast().compactMap { head in
+            guard (300...399).contains(head.statusCode), let location = head.value(for: "Location") else { return nil }
+            return ProbeRedirect(status: head.statusCode, location: Redaction.url(location))
+        }
     }
 
     // MARK: - Options
@@ -129,6 +139,7 @@ public struct CurlProbeEngine: ProbeEngine {
     /// proxy's TLS settings.
     private func commonOptions(for request: ProbeRequest, route: ProxyRoute) -> [EasyOption] {
         var options: [EasyOption] = [.userAgent(settings.userAgent)]
+        if settings.followsRedirects { options += [.followLocation(true), .maxRedirects(settings.maxRedirects)] }
         if route.server != nil, !settings.proxyHeaders.isEmpty {
             options.append(.proxyHeaders(settings.proxyHeaders.map(\.line)))
         }

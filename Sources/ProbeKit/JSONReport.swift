@@ -54,6 +54,10 @@ public struct JSONReport: Sendable {
             ("warnings", .array(result.warnings.map(JSONValue.string))),
             ("httpStatus", .integer(result.httpStatus)),
             ("connectStatus", .integer(result.connectStatus)),
+            (
+                "redirects",
+                .array(result.redirects.map { .object([("status", .integer($0.status)), ("location", .string($0.location))]) })
+            ),
             ("tls", result.tls.map(Self.object) ?? .null),
             ("proxyTls", result.proxyTLS.map(Self.object) ?? .null),
             ("timings", result.timings.map(Self.object) ?? .null),

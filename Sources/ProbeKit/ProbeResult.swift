@@ -40,6 +40,8 @@ public struct ProbeResult: Sendable, Equatable {
     /// (target, outcome, cause), as a run of a million targets cancelled by `--deadline` has
     /// nothing else to say about most of them.
     public var started = true
+    /// The redirects followed with `-L`, in order; empty without `-L` or when none came.
+    public var redirects: [ProbeRedirect] = []
     /// libcurl's trace of the call as curl's `-v` prints it (`* ` text, `> ` sent, `< `
     /// received), credentials redacted; `nil` unless asked for (`-v`).
     public var trace: String?

@@ -31,6 +31,11 @@ public struct ProbeSettings: Sendable, Equatable {
     public var proxyHeaders: [RequestHeader] = []
     /// Whether each result carries libcurl's trace of the call (`-v`), credentials redacted.
     public var collectsTrace = false
+    /// Whether 3xx answers with `Location` are followed (`-L`), and how many at most
+    /// (`--max-redirs`, 50 by default as curl's).
+    public var followsRedirects = false
+    /// The most redirects followed with ``followsRedirects``.
+    public var maxRedirects = 50
 
     /// Settings.
     ///

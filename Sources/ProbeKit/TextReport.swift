@@ -86,6 +86,7 @@ public struct TextReport: Sendable {
             if let connect = result.connectStatus { status += ", CONNECT \(connect)" }
             lines.append(("status", status))
         }
+        for redirect in result.redirects { lines.append(("redirect", "\(redirect.status) to \(redirect.location)")) }
         if let tls = result.tls { lines.append(("tls", describe(tls))) }
         if let tls = result.proxyTLS { lines.append(("proxy tls", describe(tls))) }
         if let timings = result.timings { lines.append(("timings", describe(timings))) }

@@ -118,6 +118,12 @@ enum ProbeCommand: Subcommand {
                 names: ["-A", "--user-agent"], takesValue: true, valueName: "TEXT",
                 help: "The User-Agent, also on CONNECT (default stagebuild/VERSION)."),
             ArgumentScanner.Option(
+                names: ["-L", "--location"], takesValue: false,
+                help: "Follow redirects (3xx with Location); the report lists each one."),
+            ArgumentScanner.Option(
+                names: ["--max-redirs"], takesValue: true, valueName: "N",
+                help: "The most redirects -L follows (default 50, as curl)."),
+            ArgumentScanner.Option(
                 names: ["-v", "--verbose"], takesValue: false,
                 help: "Print each call's libcurl trace on stderr, as curl -v (credentials redacted)."),
             ArgumentScanner.Option(

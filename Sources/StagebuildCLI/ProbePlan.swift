@@ -93,6 +93,13 @@ struct ProbePlan {
                 try RequestHeader(parsing: text)
             }
             settings.collectsTrace = arguments.has("--verbose")
+            settings.followsRedirects = arguments.has("--location")
+            if let text = arguments.value("--max-redirs") {
+                guard let count = Int(text), (0...1_000).contains(count) else {
+                    throw usage("--max-redirs must be a whole number from 0 to 1000, not '\(text)'")
+                }
+                settings.maxRedirects = count
+            }
 
             let targetFiles = arguments.all("--targets")
             guard targetFiles.filter({ $0 == "-" }).count <= 1 else {

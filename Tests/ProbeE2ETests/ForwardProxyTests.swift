@@ -220,6 +220,26 @@ struct CurlUserOptionsTests {
             probe.hint?.contains("plain HTTP") == true && probe.hint?.contains("write http://") == true, "\(call.json.summary)")
     }
 
+    /// `-L` follows redirects through the proxy and lists each; without it the 301 is the answer.
+    @Test(.timeLimit(.minutes(1)))
+    func locationFollowsRedirectsAndListsThem() async throws {
+        let servers = try E2EServers.current()
+        let url = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/redirect/twice")
+        let call = try await ProbeCall.run([
+            "-x", servers.proxy("SQUID_PORT"), "-L", "--expect-body", "target=/redirected", url,
+        ])
+        try call.expectSucceeded()
+        let probe = try call.probe
+        #expect(probe.redirects?.map(\.status) == [301, 302], "\(call.json.summary)")
+        #expect(probe.redirects?.last?.location.hasSuffix("/redirected") == true, "\(call.json.summary)")
+        #expect(call.words.contains("redirect   301 to"), "\(call.text.summary)")
+        let limited = try await ProbeCall.run(["-L", "--max-redirs", "1", url])
+        #expect(limited.json.status == 1, "\(limited.json.summary)")
+        let unfollowed = try await ProbeCall.run(["--expect-status", "301", url])
+        try unfollowed.expectSucceeded()
+        #expect(try unfollowed.probe.redirects?.isEmpty == true)
+    }
+
     /// `-v` prints libcurl's trace on stderr, the CONNECT exchange included, with no secret.
     @Test(.timeLimit(.minutes(1)))
     func verboseTracesTheCallWithoutSecrets() async throws {

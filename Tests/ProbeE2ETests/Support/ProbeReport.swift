@@ -25,6 +25,7 @@ struct ProbeReport: Decodable, Sendable {
         var connectStatus: Int?
         var tls: TLSFacts?
         var proxyTls: TLSFacts?
+        var redirects: [Redirect]?
         var timings: Timings?
         var remoteAddress: String?
     }
@@ -34,6 +35,11 @@ struct ProbeReport: Decodable, Sendable {
         var code: Int
         var name: String?
         var note: String?
+    }
+
+    struct Redirect: Decodable, Sendable {
+        var status: Int
+        var location: String
     }
 
     struct TLSFacts: Decodable, Sendable {
