@@ -90,7 +90,7 @@ public enum Redaction {
     /// - Parameter text: any text meant for output.
     /// - Returns: the text, safe to show.
     public static func text(_ text: String) -> String {
-        let source = headerBlock(text)
+        let source = authenticatingUser(in: headerBlock(text))
         guard source.utf8.contains(UInt8(ascii: "@")) else { return source }
         let bytes = Array(source.utf8)
         var output: [UInt8] = []
@@ -120,6 +120,24 @@ public enum Redaction {
             index = end
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// libcurl's trace line `Proxy auth using Basic with user 'NAME'` (and `Server auth ...`)
+    /// with the name hidden: a user name given alone in a URL is a token.
+    static func authenticatingUser(in text: String) -> String {
+        let marker = " with user '"
+        guard text.contains(marker) else { return text }
+        var result = ""
+        var rest = Substring(text)
+        // Each pass consumes the text up to one marker: bounded by the text's length.
+        while let range = rest.firstRange(of: marker) {
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            guard let close = rest.firstIndex(of: "'") else { break }
+            result += "***"
+            rest = rest[close...]
+        }
+        return result + rest
     }
 
     /// The secret part of the user info that ends at `at`: after its first `:` (the password),

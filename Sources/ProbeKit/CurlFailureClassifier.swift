@@ -38,6 +38,24 @@ struct CurlFailureClassifier {
         ResponseCheck(request: request, route: route, tunnel: tunnel, authentication: settings.proxyAuthentication)
     }
 
+    /// A 407 answered with Negotiate when no Negotiate token could be made: libcurl's GSS-API
+    /// call failed (no Kerberos ticket), so no credentials were sent at all, and doubting the
+    /// password would mislead.
+    func explainingNegotiate(_ reason: FailureReason?, log: DebugLog) -> FailureReason? {
+        guard var reason, reason.code == .proxyAuthenticationRequired,
+            settings.proxyAuthentication == .negotiate || settings.proxyAuthentication == .any,
+            let entry = log.entries.first(where: { $0.text.contains("gss_init_sec_context") })
+        else { return reason }
+        let words = entry.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        reason.message =
+            "the proxy asks for Negotiate, but no Negotiate token could be made, so no credentials were sent "
+            + "(libcurl: \(words))"
+        reason.hint =
+            "Negotiate needs a Kerberos ticket of the user running the probe (kinit USER@REALM, then klist); "
+            + "or answer with another scheme the proxy offers, e.g. --proxy-ntlm"
+        return reason
+    }
+
     // MARK: - Completed transfers
 
     /// The failure of a transfer that completed, or `nil` when it met every expectation.

@@ -76,6 +76,7 @@ public struct CurlProbeEngine: ProbeEngine {
             reason = classifier.failure(of: error, secondLook: secondLook, proxyCertificate: proxyCertificate)
         }
 
+        reason = classifier.explainingNegotiate(reason, log: response.debugLog)
         let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: secondLook)
         let failedConnect = tunnel && response.connectStatusCode >= 300
         var result = ProbeResult(

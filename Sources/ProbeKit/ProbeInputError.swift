@@ -10,7 +10,7 @@ public enum ProbeInputError: Error, Sendable, Equatable, CustomStringConvertible
     /// `--expect-body`: the pattern, and the regular expression engine's complaint.
     case invalidBodyPattern(String, reason: String)
     /// `-H`: the header's name when one could be read (never the value), and what is wrong.
-    case invalidRequestHeader(name: String?, reason: String)
+    case invalidRequestHeader(name: String?, reason: String, option: String = "-H")
     /// `--pinned-public-key`: the text as written, and what is wrong.
     case invalidPin(String, reason: String)
     /// `--resolve`: the entry as written, and what is wrong.
@@ -27,8 +27,8 @@ public enum ProbeInputError: Error, Sendable, Equatable, CustomStringConvertible
         case .invalidStatusList(let text, let reason): "invalid --expect-status \"\(text)\": \(reason)"
         case .invalidHeaderExpectation(let text, let reason): "invalid --expect-header \"\(text)\": \(reason)"
         case .invalidBodyPattern(let text, let reason): "invalid --expect-body \"\(text)\": \(reason)"
-        case .invalidRequestHeader(let name?, let reason): "invalid -H for \"\(name)\": \(reason)"
-        case .invalidRequestHeader(nil, let reason): "invalid -H: \(reason)"
+        case .invalidRequestHeader(let name?, let reason, let option): "invalid \(option) for \"\(name)\": \(reason)"
+        case .invalidRequestHeader(nil, let reason, let option): "invalid \(option): \(reason)"
         case .invalidPin(let text, let reason): "invalid --pinned-public-key \"\(text)\": \(reason)"
         case .invalidResolveEntry(let text, let reason): "invalid --resolve \"\(text)\": \(reason)"
         case .invalidTarget(let text, let reason): "invalid target \"\(text)\": \(reason)"

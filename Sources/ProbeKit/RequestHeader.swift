@@ -24,20 +24,23 @@ public struct RequestHeader: Sendable, Equatable, CustomStringConvertible {
     /// Parses `Name: value` as curl's `-H` takes it: the first `:` splits, blanks around the
     /// value are dropped.
     ///
-    /// - Parameter text: e.g. `"Accept: application/json"`.
-    /// - Throws: ``ProbeInputError/invalidRequestHeader(name:reason:)`` without a `:`, with a
-    ///   name that is not a token, or with CR, LF or NUL in the value (which could add lines).
-    public init(parsing text: String) throws(ProbeInputError) {
+    /// - Parameters:
+    ///   - text: e.g. `"Accept: application/json"`.
+    ///   - option: The option that gave it, for messages (`-H` or `--proxy-header`).
+    /// - Throws: ``ProbeInputError/invalidRequestHeader(name:reason:option:)`` without a `:`,
+    ///   with a name that is not a token, or with CR, LF or NUL in the value (which could add lines).
+    public init(parsing text: String, option: String = "-H") throws(ProbeInputError) {
         guard let colon = text.firstIndex(of: ":") else {
-            throw .invalidRequestHeader(name: nil, reason: "write it as 'Name: value'")
+            throw .invalidRequestHeader(name: nil, reason: "write it as 'Name: value'", option: option)
         }
         let name = text[..<colon]
         guard HTTPToken.isToken(name) else {
-            throw .invalidRequestHeader(name: nil, reason: "the name before ':' must be a field name (RFC 9110 token)")
+            throw .invalidRequestHeader(
+                name: nil, reason: "the name before ':' must be a field name (RFC 9110 token)", option: option)
         }
         let value = text[text.index(after: colon)...]
         guard HTTPToken.isFieldValue(value) else {
-            throw .invalidRequestHeader(name: String(name), reason: "the value may not contain CR, LF or NUL")
+            throw .invalidRequestHeader(name: String(name), reason: "the value may not contain CR, LF or NUL", option: option)
         }
         self.name = String(name)
         self.value = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))

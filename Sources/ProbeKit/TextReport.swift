@@ -48,7 +48,10 @@ public struct TextReport: Sendable {
     /// The text with control characters (C0 but tab, DEL, C1) shown as `\x1B`-style escapes: a
     /// proxy's or server's words (a realm, an error header) reach the report, and raw escape
     /// sequences in them would drive the reader's terminal.
-    static func visible(_ text: String) -> String {
+    ///
+    /// - Parameter text: Text for a terminal, e.g. an error message quoting the user's input.
+    /// - Returns: The text with control characters escaped.
+    public static func visible(_ text: String) -> String {
         let isControl = { (scalar: Unicode.Scalar) in
             (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
         }

@@ -142,7 +142,7 @@ private struct CompositionSession {
                         flushStagefileLines()
                         stage = BuildStageState()
                         inBuildStage = true
-                        noteAlias(
+                        try noteAlias(
                             instruction.arguments.count >= 3 && instruction.arguments[1].uppercased() == "AS"
                                 ? instruction.arguments[2] : nil, at: instruction.location)
                     } else if instruction.knownKeyword == .arg {
@@ -161,7 +161,7 @@ private struct CompositionSession {
                 flushStagefileLines()
                 stage = BuildStageState()
                 inBuildStage = true
-                noteAlias(alias, at: reference.location)
+                try noteAlias(alias, at: reference.location)
                 try placeBase(reference, alias: alias, pragmas: pragmas)
             case .layerTemplate(let reference):
                 guard inBuildStage else {
@@ -194,17 +194,16 @@ private struct CompositionSession {
         return result
     }
 
-    /// Warns about a build-stage alias used twice: a later `FROM` or `COPY --from` can only name one.
-    mutating func noteAlias(_ alias: String?, at location: SourceLocation) {
+    /// Refuses a build-stage alias used twice (names compare in any case): BuildKit rejects
+    /// the file ("duplicate stage name"), as lint's SB015 says.
+    mutating func noteAlias(_ alias: String?, at location: SourceLocation) throws(CompositionError) {
         guard let alias else { return }
         if let earlier = aliases[alias.lowercased()] {
-            warnings.append(
-                CompositionError(
-                    "build stage name '\(alias)' is used twice (also at line \(earlier.line)); FROM and COPY --from=\(alias) "
-                        + "can name only one of them", file: stagefile.displayPath, at: location))
-        } else {
-            aliases[alias.lowercased()] = location
+            throw CompositionError(
+                "build stage name '\(alias)' is used twice (also at line \(earlier.line)); BuildKit rejects a Dockerfile "
+                    + "whose stages share a name, so rename one", file: stagefile.displayPath, at: location)
         }
+        aliases[alias.lowercased()] = location
     }
 
     /// Warns when a template sets what another template already set in this build stage (the
@@ -346,10 +345,13 @@ private struct CompositionSession {
     /// Removes the lint pragma comments directly above the next item from the Stagefile lines
     /// not yet written: they belong to the FROM that a `FROM stage:` line becomes.
     mutating func takeTrailingLintPragmas() -> [ComposedLine] {
-        var pragmas: [SyntaxElement] = []
-        while let last = pending.last, LintPragma.isIgnorePragma(last.commentText ?? "") {
-            pragmas.insert(pending.removeLast(), at: 0)
-        }
+        // As lint reads pragmas: every one in the comment lines directly above (other comments
+        // between them do not end the run; a blank line does).
+        var start = pending.endIndex
+        while start > pending.startIndex, case .comment = pending[start - 1].kind { start -= 1 }
+        let run = pending[start...]
+        let pragmas = run.filter { LintPragma.isIgnorePragma($0.commentText ?? "") }
+        pending = Array(pending[..<start]) + run.filter { !LintPragma.isIgnorePragma($0.commentText ?? "") }
         return pragmas.flatMap { ComposedLine.lines(of: $0, in: stagefile.displayPath) }
     }
 
@@ -444,9 +446,9 @@ private struct CompositionSession {
                 if seenInstruction {
                     body += ComposedLine.lines(of: element, in: file)
                 } else if LintPragma.isIgnorePragma(element.commentText ?? "") {
+                    // As lint reads them: metadata comments between a pragma and the first
+                    // instruction do not end its run; a blank line does.
                     pragmas += ComposedLine.lines(of: element, in: file)
-                } else {
-                    pragmas = []
                 }
             case .blank:
                 if seenInstruction { body += ComposedLine.lines(of: element, in: file) } else { pragmas = [] }

@@ -1,4 +1,5 @@
 import Foundation
+import ProbeKit
 import Synchronization
 
 /// Everything a command reads from or writes to outside itself, so tests run commands
@@ -87,12 +88,13 @@ public struct CommandContext: Sendable {
         standardError.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
-    /// Writes `error: message` to standard error.
+    /// Writes `error: message` to standard error, control characters shown as escapes: a
+    /// message may quote a file's bytes, and raw escape sequences would drive the terminal.
     ///
     /// - Parameter message: The message.
     public func reportError(_ message: String) {
         let label = usesColor ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
-        standardError.write("\(label) \(message)\n")
+        standardError.write("\(label) \(TextReport.visible(message))\n")
     }
 }
 

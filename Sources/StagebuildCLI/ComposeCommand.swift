@@ -232,7 +232,9 @@ enum ComposeCommand: Subcommand {
             throw UsageError("the output \(output) is the Stagefile itself; choose another file with -o")
         }
         let fileSystem = LocalFileSystem()
-        let outputFolder = fileSystem.resolvingSymlinks(Paths.directory(of: output)) ?? Paths.directory(of: output)
+        // A symbolic link is written through: what counts is the file it leads to.
+        let target = fileSystem.resolvingSymlinks(output) ?? output
+        let outputFolder = fileSystem.resolvingSymlinks(Paths.directory(of: target)) ?? Paths.directory(of: target)
         for folder in catalogFolders where fileSystem.resolvingSymlinks(folder) == outputFolder {
             throw UsageError("the output \(output) is inside the catalog folder \(folder); choose another file with -o")
         }

@@ -1,3 +1,4 @@
+import ProbeKit
 import StageKit
 
 /// A finding printed as `file:line:column: severity: message`, the form compilers, editors and
@@ -22,6 +23,7 @@ struct Diagnostic {
         // Red for errors, magenta for warnings, as compilers colour them.
         let code = severity == "error" ? "1;31" : "1;35"
         let label = color ? "\u{1B}[\(code)m\(severity):\u{1B}[0m" : "\(severity):"
-        return "\(position): \(label) \(message)\n"
+        // A message may quote the file's bytes: control characters are shown as escapes.
+        return "\(TextReport.visible(position)): \(label) \(TextReport.visible(message))\n"
     }
 }

@@ -89,8 +89,12 @@ struct ProbePlan {
                 throw Failure.usage(error)
             }
             settings.userAgent = arguments.value("--user-agent") ?? "stagebuild/\(StagebuildCommand.version)"
+            // A value is one header line: CR or LF would add lines to the request and to CONNECT.
+            guard !settings.userAgent.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                throw usage("invalid -A: the value may not contain CR, LF or NUL")
+            }
             settings.proxyHeaders = try arguments.all("--proxy-header").map { text throws(ProbeInputError) in
-                try RequestHeader(parsing: text)
+                try RequestHeader(parsing: text, option: "--proxy-header")
             }
             settings.collectsTrace = arguments.has("--verbose")
             settings.followsRedirects = arguments.has("--location")

@@ -64,6 +64,21 @@ struct ProxyAuthenticationTests {
         #expect(!call.json.output.contains("N0t-Checked") && !call.text.output.contains("N0t-Checked"))
     }
 
+    /// --proxy-negotiate without a Kerberos ticket: no token could be made, so nothing was
+    /// sent; the report says so instead of doubting the password.
+    @Test(.timeLimit(.minutes(1)))
+    func negotiateWithoutATicketSaysSo() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy-negotiate", "--proxy", servers.proxy("NEGOTIATE_ONLY_PORT", credentials: "u:p"),
+            servers.url("http", "127.0.0.1", "HTTP_PORT"),
+        ])
+        try call.expectFailed("proxyAuthenticationRequired", keywords: ["407"])
+        let probe = try call.probe
+        #expect(probe.message?.contains("no Negotiate token could be made") == true, "\(call.json.summary)")
+        #expect(probe.hint?.contains("kinit") == true, "\(call.json.summary)")
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func twoSchemeFlagsAreAUsageError() async throws {
         let run = try await StagebuildProcess.run(["probe", "--proxy-ntlm", "--proxy-digest", "http://127.0.0.1:9/"])

@@ -349,12 +349,21 @@ import Testing
         #expect(warnings.allSatisfy { $0.message.contains("shadows the Stagefile's ARG") })
     }
 
-    @Test func aBuildStageNameUsedTwiceIsAWarning() throws {
-        let warnings = try Self.warnings(
-            "FROM debian:12 AS app\nRUN true\nFROM stage:os AS App\n", templates: ["os": "FROM debian:12\n"])
-        let warning = try #require(warnings.first)
-        #expect(warning.file == "Stagefile")
-        #expect(warning.location?.line == 3)
-        #expect(warning.message.contains("'App' is used twice (also at line 1)"))
+    /// BuildKit rejects a Dockerfile whose build stages share a name: compose refuses it.
+    @Test func aBuildStageNameUsedTwiceIsAnError() throws {
+        let project = MemoryProject(templates: ["os": "FROM debian:12\n"])
+        let error = try #require(project.error(composing: "FROM debian:12 AS app\nRUN true\nFROM stage:os AS App\n"))
+        #expect(error.file == "Stagefile")
+        #expect(error.location?.line == 3)
+        #expect(error.message.contains("'App' is used twice (also at line 1)"))
+    }
+
+    @Test func aPragmaAboveTheMetadataStillReachesTheFirstInstruction() throws {
+        let project = MemoryProject(templates: [
+            "b": "# stagebuild ignore=SB001,SB002 pinned elsewhere\n# summary: b\nFROM debian\nRUN true\n"
+        ])
+        let output = try project.compose("FROM stage:b AS x\nUSER nobody\n")
+        #expect(output.contains("# stagebuild ignore=SB001,SB002 pinned elsewhere\nFROM debian AS x\n"))
+        #expect(!output.contains("# summary"))
     }
 }

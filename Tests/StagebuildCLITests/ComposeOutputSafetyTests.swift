@@ -27,6 +27,18 @@ import Testing
         #expect(scratch.text("Stages/os.Dockerfile") == template)
     }
 
+    /// A symbolic link is written through, so one that leads into a catalog is refused too.
+    @Test func refusesASymbolicLinkToATemplate() throws {
+        let scratch = try Self.composed()
+        let template = scratch.text("Stages/os.Dockerfile")
+        try FileManager.default.createSymbolicLink(
+            atPath: scratch.path + "/out.Dockerfile", withDestinationPath: "Stages/os.Dockerfile")
+        let result = scratch.run(["compose", "-o", "out.Dockerfile"])
+        #expect(result.status == .usage)
+        #expect(result.stderr.contains("inside the catalog folder"), "\(result.stderr)")
+        #expect(scratch.text("Stages/os.Dockerfile") == template)
+    }
+
     @Test func writesIntoAFIFOInPlaceInsteadOfReplacingIt() throws {
         let scratch = try Self.composed()
         let fifo = scratch.path + "/pipe"

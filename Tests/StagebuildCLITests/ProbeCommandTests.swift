@@ -118,6 +118,11 @@ import Glibc
             "--engine urlsession cannot honour --no-validate-domain-name (FoundationNetworking on Linux has no server-trust challenge); --resolve (FoundationNetworking sets no such libcurl option (CURLOPT_RESOLVE)); use --engine curl, or leave them out"
         ),
         (["--bogus"], "unknown option '--bogus'"),
+        (["-A", "ua\r\nX-Injected: 1", "http://a.test/"], "invalid -A: the value may not contain CR, LF or NUL"),
+        (
+            ["--proxy-header", "X-Bad: a\nb", "http://a.test/"],
+            "invalid --proxy-header for \"X-Bad\": the value may not contain CR, LF or NUL"
+        ),
     ])
     func usageErrorsExitSixtyFour(arguments: [String], message: String) throws {
         let result = try run(arguments)

@@ -23,7 +23,7 @@ public struct Composition: Sendable {
 
     /// What composition did that a reader of the parts would not expect, each at the line it is
     /// about: two templates in one build stage setting `USER`, `WORKDIR`, `ENTRYPOINT`, `CMD` or
-    /// `SHELL`; a parameter shadowing a Stagefile `ARG`; a build-stage name used twice.
+    /// `SHELL`; a parameter shadowing a Stagefile `ARG`.
     public internal(set) var warnings: [CompositionError] = []
 
     /// The images left as written although a lockfile was given: the lockfile does not hold

@@ -17,6 +17,9 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
     /// An image entry's fields do not match its `integrity` (its digest, name or media type
     /// was edited by hand).
     case imageEdited(String)
+    /// An image entry holds what `stagebuild lock` never writes: a name that is not its
+    /// reference's full name, or a media type that is no manifest or index.
+    case imageEntryInvalid(String, reason: String)
     /// The recorded hash of all inputs does not match the entries (the file was edited by hand).
     case inputsDigestMismatch
 
@@ -32,6 +35,8 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
         case .templateChanged(let name, let locked, let current): "template '\(name)' changed (locked \(locked), now \(current))"
         case .imageEdited(let image):
             "the entry of image \(image) does not match its integrity digest (its digest, name or media type was edited by hand?)"
+        case .imageEntryInvalid(let image, let reason):
+            "the entry of image \(image) is not what stagebuild lock writes: \(reason)"
         case .inputsDigestMismatch: "its inputsDigest does not match its entries (edited by hand?)"
         }
     }

@@ -59,6 +59,23 @@ public struct Lockfile: Sendable, Hashable {
         /// True when the file's `integrity` does not match the entry's fields: it was edited.
         public var isEdited: Bool { recordedIntegrity != integrity }
 
+        /// The media types a registry serves for a tag: OCI and Docker image manifests and
+        /// indexes (OCI image spec, "Media Types"; Docker's manifest v2 schema 2).
+        public static let manifestMediaTypes: Set<String> = [
+            "application/vnd.oci.image.index.v1+json", "application/vnd.oci.image.manifest.v1+json",
+            "application/vnd.docker.distribution.manifest.list.v2+json",
+            "application/vnd.docker.distribution.manifest.v2+json",
+        ]
+
+        /// Why the entry is not what `stagebuild lock` writes, even with a matching integrity
+        /// digest (recomputed by hand): `nil` when it is.
+        public var invalidity: String? {
+            guard let parsed = try? ImageReference(parsing: reference) else { return "its reference does not parse" }
+            if name != parsed.canonical { return "its name is \(name), not \(parsed.canonical)" }
+            if !Self.manifestMediaTypes.contains(mediaType) { return "its media type \(mediaType) is no image manifest or index" }
+            return nil
+        }
+
         /// Creates an entry.
         ///
         /// - Parameters:
@@ -126,7 +143,14 @@ public struct Lockfile: Sendable, Hashable {
             default: break
             }
         }
-        reasons += images.keys.sorted(by: LockInputs.precedes).filter { images[$0]?.isEdited == true }.map { .imageEdited($0) }
+        for key in images.keys.sorted(by: LockInputs.precedes) {
+            guard let image = images[key] else { continue }
+            if image.isEdited {
+                reasons.append(.imageEdited(key))
+            } else if let invalid = image.invalidity {
+                reasons.append(.imageEntryInvalid(key, reason: invalid))
+            }
+        }
         if reasons.isEmpty && inputsDigest != inputs.digest { reasons.append(.inputsDigestMismatch) }
         return reasons
     }

@@ -137,6 +137,26 @@ import Testing
         #expect(reasons.first?.description.hasPrefix("the entry of image nginx:1.27 does not match its integrity digest") == true)
     }
 
+    /// An edit whose integrity digest was recomputed by hand still cannot name another image or
+    /// a media type no registry serves for a tag.
+    @Test(arguments: [
+        ("docker.io/evil/nginx:1.27", "application/vnd.oci.image.index.v1+json", "its name is docker.io/evil/nginx:1.27"),
+        ("", "application/vnd.oci.image.index.v1+json", "its name is , not docker.io/library/nginx:1.27"),
+        ("docker.io/library/nginx:1.27", "text/html", "its media type text/html is no image manifest or index"),
+    ])
+    func refusesAnEntryLockNeverWritesEvenWithAMatchingIntegrity(name: String, mediaType: String, reason: String) throws {
+        var lockfile = try Self.lockfile()
+        lockfile.images["nginx:1.27"] = Lockfile.Image(
+            reference: "nginx:1.27", name: name, digest: Self.nginxDigest, mediaType: mediaType)
+        let reasons = lockfile.staleness(against: try Self.inputs())
+        #expect(reasons.count == 1)
+        guard case .imageEntryInvalid("nginx:1.27", let found)? = reasons.first else {
+            Issue.record("\(reasons)")
+            return
+        }
+        #expect(found.hasPrefix(reason), "\(found)")
+    }
+
     @Test func refusesAnotherFormatVersion() throws {
         var lockfile = try Self.lockfile()
         lockfile.formatVersion = 1
