@@ -126,7 +126,8 @@ public enum Redaction {
     /// with the name hidden: a user name given alone in a URL is a token.
     static func authenticatingUser(in text: String) -> String {
         let marker = " with user '"
-        guard text.contains(marker) else { return text }
+        // Most text holds no quote at all: a byte scan decides that at once.
+        guard text.utf8.contains(UInt8(ascii: "'")), text.utf8.firstRange(of: marker.utf8) != nil else { return text }
         var result = ""
         var rest = Substring(text)
         // Each pass consumes the text up to one marker: bounded by the text's length.

@@ -11,29 +11,26 @@ public struct JSONReport: Sendable {
     /// - Parameter results: a run's results, already redacted.
     /// - Returns: the JSON text.
     public func render(_ results: [ProbeResult]) -> String {
-        let summary = ProbeSummary(results)
-        let document = JSONValue.object([
-            ("probes", .array(results.map(Self.object))),
-            (
-                "summary",
-                .object([
-                    ("succeeded", .integer(summary.succeeded)), ("failed", .integer(summary.failed)),
-                    ("cancelled", .integer(summary.cancelled)),
-                ])
-            ),
-        ])
-        return document.text() + "\n"
+        ReportFormat.json.render(results)
+    }
+
+    /// One call's object as it stands in the `probes` array (two levels deep). A call that
+    /// never started is written directly: a run may have a million of them.
+    static func text(of result: ProbeResult) -> String {
+        guard result.started else {
+            let pairs = [
+                ("target", JSONValue.quoted(result.target)), ("method", JSONValue.quoted(result.method)),
+                ("repetition", String(result.repetition)), ("engine", JSONValue.quoted(result.engine)),
+                ("outcome", JSONValue.quoted(result.outcome.name)),
+                ("message", result.message.map(JSONValue.quoted) ?? "null"),
+            ]
+            return "{\n" + pairs.map { "      \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n    }"
+        }
+        return object(result).text(indent: 2)
     }
 
     /// One call's object.
     static func object(_ result: ProbeResult) -> JSONValue {
-        guard result.started else {
-            return .object([
-                ("target", .string(result.target)), ("method", .string(result.method)),
-                ("repetition", .integer(result.repetition)), ("engine", .string(result.engine)),
-                ("outcome", .string(result.outcome.name)), ("message", .string(result.message)),
-            ])
-        }
         let reason = result.outcome.failureReason
         var appleError = reason?.appleError
         if case .cancelled = result.outcome { appleError = .cancelled }

@@ -21,23 +21,31 @@ public struct JUnitReport: Sendable {
     ///   - elapsed: the run's wall-clock duration in seconds; `nil` takes the longest call.
     /// - Returns: the XML text.
     public func render(_ results: [ProbeResult], elapsed: Double? = nil) -> String {
-        let summary = ProbeSummary(results)
-        let seconds = elapsed ?? (results.compactMap { $0.timings?.total }.max() ?? 0) / 1000
-        let errors = results.filter { Self.isError($0.outcome) }.count
+        var stream = ReportStream(format: .junit)
+        for result in results { _ = stream.append(result) }
+        return stream.finish(elapsed: elapsed)
+    }
+
+    /// The whole document around test cases already written.
+    ///
+    /// - Parameters:
+    ///   - cases: The `<testcase>` elements in order.
+    ///   - summary: The outcomes counted.
+    ///   - errors: How many cancelled calls count as errors (``isError(_:)``).
+    ///   - seconds: The run's duration.
+    static func document(cases: String, summary: ProbeSummary, errors: Int, seconds: Double) -> String {
         let counts =
             "tests=\"\(summary.total)\" failures=\"\(summary.failed)\" errors=\"\(errors)\" "
             + "skipped=\"\(summary.cancelled - errors)\" time=\"\(Self.seconds(seconds))\""
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"stagebuild probe\" \(counts)>\n"
         xml += "  <testsuite name=\"stagebuild probe\" \(counts)>\n"
-        for result in results {
-            xml += testCase(result)
-        }
+        xml += cases
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
     }
 
-    private func testCase(_ result: ProbeResult) -> String {
+    func testCase(_ result: ProbeResult) -> String {
         var name = "\(result.method) \(result.target)"
         if result.repetition > 1 { name += " #\(result.repetition)" }
         let time = Self.seconds((result.timings?.total ?? 0) / 1000)
@@ -66,7 +74,7 @@ public struct JUnitReport: Sendable {
     }
 
     /// Whether a call counts as a JUnit error: cancelled by `--deadline`, which fails the run.
-    private static func isError(_ outcome: ProbeOutcome) -> Bool {
+    static func isError(_ outcome: ProbeOutcome) -> Bool {
         if case .cancelled(.deadline) = outcome { return true }
         return false
     }

@@ -108,6 +108,8 @@ public struct ProbeResult: Sendable, Equatable {
     ///
     /// - Returns: the cleaned result.
     public func redacted() -> ProbeResult {
+        // A call that never started holds only words of the probe's own.
+        guard started else { return self }
         var copy = self
         copy.message = message.map(Redaction.text)
         copy.warnings = warnings.map(Redaction.text)

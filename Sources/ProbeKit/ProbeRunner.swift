@@ -48,27 +48,53 @@ public final class ProbeRunner: Sendable {
     ///     one worker is enough).
     /// - Returns: one result per request, in the same order.
     public func run(_ requests: [ProbeRequest], progress: (@Sendable (ProbeProgress) -> Void)? = nil) -> [ProbeResult] {
-        guard !requests.isEmpty else { return [] }
-        let state = RunState(count: requests.count)
+        let collected = Mutex<[ProbeResult]>([])
+        run(
+            count: requests.count, request: { .success(requests[$0]) },
+            notStarted: { [engine] index, cause in
+                .cancelled(requests[index], engine: engine.name, route: nil, cause: cause, inFlight: false)
+            },
+            progress: progress, deliver: { result in collected.withLock { $0.append(result) } })
+        return collected.withLock { $0 }
+    }
+
+    /// Makes `count` calls, each request made only when its turn comes, and hands every result
+    /// to `deliver` in request order as soon as it and all before it have ended: memory grows
+    /// with `concurrency`, not with `count`. Once the run is cancelled, the calls not yet taken
+    /// are not made: their records come from `notStarted`, in order, on the calling thread.
+    ///
+    /// - Parameters:
+    ///   - count: how many calls.
+    ///   - request: the request of a call by its index, or the failure to report for it.
+    ///   - notStarted: the record of a call the run never started, by index, with the cause.
+    ///   - progress: called as each call that started ends, on its worker's thread.
+    ///   - deliver: called with each result in request order, never concurrently.
+    public func run(
+        count: Int, request: @escaping @Sendable (Int) -> Result<ProbeRequest, ProbeResultFailure>,
+        notStarted: @escaping @Sendable (Int, CancellationCause) -> ProbeResult,
+        progress: (@Sendable (ProbeProgress) -> Void)? = nil, deliver: @escaping @Sendable (ProbeResult) -> Void
+    ) {
+        guard count > 0 else { return }
+        let state = RunState(deliver: deliver)
         var timer: DispatchWorkItem?
         if let deadline {
             let item = DispatchWorkItem { [cancellation] in cancellation.cancel(.deadline(seconds: deadline)) }
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: item)
             timer = item
         }
-        let engine = self.engine
-        let cancellation = self.cancellation
-        let workers = min(concurrency, requests.count)
+        let work = Work(
+            count: count, engine: engine, cancellation: cancellation, state: state, request: request, progress: progress)
+        let workers = min(concurrency, count)
         if workers == 1 {
             // One worker runs on the calling thread: starting a thread costs a single call (the
             // common case) a measurable share of its whole run.
-            Self.work(requests, engine: engine, cancellation: cancellation, state: state, progress: progress)
+            work.run()
         } else {
             let group = DispatchGroup()
             for _ in 0..<workers {
                 group.enter()
                 let thread = Thread {
-                    Self.work(requests, engine: engine, cancellation: cancellation, state: state, progress: progress)
+                    work.run()
                     group.leave()
                 }
                 thread.name = "stagebuild-probe"
@@ -77,41 +103,73 @@ public final class ProbeRunner: Sendable {
             group.wait()
         }
         timer?.cancel()
-        return state.results.withLock { $0.compactMap { $0 } }
-    }
-
-    /// One worker: takes the next request until none is left.
-    private static func work(
-        _ requests: [ProbeRequest], engine: any ProbeEngine, cancellation: ProbeCancellation, state: RunState,
-        progress: (@Sendable (ProbeProgress) -> Void)?
-    ) {
-        // Results stay with the worker until it ends: one lock per worker, not per call.
-        var finished: [(index: Int, result: ProbeResult)] = []
-        defer { state.results.withLock { results in for call in finished { results[call.index] = call.result } } }
-        while true {
-            let index = state.next.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard index < requests.count else { return }
-            let request = requests[index]
-            let result: ProbeResult
-            if let cause = cancellation.cause {
-                result = .cancelled(request, engine: engine.name, route: nil, cause: cause, inFlight: false)
-            } else {
-                result = engine.probe(request, cancellation: cancellation)
-            }
-            finished.append((index, result))
-            let completed = state.completed.wrappingAdd(1, ordering: .relaxed).newValue
-            progress?(ProbeProgress(completed: completed, total: requests.count, result: result))
+        // Every index below `taken` has been delivered; the rest never started.
+        let taken = min(state.next.load(ordering: .acquiring), count)
+        if taken < count, let cause = cancellation.cause {
+            for index in taken..<count { deliver(notStarted(index, cause)) }
         }
     }
 }
 
-/// The shared state of one run's workers.
+/// Why a call's request could not be made: the record to report in its place.
+public struct ProbeResultFailure: Error, Sendable {
+    /// The record, e.g. a failure naming the target text that did not parse.
+    public var result: ProbeResult
+
+    /// A failure.
+    ///
+    /// - Parameter result: the record to report.
+    public init(result: ProbeResult) {
+        self.result = result
+    }
+}
+
+/// One run's workers: each takes the next index until none is left or the run is cancelled.
+private struct Work: Sendable {
+    let count: Int
+    let engine: any ProbeEngine
+    let cancellation: ProbeCancellation
+    let state: RunState
+    let request: @Sendable (Int) -> Result<ProbeRequest, ProbeResultFailure>
+    let progress: (@Sendable (ProbeProgress) -> Void)?
+
+    func run() {
+        // A cancelled run takes no further index: those calls are reported as not started.
+        while cancellation.cause == nil {
+            let index = state.next.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
+            guard index < count else { return }
+            let result: ProbeResult
+            switch request(index) {
+            case .success(let request): result = engine.probe(request, cancellation: cancellation)
+            case .failure(let failure): result = failure.result
+            }
+            let completed = state.completed.wrappingAdd(1, ordering: .relaxed).newValue
+            progress?(ProbeProgress(completed: completed, total: count, result: result))
+            state.finish(index, result)
+        }
+    }
+}
+
+/// The shared state of one run's workers: the next index to take, and the results that
+/// ended before an earlier one, held until they can be delivered in order.
 private final class RunState: Sendable {
-    let results: Mutex<[ProbeResult?]>
     let next = Atomic<Int>(0)
     let completed = Atomic<Int>(0)
+    private let pending = Mutex<(nextToDeliver: Int, waiting: [Int: ProbeResult])>((0, [:]))
+    private let deliver: @Sendable (ProbeResult) -> Void
 
-    init(count: Int) {
-        results = Mutex(Array(repeating: nil, count: count))
+    init(deliver: @escaping @Sendable (ProbeResult) -> Void) {
+        self.deliver = deliver
+    }
+
+    /// Delivers `result` and every waiting one after it, in order, once all before it are out.
+    func finish(_ index: Int, _ result: ProbeResult) {
+        pending.withLock { state in
+            state.waiting[index] = result
+            while let next = state.waiting.removeValue(forKey: state.nextToDeliver) {
+                deliver(next)
+                state.nextToDeliver += 1
+            }
+        }
     }
 }

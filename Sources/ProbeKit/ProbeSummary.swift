@@ -12,9 +12,23 @@ public struct ProbeSummary: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Parameter results: a run's results.
     public init(_ results: [ProbeResult]) {
-        succeeded = results.filter { $0.outcome == .succeeded }.count
-        failed = results.filter { $0.outcome.failureReason != nil }.count
-        cancelled = results.count - succeeded - failed
+        succeeded = 0
+        failed = 0
+        cancelled = 0
+        for result in results { count(result) }
+    }
+
+    /// Counts one more result.
+    ///
+    /// - Parameter result: a call's result.
+    public mutating func count(_ result: ProbeResult) {
+        if result.outcome == .succeeded {
+            succeeded += 1
+        } else if result.outcome.failureReason != nil {
+            failed += 1
+        } else {
+            cancelled += 1
+        }
     }
 
     /// All calls.

@@ -16,10 +16,9 @@ public enum ReportFormat: String, Sendable, CaseIterable {
     ///     takes the longest call.
     /// - Returns: the whole report, ending with a newline.
     public func render(_ results: [ProbeResult], colored: Bool = false, elapsed: Double? = nil) -> String {
-        switch self {
-        case .text: TextReport(colored: colored).render(results)
-        case .json: JSONReport().render(results)
-        case .junit: JUnitReport().render(results, elapsed: elapsed)
-        }
+        var stream = ReportStream(format: self, colored: colored)
+        var text = ""
+        for result in results { text += stream.append(result) }
+        return text + stream.finish(elapsed: elapsed)
     }
 }

@@ -20,11 +20,7 @@ public struct TextReport: Sendable {
     /// - Parameter results: a run's results, already redacted.
     /// - Returns: the text.
     public func render(_ results: [ProbeResult]) -> String {
-        var text = ""
-        for result in results {
-            text += block(result) + "\n"
-        }
-        return text + ProbeSummary(results).description + "\n"
+        ReportFormat.text.render(results, colored: colored)
     }
 
     /// One call's block, each line ending with a newline.

@@ -181,26 +181,76 @@ enum ProbeCommand: Subcommand {
             }
         }
 
-        let started = ContinuousClock.now
-        let results = runner.run(plan.requests, progress: progress).map { $0.redacted() }
-        let elapsed = ContinuousClock.now - started
-        for result in results {
-            guard let trace = result.trace, !trace.isEmpty else { continue }
-            context.standardError.write("* stagebuild probe: \(result.method) \(result.target)\n\(trace)\n")
-        }
-        interruption?.stop()
-        if showsProgress { context.standardError.write("\r\u{1B}[K") }
-
         let colored =
             plan.format == .text && context.standardOutput.isTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
             && context.environment["TERM"] != "dumb"
+        // The report is written as the calls end, in request order, a chunk at a time: memory
+        // grows with --concurrency, not with the number of targets.
+        let output = ReportOutput(stream: ReportStream(format: plan.format, colored: colored), context: context)
+        let started = ContinuousClock.now
+        let engineName = engine.name
+        let notStartedMessage = Mutex<(cause: CancellationCause, message: String)?>(nil)
+        runner.run(
+            count: plan.count, request: { plan.request(at: $0) },
+            notStarted: { index, cause in
+                // One cause ends a run: its words are made once, not once per call.
+                let message = notStartedMessage.withLock { cached in
+                    if let cached, cached.cause == cause { return cached.message }
+                    cached = (cause, "not started: \(cause)")
+                    return cached?.message ?? ""
+                }
+                return plan.notStarted(at: index, cause: cause, engine: engineName, message: message)
+            }, progress: progress,
+            deliver: { output.append($0.redacted(), showsProgress: showsProgress) })
+        let elapsed = ContinuousClock.now - started
+        interruption?.stop()
+        if showsProgress { context.standardError.write("\r\u{1B}[K") }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        context.standardOutput.write(plan.format.render(results, colored: colored, elapsed: seconds))
+        let summary = output.finish(elapsed: seconds)
         switch runner.cancellation.cause {
         case .interrupted: return .interrupted
         case .terminated: return .terminated
         case .hungUp: return .hungUp
-        default: return ProbeSummary(results).allSucceeded ? .success : .checkFailed
+        default: return summary.allSucceeded ? .success : .checkFailed
+        }
+    }
+}
+
+/// The report on its way to standard output: each result's text is buffered and written in
+/// chunks of about 64 KiB; `-v` traces go to standard error before the call's report text.
+private final class ReportOutput: Sendable {
+    private let state: Mutex<(stream: ReportStream, buffer: String)>
+    private let context: CommandContext
+
+    init(stream: ReportStream, context: CommandContext) {
+        state = Mutex((stream, ""))
+        self.context = context
+    }
+
+    /// Takes the next result in request order.
+    func append(_ result: ProbeResult, showsProgress: Bool) {
+        if let trace = result.trace, !trace.isEmpty {
+            context.standardError.write("* stagebuild probe: \(result.method) \(result.target)\n\(trace)\n")
+        }
+        state.withLock { state in
+            state.buffer += state.stream.append(result)
+            if state.buffer.utf8.count >= 65_536 {
+                // The progress line on a terminal goes before the report text reaches it.
+                if showsProgress { context.standardError.write("\r\u{1B}[K") }
+                context.standardOutput.write(state.buffer)
+                state.buffer = ""
+            }
+        }
+    }
+
+    /// Writes the rest of the report.
+    ///
+    /// - Returns: The outcomes of the run.
+    func finish(elapsed: Double) -> ProbeSummary {
+        state.withLock { state in
+            context.standardOutput.write(state.buffer + state.stream.finish(elapsed: elapsed))
+            state.buffer = ""
+            return state.stream.summary
         }
     }
 }

@@ -7,7 +7,14 @@ import StageKit
 /// A `stagebuild probe` command line turned into requests, settings and run options, with
 /// every input checked before any call is made.
 struct ProbePlan {
-    var requests: [ProbeRequest]
+    /// The URLs as given, each checked: a request is made from one only when its call's turn
+    /// comes (``request(at:)``), so a run's memory does not hold a million parsed requests.
+    var targets: [Target]
+    /// How often each target is called (`--repeat`): all targets, then all again.
+    var repeats = 1
+    var method = "GET"
+    var headers: [RequestHeader] = []
+    var expectations = Expectations()
     var settings: ProbeSettings
     var engineKind: ProbeEngineKind
     var format: ReportFormat
@@ -109,7 +116,7 @@ struct ProbePlan {
             guard targetFiles.filter({ $0 == "-" }).count <= 1 else {
                 throw usage("--targets - reads standard input, which can be read once: give it once")
             }
-            var targets = arguments.positionals.map { Target(text: $0, origin: nil) }
+            var targets = arguments.positionals.map { Target(text: $0) }
             for file in targetFiles {
                 targets += try Self.targets(in: file, from: cwd)
             }
@@ -123,33 +130,34 @@ struct ProbePlan {
             if method == "HEAD" && expectations.body != nil {
                 throw usage("-X HEAD fetches no body, so --expect-body can never match: leave one of them out")
             }
-            var requests: [ProbeRequest] = []
-            for repetition in 1...repeats {
-                for target in targets {
-                    do {
-                        requests.append(
-                            try ProbeRequest(
-                                parsing: target.text, method: method, headers: headers, expectations: expectations,
-                                repetition: repetition))
-                    } catch {
-                        // A line of a targets file is data: say where it is.
-                        guard let origin = target.origin else { throw error }
-                        throw Failure.badData("\(origin): \(error)")
-                    }
-                }
-            }
-            self.requests = requests
-            // The route depends on the scheme and host only: each pair is checked once.
+            self.targets = targets
+            self.repeats = repeats
+            self.method = method
+            self.headers = headers
+            self.expectations = expectations
+            // Each target is checked once (repetitions share it); the route depends on the
+            // scheme and host only, so each pair is checked once.
             var checkedHosts = Set<String>()
             var anyThroughProxy = false
-            for request in requests where checkedHosts.insert("\(request.isHTTPS) \(request.host)").inserted {
+            var anyPlainHTTP = false
+            for target in targets {
+                let request: ProbeRequest
+                do {
+                    request = try ProbeRequest(parsing: target.text, method: method, headers: headers, expectations: expectations)
+                } catch {
+                    // A line of a targets file is data: say where it is.
+                    guard let origin = target.origin else { throw error }
+                    throw Failure.badData("\(origin): \(error)")
+                }
+                anyPlainHTTP = anyPlainHTTP || !request.isHTTPS
+                guard checkedHosts.insert("\(request.isHTTPS) \(request.host)").inserted else { continue }
                 do {
                     anyThroughProxy = try settings.route(for: request).server != nil || anyThroughProxy
                 } catch {
                     throw usage(error.description)
                 }
             }
-            if !pins.isEmpty, requests.contains(where: { !$0.isHTTPS }) {
+            if !pins.isEmpty, anyPlainHTTP {
                 warnings.append("--pinned-public-key applies to https:// targets only; the http:// ones are not pinned")
             }
             if settings.forcesTunnel && !anyThroughProxy {
@@ -163,6 +171,47 @@ struct ProbePlan {
         } catch {
             throw usage("\(error)")
         }
+    }
+
+    /// How many calls the run makes.
+    var count: Int { targets.count * repeats }
+
+    /// The request of the call at `index`: targets in order, then again for each repetition.
+    ///
+    /// - Parameter index: 0-based, below ``count``.
+    /// - Returns: The request, or a failed record when it does not parse (every target was
+    ///   checked before the run, so only a bug gets there).
+    func request(at index: Int) -> Result<ProbeRequest, ProbeResultFailure> {
+        let target = targets[index % targets.count]
+        do {
+            return .success(
+                try ProbeRequest(
+                    parsing: target.text, method: method, headers: headers, expectations: expectations,
+                    repetition: index / targets.count + 1))
+        } catch {
+            let reason = FailureReason(code: .engineRefusedURL, hop: .client, message: error.description)
+            return .failure(
+                ProbeResultFailure(
+                    result: ProbeResult(
+                        target: Redaction.malformedURL(target.text), method: method, engine: "probe", route: nil,
+                        outcome: .failed(reason), message: reason.message)))
+        }
+    }
+
+    /// The compact record of a call the run never started: no request is parsed for it.
+    ///
+    /// - Parameters:
+    ///   - index: 0-based, below ``count``.
+    ///   - cause: Why the run ended.
+    ///   - engine: The engine's name.
+    ///   - message: `not started: CAUSE`, made once for the run.
+    func notStarted(at index: Int, cause: CancellationCause, engine: String, message: String) -> ProbeResult {
+        var result = ProbeResult(
+            target: Redaction.url(targets[index % targets.count].text), method: method,
+            repetition: index / targets.count + 1, engine: engine, route: nil, outcome: .cancelled(cause),
+            message: message)
+        result.started = false
+        return result
     }
 
     /// A whole number from 1 to `maximum`, or `default` when not given.
@@ -221,7 +270,13 @@ struct ProbePlan {
     /// targets file (`origin` is `FILE:LINE`, for messages).
     struct Target {
         var text: String
-        var origin: String?
+        /// The targets file as named, shared by all its lines; `nil` on the command line.
+        var file: String?
+        /// The 1-based line in the file.
+        var line = 0
+
+        /// `FILE:LINE` for messages; `nil` on the command line.
+        var origin: String? { file.map { "\($0):\(line)" } }
     }
 
     /// The URLs of a targets file (or standard input for `-`): one per line, blank lines and
@@ -246,13 +301,22 @@ struct ProbePlan {
         }
         let name = path == "-" ? "<stdin>" : path
         var targets: [Target] = []
-        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        // Lines end at LF (a CR before it is trimmed as a blank): a byte scan, as a targets file
+        // may hold a million lines.
+        let bytes = text.utf8
+        var lineStart = bytes.startIndex
+        var number = 0
+        while lineStart < bytes.endIndex {
+            number += 1
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            let line = text[lineStart..<lineEnd]
+            lineStart = lineEnd < bytes.endIndex ? bytes.index(after: lineEnd) : lineEnd
             // A URL with no `#` (most of them) is not searched for " #".
             let content =
                 line.utf8.contains(UInt8(ascii: "#"))
                 ? line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...] : line[...]
             let url = Self.trimmingBlanks(content)
-            if !url.isEmpty && !url.hasPrefix("#") { targets.append(Target(text: url, origin: "\(name):\(index + 1)")) }
+            if !url.isEmpty && !url.hasPrefix("#") { targets.append(Target(text: url, file: name, line: number)) }
         }
         return targets
     }
