@@ -140,19 +140,30 @@ struct ProbePlan {
             var checkedHosts = Set<String>()
             var anyThroughProxy = false
             var anyPlainHTTP = false
-            for target in targets {
-                let request: ProbeRequest
-                do {
-                    request = try ProbeRequest(parsing: target.text, method: method, headers: headers, expectations: expectations)
-                } catch {
-                    // A line of a targets file is data: say where it is.
-                    guard let origin = target.origin else { throw error }
-                    throw Failure.badData("\(origin): \(error)")
+            for (index, target) in targets.enumerated() {
+                let isHTTPS: Bool
+                let host: String
+                // The common shape needs no full parse here; every other URL gets one, and so
+                // does the first (it also checks the method the run shares).
+                if index > 0, let plain = PlainURL(target.text) {
+                    (isHTTPS, host) = (plain.isHTTPS, plain.host)
+                } else {
+                    let request: ProbeRequest
+                    do {
+                        request = try ProbeRequest(
+                            parsing: target.text, method: method, headers: headers, expectations: expectations)
+                    } catch {
+                        // A line of a targets file is data: say where it is.
+                        guard let origin = target.origin else { throw error }
+                        throw Failure.badData("\(origin): \(error)")
+                    }
+                    (isHTTPS, host) = (request.isHTTPS, request.host)
                 }
-                anyPlainHTTP = anyPlainHTTP || !request.isHTTPS
-                guard checkedHosts.insert("\(request.isHTTPS) \(request.host)").inserted else { continue }
+                anyPlainHTTP = anyPlainHTTP || !isHTTPS
+                guard checkedHosts.insert("\(isHTTPS) \(host)").inserted else { continue }
                 do {
-                    anyThroughProxy = try settings.route(for: request).server != nil || anyThroughProxy
+                    anyThroughProxy =
+                        try settings.proxy.route(scheme: isHTTPS ? "https" : "http", host: host).server != nil || anyThroughProxy
                 } catch {
                     throw usage(error.description)
                 }
