@@ -18,13 +18,23 @@ public struct JSONReport: Sendable {
     /// never started is written directly: a run may have a million of them.
     static func text(of result: ProbeResult) -> String {
         guard result.started else {
-            let pairs = [
-                ("target", JSONValue.quoted(result.target)), ("method", JSONValue.quoted(result.method)),
-                ("repetition", String(result.repetition)), ("engine", JSONValue.quoted(result.engine)),
-                ("outcome", JSONValue.quoted(result.outcome.name)),
-                ("message", result.message.map(JSONValue.quoted) ?? "null"),
-            ]
-            return "{\n" + pairs.map { "      \"\($0.0)\": \($0.1)" }.joined(separator: ",\n") + "\n    }"
+            // One byte buffer, no tree: the same text as the tree's.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(160 + result.target.utf8.count + (result.message?.utf8.count ?? 0))
+            bytes += "{\n      \"target\": ".utf8
+            JSONValue.appendQuoted(result.target, to: &bytes)
+            bytes += ",\n      \"method\": ".utf8
+            JSONValue.appendQuoted(result.method, to: &bytes)
+            bytes += ",\n      \"repetition\": ".utf8
+            bytes += String(result.repetition).utf8
+            bytes += ",\n      \"engine\": ".utf8
+            JSONValue.appendQuoted(result.engine, to: &bytes)
+            bytes += ",\n      \"outcome\": ".utf8
+            JSONValue.appendQuoted(result.outcome.name, to: &bytes)
+            bytes += ",\n      \"message\": ".utf8
+            if let message = result.message { JSONValue.appendQuoted(message, to: &bytes) } else { bytes += "null".utf8 }
+            bytes += "\n    }".utf8
+            return String(decoding: bytes, as: UTF8.self)
         }
         return object(result).text(indent: 2)
     }

@@ -89,7 +89,7 @@ enum JSONValue: Equatable {
         for _ in 0..<level { output += "  ".utf8 }
     }
 
-    private static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+    static func appendQuoted(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
