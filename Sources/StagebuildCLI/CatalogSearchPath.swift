@@ -35,7 +35,12 @@ enum CatalogSearchPath {
         }
         for folder in arguments.all("--stages") { add(Paths.absolute(folder, from: cwd), .option) }
         for folder in (context.environment["STAGEBUILD_STAGES"] ?? "").split(separator: ":") {
-            add(Paths.absolute(String(folder), from: cwd), .environment)
+            let path = Paths.absolute(String(folder), from: cwd)
+            // Not an error, as a variable may be set for several projects; but never silent.
+            if fileSystem.resolvingSymlinks(path) == nil {
+                context.standardError.write("warning: STAGEBUILD_STAGES names \(folder), which does not exist; it is skipped\n")
+            }
+            add(path, .environment)
         }
         let project = projectCatalog(from: startDirectory, fileSystem: fileSystem)
         if let found = project.folder { add(found, .project) }

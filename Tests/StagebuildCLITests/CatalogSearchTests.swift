@@ -66,3 +66,14 @@ import Testing
         #expect(!result.stdout.contains(scratch.path))
     }
 }
+
+@Suite struct CatalogSearchWarningTests {
+    @Test func aMissingSTAGEBUILDSTAGESFolderIsSaidNotSilentlySkipped() throws {
+        let scratch = try Scratch()
+        try scratch.write("FROM alpine:3.20\n", to: "Stages/base.Dockerfile")
+        try scratch.write("FROM stage:base\n", to: "Stagefile")
+        let result = scratch.run(["compose"], environment: ["STAGEBUILD_STAGES": "/nonexistent/catalog"])
+        #expect(result.status == .success, "\(result.stderr)")
+        #expect(result.stderr == "warning: STAGEBUILD_STAGES names /nonexistent/catalog, which does not exist; it is skipped\n")
+    }
+}
