@@ -59,9 +59,8 @@ public struct Composer: Sendable {
     public func composition(of stagefile: Stagefile, lockfile: Lockfile? = nil) throws(CompositionError) -> Composition {
         var session = CompositionSession(composer: self, stagefile: stagefile, isLocked: lockfile != nil)
         let text = try session.run()
-        var composition = try Composition(
-            text: text, templates: session.templates.values.sorted { $0.name < $1.name }, origins: session.origins(),
-            syntax: session.syntax?.value, stagefile: stagefile.displayPath)
+        var composition = Composition(
+            text: text, templates: session.templates.values.sorted { $0.name < $1.name }, images: session.imageMentions())
         composition.lineOrigins = session.lineOrigins()
         composition.warnings = session.warnings
         if let lockfile { composition.pin(with: lockfile) }
@@ -73,6 +72,8 @@ public struct Composer: Sendable {
 struct ComposedLine {
     var text: String
     var origin: Composition.LineOrigin?
+    /// For a base template's `FROM` as compose writes it: the image and its 1-based column.
+    var fromImage: (written: String, column: Int)?
 
     /// The lines of an element's text, line ends made LF (heredoc bodies keep theirs), each
     /// with its line in `file`.
@@ -182,6 +183,60 @@ private struct CompositionSession {
         return header() + blocks.map { $0.map(\.text).joined(separator: "\n") + "\n" }.joined(separator: "\n")
     }
 
+    /// Every image the composed text names, in file order, read from the parts' own trees
+    /// (BuildKit's rules for FROM, COPY --from and RUN --mount from=, as lint reads them), at
+    /// their composed positions: the composed text is never parsed again.
+    func imageMentions() -> [ImageMention] {
+        var uses: [String: [LintDocument.ImageUse]] = [:]
+        func collect(_ tree: DockerfileSyntaxTree, file: String, skippingFrom: Bool) {
+            for use in LintDocument(tree).imageUses(includingUnexpanded: true) {
+                if skippingFrom, case .from = use.origin { continue }
+                uses["\(use.location.line) \(file)", default: []].append(use)
+            }
+        }
+        collect(stagefile.syntax, file: stagefile.displayPath, skippingFrom: false)
+        // A base template's FROM is written anew; its image is taken where it is written.
+        for template in templates.values {
+            collect(template.syntax, file: composer.catalog.display(template.path), skippingFrom: true)
+        }
+        var mentions: [ImageMention] = []
+        if let syntax {
+            let location = SourceLocation(line: 1, column: "# syntax=".unicodeScalars.count + 1)
+            mentions.append(
+                ImageMention(
+                    written: syntax.value, expanded: syntax.value, kind: .syntax, origin: stagefile.displayPath,
+                    location: location))
+        }
+        var number = header().utf8.filter { $0 == UInt8(ascii: "\n") }.count
+        for (blockIndex, block) in blocks.enumerated() {
+            if blockIndex > 0 { number += 1 }
+            for line in block {
+                number += 1
+                if let image = line.fromImage {
+                    mentions.append(
+                        ImageMention(
+                            written: image.written, expanded: image.written, kind: .from, origin: blockOrigins[blockIndex],
+                            location: SourceLocation(line: number, column: image.column)))
+                }
+                guard let origin = line.origin, let found = uses["\(origin.line) \(origin.file)"] else { continue }
+                for use in found {
+                    let kind: ImageMention.Kind
+                    switch use.origin {
+                    case .from: kind = .from
+                    case .copyFrom: kind = .copyFrom
+                    case .mountFrom: kind = .mountFrom
+                    }
+                    mentions.append(
+                        ImageMention(
+                            written: use.written, expanded: use.isExpanded ? use.reference : nil, kind: kind,
+                            origin: blockOrigins[blockIndex], location: SourceLocation(line: number, column: use.location.column))
+                    )
+                }
+            }
+        }
+        return mentions
+    }
+
     /// Where each line of the composed text comes from, in order (the header's lines and the
     /// provenance comments come from no file).
     func lineOrigins() -> [Composition.LineOrigin?] {
@@ -241,17 +296,6 @@ private struct CompositionSession {
         let label = ComposedLine(text: "# [Stagefile] \(Self.commentSafe(composer.stagefileName)):\(line)", origin: nil)
         blocks.append(first.text.hasPrefix("#") ? body : [label] + body)
         blockOrigins.append(stagefile.displayPath)
-    }
-
-    /// The first line of each block in the composed text, with the file the block comes from.
-    func origins() -> [(line: Int, file: String)] {
-        var line = header().utf8.filter { $0 == UInt8(ascii: "\n") }.count + 1
-        var result: [(line: Int, file: String)] = []
-        for (block, origin) in zip(blocks, blockOrigins) {
-            result.append((line, origin))
-            line += block.count + 1
-        }
-        return result
     }
 
     func header() -> String {
@@ -430,9 +474,12 @@ private struct CompositionSession {
                 if instruction.knownKeyword == .from {
                     let flags = instruction.flags.map { $0 + " " }.joined()
                     let asKeyword = instruction.keyword == instruction.keyword.lowercased() ? "as" : "AS"
-                    let line =
-                        "\(instruction.keyword) \(flags)\(instruction.arguments[0])\(alias.map { " \(asKeyword) \($0)" } ?? "")"
-                    body.append(ComposedLine(text: line, origin: origin))
+                    let prefix = "\(instruction.keyword) \(flags)"
+                    let line = prefix + instruction.arguments[0] + (alias.map { " \(asKeyword) \($0)" } ?? "")
+                    body.append(
+                        ComposedLine(
+                            text: line, origin: origin,
+                            fromImage: (instruction.arguments[0], prefix.unicodeScalars.count + 1)))
                 } else if instruction.knownKeyword == .arg && !StageTemplate.declaresOnlyAutomaticArguments(instruction),
                     let line = try argumentLine(instruction, values: values)
                 {

@@ -30,46 +30,15 @@ public struct Composition: Sendable {
     /// them (it is stale), or they are written through a variable.
     public internal(set) var unpinnedImages: [ImageMention] = []
 
-    /// Reads the images of composed text.
+    /// A composition.
     ///
     /// - Parameters:
     ///   - text: The composed Dockerfile.
     ///   - templates: The templates used.
-    ///   - origins: The first line of each block of the text and the file it comes from.
-    ///   - syntax: The `# syntax=` value written on the first line, if any.
-    ///   - stagefile: The Stagefile as shown, for lines before the first block.
-    /// - Throws: `CompositionError` when the composed text does not parse (a bug).
-    init(
-        text: String, templates: [StageTemplate], origins: [(line: Int, file: String)], syntax: String?, stagefile: String
-    ) throws(CompositionError) {
+    ///   - images: Every image the text names, in file order, at its position in `text`.
+    init(text: String, templates: [StageTemplate], images: [ImageMention]) {
         self.text = text
         self.templates = templates
-        let tree: DockerfileSyntaxTree
-        do {
-            tree = try DockerfileParser.parse(text)
-        } catch {
-            throw CompositionError(
-                "the composed Dockerfile does not parse (\(error.message)); this is a bug in stagebuild", file: stagefile,
-                at: nil)
-        }
-        func origin(of line: Int) -> String { origins.last { $0.line <= line }?.file ?? stagefile }
-        var images: [ImageMention] = []
-        if let syntax {
-            let location = SourceLocation(line: 1, column: "# syntax=".unicodeScalars.count + 1)
-            images.append(ImageMention(written: syntax, expanded: syntax, kind: .syntax, origin: stagefile, location: location))
-        }
-        for use in LintDocument(tree).imageUses(includingUnexpanded: true) {
-            let kind: ImageMention.Kind
-            switch use.origin {
-            case .from: kind = .from
-            case .copyFrom: kind = .copyFrom
-            case .mountFrom: kind = .mountFrom
-            }
-            images.append(
-                ImageMention(
-                    written: use.written, expanded: use.isExpanded ? use.reference : nil, kind: kind,
-                    origin: origin(of: use.location.line), location: use.location))
-        }
         self.images = images
     }
 
