@@ -7,6 +7,8 @@ enum HeredocHeader {
     /// - Parameter line: The logical instruction line.
     /// - Returns: The heredocs it opens, bodies still empty, in order.
     static func heredocs(openedBy line: String) -> [Heredoc] {
+        // Every heredoc word holds "<<": most lines have none and need no lexing.
+        guard line.utf8.firstRange(of: "<<".utf8) != nil else { return [] }
         // BuildKit always lexes this with `\` as escape, whatever the escape directive says,
         // and a line its lexer cannot read opens no heredoc.
         let raw = ShellWordLexer(escape: "\\", keepsQuotes: true, keepsEscapes: true)

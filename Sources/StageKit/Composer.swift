@@ -189,7 +189,7 @@ private struct CompositionSession {
     func imageMentions() -> [ImageMention] {
         var uses: [String: [LintDocument.ImageUse]] = [:]
         func collect(_ tree: DockerfileSyntaxTree, file: String, skippingFrom: Bool) {
-            for use in LintDocument(tree).imageUses(includingUnexpanded: true) {
+            for use in LintDocument(tree, readsRunScripts: false).imageUses(includingUnexpanded: true) {
                 if skippingFrom, case .from = use.origin { continue }
                 uses["\(use.location.line) \(file)", default: []].append(use)
             }

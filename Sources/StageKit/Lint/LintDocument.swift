@@ -26,8 +26,11 @@ public struct LintDocument: Sendable {
     /// Reads a parsed file. Everything rules ask for often is computed here once, so that no
     /// rule needs to scan the whole file per instruction: linting stays linear in the file's size.
     ///
-    /// - Parameter tree: The syntax tree from `DockerfileParser.parse(_:)`.
-    public init(_ tree: DockerfileSyntaxTree) {
+    /// - Parameters:
+    ///   - tree: The syntax tree from `DockerfileParser.parse(_:)`.
+    ///   - readsRunScripts: False for a document asked only for its images (compose reads
+    ///     each part's so): the shell commands of its `RUN`s are then not read.
+    public init(_ tree: DockerfileSyntaxTree, readsRunScripts: Bool = true) {
         self.tree = tree
         let escape = tree.directives.escapeCharacter.scalar
         var entries: [Entry] = []
@@ -48,7 +51,7 @@ public struct LintDocument: Sendable {
         variables = VariableScope(entries: entries, stages: stages, stageOfEntry: stageOfEntry) { word in
             (try? lexer.word(word)) ?? word
         }
-        runScripts = entries.indices.compactMap { Self.runScript(entries[$0], index: $0) }
+        runScripts = readsRunScripts ? entries.indices.compactMap { Self.runScript(entries[$0], index: $0) } : []
         pragmas = Self.pragmaComments(in: tree)
     }
 
