@@ -222,9 +222,13 @@ public final class EasyHandle {
             guard let context else { return 0 }
             let recorder = Unmanaged<TransferRecorder>.fromOpaque(context).takeUnretainedValue()
             recorder.receiveDebug(type: type, UnsafeRawBufferPointer(start: data, count: size))
-            // A header line received: the handshake of the connection it came on is done; the
-            // last one is the final response's, on the target's connection.
-            if type == CURLINFO_HEADER_IN, let handle, let session = EasyHandle.tlsSession(of: handle) {
+            // A status line received: the handshake of the connection it came on is done; the
+            // last one is the final response's, on the target's connection. One look per
+            // response, not per header line.
+            if type == CURLINFO_HEADER_IN, let handle, let data, size >= 5,
+                UnsafeRawBufferPointer(start: data, count: 5).elementsEqual("HTTP/".utf8),
+                let session = EasyHandle.tlsSession(of: handle)
+            {
                 recorder.tlsSession = session
             }
             return 0

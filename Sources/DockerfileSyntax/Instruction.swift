@@ -81,7 +81,17 @@ public struct Instruction: Sendable, Hashable {
     ///   - needle: The text to find, e.g. an argument word.
     ///   - from: The 0-based offset to search from.
     public func offset(of needle: String, from: Int = 0) -> Int? {
-        let line = logicalLine.scalars
+        Self.offset(of: needle, in: logicalLine.scalars, from: from)
+    }
+
+    /// The 0-based offset of a text in a logical line's scalars at or after `from`, for a
+    /// caller that keeps the scalars of a line it searches many times.
+    ///
+    /// - Parameters:
+    ///   - needle: The text to find.
+    ///   - line: The logical line's Unicode scalars.
+    ///   - from: The 0-based offset to search from.
+    public static func offset(of needle: String, in line: [Unicode.Scalar], from: Int = 0) -> Int? {
         let target = needle.scalars
         guard !target.isEmpty, target.count <= line.count else { return nil }
         var index = max(from, 0)

@@ -362,15 +362,22 @@ struct CurlFailureClassifier {
     }
 
     /// A date as OpenSSL prints an ASN.1 time (`ASN1_TIME_print`): `"Jan  2 03:04:05 2026 GMT"`.
+    /// Read by hand with timegm(3): every https call reads one, and a `DateFormatter` costs
+    /// more to make than the call's whole classification.
     static func date(fromOpenSSL text: String) -> Date? {
         let words = text.split(separator: " ")
-        guard words.count == 5, words[4] == "GMT" else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "MMM d HH:mm:ss yyyy"
-        return formatter.date(from: words[0..<4].joined(separator: " "))
+        let clock = words.count == 5 ? words[2].split(separator: ":").compactMap { Int32($0) } : []
+        guard words.count == 5, words[4] == "GMT", let month = months.firstIndex(of: String(words[0])),
+            let day = Int32(words[1]), let year = Int32(words[3]), clock.count == 3
+        else { return nil }
+        var time = tm()
+        (time.tm_year, time.tm_mon, time.tm_mday) = (year - 1900, Int32(month), day)
+        (time.tm_hour, time.tm_min, time.tm_sec) = (clock[0], clock[1], clock[2])
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&time)))
     }
+
+    /// OpenSSL's month abbreviations, January first.
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// OpenSSL's words after `"SSL certificate problem: "`, e.g. `"self-signed certificate"`.
     static func certificateProblem(in message: String) -> String? {

@@ -207,7 +207,7 @@ private struct CompositionSession {
                     written: syntax.value, expanded: syntax.value, kind: .syntax, origin: stagefile.displayPath,
                     location: location))
         }
-        var number = header().utf8.filter { $0 == UInt8(ascii: "\n") }.count
+        var number = headerLineCount
         for (blockIndex, block) in blocks.enumerated() {
             if blockIndex > 0 { number += 1 }
             for line in block {
@@ -240,7 +240,7 @@ private struct CompositionSession {
     /// Where each line of the composed text comes from, in order (the header's lines and the
     /// provenance comments come from no file).
     func lineOrigins() -> [Composition.LineOrigin?] {
-        let headerLines = header().utf8.filter { $0 == UInt8(ascii: "\n") }.count
+        let headerLines = headerLineCount
         var result = [Composition.LineOrigin?](repeating: nil, count: headerLines)
         for (index, block) in blocks.enumerated() {
             if index > 0 { result.append(nil) }
@@ -297,6 +297,9 @@ private struct CompositionSession {
         blocks.append(first.text.hasPrefix("#") ? body : [label] + body)
         blockOrigins.append(stagefile.displayPath)
     }
+
+    /// How many lines the header takes, its blank line included.
+    var headerLineCount: Int { header().utf8.filter { $0 == UInt8(ascii: "\n") }.count }
 
     func header() -> String {
         var lines: [String] = []

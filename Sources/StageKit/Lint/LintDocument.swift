@@ -91,7 +91,7 @@ public struct LintDocument: Sendable {
 
         /// The 0-based offset of a text in the logical line at or after `from`, in Unicode scalars.
         func offset(of needle: String, from: Int = 0) -> Int? {
-            instruction.offset(of: needle, from: from)
+            Instruction.offset(of: needle, in: scalars, from: from)
         }
 
         /// The offset in the logical line where a trailing argument text starts: BuildKit

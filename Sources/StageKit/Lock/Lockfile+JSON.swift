@@ -135,7 +135,7 @@ enum JSONText {
         }
     }
 
-    /// A JSON string (RFC 8259 section 7): `"` and `\` escaped, control characters as `\uXXXX`
+    /// A JSON string (RFC 8259 section 7): `"` and `\` escaped, control characters as `\u` and four hex digits
     /// (or their short forms), everything else as UTF-8.
     static func quoted(_ value: String) -> String {
         var result = "\""
