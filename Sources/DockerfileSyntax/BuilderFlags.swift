@@ -3,13 +3,18 @@
 /// after a lone `--`; quotes inside a flag are removed and `\` escapes the next byte.
 enum BuilderFlags {
     /// - Parameter text: The instruction line after its keyword.
-    /// - Returns: The flags and the rest of the line (not yet trimmed).
-    static func extract(from text: [Unicode.Scalar]) -> (flags: [String], rest: ArraySlice<Unicode.Scalar>) {
+    /// - Returns: The flags, where each is written in `text` (0-based, in Unicode scalars,
+    ///   quotes included), and the rest of the line (not yet trimmed).
+    static func extract(
+        from text: [Unicode.Scalar]
+    ) -> (flags: [String], ranges: [Range<Int>], rest: ArraySlice<Unicode.Scalar>) {
         // BuildKit walks this part byte by byte and turns each byte into a rune, so a non-ASCII
         // byte inside a flag becomes the Latin-1 character of the same value. We do the same,
         // or our flag lists would differ from BuildKit's for such files.
         let bytes = Array(String(scalars: text).utf8)
         var flags: [String] = []
+        var byteRanges: [Range<Int>] = []
+        var wordStart = 0
         var word: [Unicode.Scalar] = []
         var inWord = false
         var quote: UInt8?
@@ -21,6 +26,13 @@ enum BuilderFlags {
             return text[prefix...]
         }
         func isSpace(_ byte: UInt8) -> Bool { Unicode.Scalar(byte).isGoSpace }
+        func scalarOffset(_ bytePosition: Int) -> Int {
+            bytes[..<bytePosition].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        }
+        func result(restAt bytePosition: Int?) -> (flags: [String], ranges: [Range<Int>], rest: ArraySlice<Unicode.Scalar>) {
+            let ranges = byteRanges.map { scalarOffset($0.lowerBound)..<scalarOffset($0.upperBound) }
+            return (flags, ranges, bytePosition.map(rest(at:)) ?? [])
+        }
 
         while position <= bytes.count {
             let atEnd = position == bytes.count
@@ -32,13 +44,17 @@ enum BuilderFlags {
                     continue
                 }
                 if byte != UInt8(ascii: "-") || position + 1 == bytes.count || bytes[position + 1] != UInt8(ascii: "-") {
-                    return (flags, rest(at: position))
+                    return result(restAt: position)
                 }
                 inWord = true
+                wordStart = position
             }
             if atEnd {
                 let value = String(scalars: word)
-                if value != "--" && (blankOK || !word.isEmpty) { flags.append(value) }
+                if value != "--" && (blankOK || !word.isEmpty) {
+                    flags.append(value)
+                    byteRanges.append(wordStart..<position)
+                }
                 break
             }
             if let open = quote {
@@ -62,8 +78,11 @@ enum BuilderFlags {
             if isSpace(byte) {
                 inWord = false
                 let value = String(scalars: word)
-                if value == "--" { return (flags, rest(at: position)) }
-                if blankOK || !word.isEmpty { flags.append(value) }
+                if value == "--" { return result(restAt: position) }
+                if blankOK || !word.isEmpty {
+                    flags.append(value)
+                    byteRanges.append(wordStart..<position)
+                }
                 word = []
                 blankOK = false
                 position += 1
@@ -85,6 +104,6 @@ enum BuilderFlags {
             word.append(Unicode.Scalar(bytes[position]))
             position += 1
         }
-        return (flags, [])
+        return result(restAt: nil)
     }
 }

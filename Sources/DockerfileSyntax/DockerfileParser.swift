@@ -185,7 +185,9 @@ private struct ParseState {
             trigger.heredocs = heredocs
             instruction = Instruction(
                 keyword: instruction.keyword, flags: instruction.flags, arguments: instruction.arguments,
-                isJSONForm: instruction.isJSONForm, logicalLine: instruction.logicalLine, onbuildTrigger: trigger)
+                isJSONForm: instruction.isJSONForm, logicalLine: instruction.logicalLine, onbuildTrigger: trigger,
+                flagRanges: instruction.flagRanges, argumentsOffset: instruction.argumentsOffset,
+                escapeCharacter: escape)
         } else {
             instruction.heredocs = heredocs
         }
@@ -197,24 +199,36 @@ struct InstructionReader {
     var escape: Unicode.Scalar
 
     func instruction(from line: [Unicode.Scalar]) throws(ArgumentSplitter.Fault) -> Instruction {
-        let parts = Array(line.trimmingGoSpace()).splitOnTokenWhitespace(limit: 2)
+        let trimmed = line.trimmingGoSpace()
+        let parts = Array(trimmed).splitOnTokenWhitespace(limit: 2)
         let keyword = String(scalars: parts[0])
         var flags: [String] = []
+        var flagRanges: [Range<Int>] = []
         var rest: [Unicode.Scalar] = []
+        var argumentsOffset = line.count
         if parts.count == 2 {
+            // Offsets in the logical line: the keyword, then the white space splitting it off.
+            var partStart = trimmed.startIndex + parts[0].count
+            while partStart < line.count, line[partStart].isTokenWhitespace { partStart += 1 }
             let extracted = BuilderFlags.extract(from: parts[1])
             flags = extracted.flags
+            flagRanges = extracted.ranges.map { partStart + $0.lowerBound..<partStart + $0.upperBound }
+            let restStart = extracted.rest.isEmpty ? parts[1].count : extracted.rest.startIndex
+            let leading = extracted.rest.prefix(while: { $0.isGoSpace }).count
+            argumentsOffset = partStart + restStart + leading
             rest = Array(Array(extracted.rest).trimmingGoSpace())
         }
         if keyword.lowercased() == "onbuild" {
             let trigger = rest.isEmpty ? nil : try instruction(from: rest)
             return Instruction(
                 keyword: keyword, flags: flags, arguments: trigger == nil ? [] : [""],
-                logicalLine: String(scalars: line), onbuildTrigger: trigger)
+                logicalLine: String(scalars: line), onbuildTrigger: trigger, flagRanges: flagRanges,
+                argumentsOffset: argumentsOffset, escapeCharacter: escape)
         }
         let split = try ArgumentSplitter.split(keyword: keyword, text: rest[...], escape: escape)
         return Instruction(
             keyword: keyword, flags: flags, arguments: split.arguments, isJSONForm: split.isJSONForm,
-            logicalLine: String(scalars: line))
+            logicalLine: String(scalars: line), flagRanges: flagRanges, argumentsOffset: argumentsOffset,
+            escapeCharacter: escape)
     }
 }

@@ -29,6 +29,15 @@ public struct Instruction: Sendable, Hashable {
     /// (the escape character at its end, in any line-end form, possibly followed by comment
     /// or blank lines): BuildKit ends it there, but text pasted after it would be joined to it.
     public var continuesPastEndOfFile: Bool
+    /// Where each of ``flags`` is written in ``logicalLine``: 0-based, in Unicode scalars, from
+    /// its `--` to its end, quotes included.
+    public var flagRanges: [Range<Int>]
+    /// Where the arguments start in ``logicalLine`` (after the keyword and flags), 0-based, in
+    /// Unicode scalars; the line's length when there are none.
+    public var argumentsOffset: Int
+    /// The file's escape character (`\\`, or `` ` `` after `# escape=``), which word splitting
+    /// of the arguments needs.
+    public var escapeCharacter: Unicode.Scalar
     private var trigger: [Instruction]
 
     /// The instruction that `ONBUILD` registers, e.g. `RUN make` in `ONBUILD RUN make`.
@@ -55,11 +64,17 @@ public struct Instruction: Sendable, Hashable {
     ///   - startLine: The 1-based first line.
     ///   - endLine: The 1-based last line.
     ///   - onbuildTrigger: For `ONBUILD`, the registered instruction.
+    ///   - lineMap: Where the logical line comes from in the file.
+    ///   - continuesPastEndOfFile: Whether the file ended inside a continuation.
+    ///   - flagRanges: Where each flag is written in the logical line.
+    ///   - argumentsOffset: Where the arguments start in the logical line.
+    ///   - escapeCharacter: The file's escape character.
     public init(
         keyword: String, flags: [String] = [], arguments: [String] = [], isJSONForm: Bool = false,
         heredocs: [Heredoc] = [], logicalLine: String = "", startLine: Int = 0, endLine: Int = 0,
         onbuildTrigger: Instruction? = nil, lineMap: LogicalLineMap = LogicalLineMap(segments: [], lineCount: 0),
-        continuesPastEndOfFile: Bool = false
+        continuesPastEndOfFile: Bool = false, flagRanges: [Range<Int>] = [], argumentsOffset: Int? = nil,
+        escapeCharacter: Unicode.Scalar = "\\"
     ) {
         self.keyword = keyword
         self.flags = flags
@@ -72,6 +87,9 @@ public struct Instruction: Sendable, Hashable {
         self.trigger = onbuildTrigger.map { [$0] } ?? []
         self.lineMap = lineMap
         self.continuesPastEndOfFile = continuesPastEndOfFile
+        self.flagRanges = flagRanges
+        self.argumentsOffset = argumentsOffset ?? logicalLine.unicodeScalars.count
+        self.escapeCharacter = escapeCharacter
     }
 
     /// The 0-based offset in ``logicalLine``, in Unicode scalars, where a text first occurs at

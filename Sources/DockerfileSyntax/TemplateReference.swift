@@ -25,3 +25,22 @@ extension Instruction {
         return String(first.dropFirst(Self.templatePrefix.count))
     }
 }
+
+extension Instruction {
+    /// The words of a template reference after its keyword, split at white space outside
+    /// quotes as `ARG`'s are (quotes kept) so that a binding `KEY="a b"` stays one word: the
+    /// name (`stage:NAME` for `FROM`), then `AS alias` for `FROM`, then the bindings. `nil`
+    /// for an instruction that is no template reference.
+    public var templateReferenceWords: [InstructionWord]? {
+        guard isTemplateReference else { return nil }
+        let line = logicalLine.scalars
+        var searchFrom = argumentsOffset
+        return WordSplitter.words(in: line[min(argumentsOffset, line.count)...], escape: escapeCharacter).map { word in
+            guard let start = Self.offset(of: word, in: line, from: searchFrom) else {
+                return InstructionWord(text: word, range: nil)
+            }
+            searchFrom = start + word.unicodeScalars.count
+            return InstructionWord(text: word, range: start..<searchFrom)
+        }
+    }
+}

@@ -139,15 +139,13 @@ private struct CompositionSession {
             case .element(let element):
                 if case .directive = element.kind { continue }
                 if case .instruction(let instruction) = element.kind {
-                    if instruction.knownKeyword == .from {
+                    if let from = instruction.asFrom {
                         flushStagefileLines()
                         stage = BuildStageState()
                         inBuildStage = true
-                        try noteAlias(
-                            instruction.arguments.count >= 3 && instruction.arguments[1].uppercased() == "AS"
-                                ? instruction.arguments[2] : nil, at: instruction.location)
-                    } else if instruction.knownKeyword == .arg {
-                        let names = instruction.arguments.map { String($0.prefix { $0 != "=" }) }
+                        try noteAlias(from.alias?.text, at: from.alias.map(instruction.location(of:)) ?? instruction.location)
+                    } else if let arg = instruction.asArg {
+                        let names = arg.declarations.map(\.name.text)
                         if inBuildStage { stage.stagefileArguments.formUnion(names) } else { globalArguments.formUnion(names) }
                     } else if !inBuildStage {
                         throw CompositionError(
@@ -474,15 +472,15 @@ private struct CompositionSession {
                 if !seenInstruction { body += pragmas }
                 seenInstruction = true
                 let origin = Composition.LineOrigin(file: file, line: instruction.startLine)
-                if instruction.knownKeyword == .from {
-                    let flags = instruction.flags.map { $0 + " " }.joined()
+                if let from = instruction.asFrom, let base = from.base {
+                    // The flags as written, quotes kept; the template's FROM names its image alone.
+                    let scalars = instruction.logicalLine.scalars
+                    let flags = instruction.flagRanges.map { String(String.UnicodeScalarView(scalars[$0])) + " " }.joined()
                     let asKeyword = instruction.keyword == instruction.keyword.lowercased() ? "as" : "AS"
                     let prefix = "\(instruction.keyword) \(flags)"
-                    let line = prefix + instruction.arguments[0] + (alias.map { " \(asKeyword) \($0)" } ?? "")
+                    let line = prefix + base.text + (alias.map { " \(asKeyword) \($0)" } ?? "")
                     body.append(
-                        ComposedLine(
-                            text: line, origin: origin,
-                            fromImage: (instruction.arguments[0], prefix.unicodeScalars.count + 1)))
+                        ComposedLine(text: line, origin: origin, fromImage: (base.text, prefix.unicodeScalars.count + 1)))
                 } else if instruction.knownKeyword == .arg && !StageTemplate.declaresOnlyAutomaticArguments(instruction),
                     let line = try argumentLine(instruction, values: values)
                 {

@@ -92,10 +92,12 @@ public struct StageTemplate: Sendable, Hashable {
                     "a stage template holds one build stage; this is a second FROM",
                     file: displayPath, at: fromInstructions[1].location)
             }
-            if from.arguments.count != 1 || from.arguments[0].contains("$") {
+            let view = from.asFrom
+            let extra = view?.asKeyword ?? view?.otherWords.first
+            if view?.base == nil || extra != nil || view?.base?.text.contains("$") == true {
                 throw CompositionError(
                     "a base template's FROM names one image without AS and without parameters, e.g. FROM debian:bookworm-slim",
-                    file: displayPath, at: from.location(of: from.arguments.count > 1 ? from.arguments[1] : from.arguments[0]))
+                    file: displayPath, at: (extra ?? view?.base).map(from.location(of:)) ?? from.location)
             }
         }
         var parameters: [TemplateParameter] = []
@@ -104,14 +106,11 @@ public struct StageTemplate: Sendable, Hashable {
                 "a stage template cannot use other templates with \(instruction.keyword); name them in '# requires:'",
                 file: displayPath, at: instruction.location)
         }
-        for instruction in instructions where instruction.knownKeyword == .arg {
-            var searchFrom = instruction.keyword.unicodeScalars.count
-            for word in instruction.arguments {
-                let offset = instruction.offset(of: word, from: searchFrom)
-                if let offset { searchFrom = offset + word.unicodeScalars.count }
-                let at = offset.map(instruction.lineMap.location(ofOffset:)) ?? instruction.location
-                let name = String(word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
-                let defaultWord = word.contains("=") ? String(word.drop(while: { $0 != "=" }).dropFirst()) : nil
+        for instruction in instructions {
+            for declaration in instruction.asArg?.declarations ?? [] {
+                let at = instruction.location(of: declaration.name)
+                let name = declaration.name.text
+                let defaultWord = declaration.defaultValue?.text
                 if Self.automaticArguments.contains(name) {
                     if defaultWord != nil {
                         throw CompositionError(

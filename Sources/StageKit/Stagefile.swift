@@ -80,6 +80,11 @@ public struct Stagefile: Sendable {
                 throw CompositionError.openContinuation(instruction, file: displayPath)
             }
             if instruction.isLayerTemplateReference {
+                guard instruction.flags.isEmpty else {
+                    throw CompositionError(
+                        "USE takes no flags: USE NAME [KEY=VALUE ...]", file: displayPath,
+                        at: locate(instruction.flagRanges.first?.lowerBound ?? 0))
+                }
                 let (reference, _) = try Self.reference(
                     instruction, isBase: false, escape: escape, locate: locate, file: displayPath)
                 items.append(.layerTemplate(reference))
@@ -131,43 +136,27 @@ public struct Stagefile: Sendable {
     private static func reference(
         _ instruction: Instruction, isBase: Bool, escape: EscapeCharacter, locate: (Int) -> SourceLocation, file: String
     ) throws(CompositionError) -> (Reference, alias: String?) {
-        let line = instruction.logicalLine.scalars
-        let keywordEnd = instruction.keyword.unicodeScalars.count
-        var words = WordSplitter.words(in: line[keywordEnd...], escape: escape.scalar)
+        var words = instruction.templateReferenceWords ?? []
         let form = isBase ? "FROM stage:NAME [AS alias] [KEY=VALUE ...]" : "USE NAME [KEY=VALUE ...]"
-        guard var name = words.first else {
+        func at(_ word: InstructionWord) -> SourceLocation { instruction.location(of: word) }
+        guard let first = words.first else {
             throw CompositionError("USE needs a template name: \(form)", file: file, at: locate(0))
         }
-        if isBase { name = String(name.dropFirst(Instruction.templatePrefix.count)) }
-        var searchFrom = keywordEnd
-        func offset(of word: String) -> Int {
-            let target = word.scalars
-            var index = searchFrom
-            while index + target.count <= line.count {
-                if Array(line[index..<index + target.count]) == target {
-                    searchFrom = index + target.count
-                    return index
-                }
-                index += 1
-            }
-            return searchFrom
-        }
-        let reference = offset(of: words[0])
+        let name = isBase ? String(first.text.dropFirst(Instruction.templatePrefix.count)) : first.text
         words.removeFirst()
         var alias: String?
-        if isBase, words.count >= 1, words[0].uppercased() == "AS" {
-            guard words.count >= 2, !words[1].contains("=") else {
-                throw CompositionError("expected \(form)", file: file, at: locate(offset(of: words[0])))
+        if isBase, words.count >= 1, words[0].text.uppercased() == "AS" {
+            guard words.count >= 2, !words[1].text.contains("=") else {
+                throw CompositionError("expected \(form)", file: file, at: at(words[0]))
             }
-            _ = offset(of: words[0])
-            _ = offset(of: words[1])
-            alias = words[1]
+            alias = words[1].text
             words.removeFirst(2)
         }
         let lexer = ShellWordLexer(escape: escape.scalar)
         var bindings: [Binding] = []
-        for word in words {
-            let start = offset(of: word)
+        for written in words {
+            let word = written.text
+            let start = written.range?.lowerBound ?? instruction.argumentsOffset
             guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
                 throw CompositionError(
                     "expected KEY=VALUE after the template name, found '\(word)' (\(form))", file: file, at: locate(start))
@@ -196,7 +185,7 @@ public struct Stagefile: Sendable {
             }
             bindings.append(Binding(name: key, value: value, location: locate(start)))
         }
-        return (Reference(name: name, bindings: bindings, location: locate(reference)), alias)
+        return (Reference(name: name, bindings: bindings, location: at(first)), alias)
     }
 
     /// Where the quote that is never closed opens, so an error points at it rather than at the

@@ -6,7 +6,7 @@ import StageKit
 enum ComposeCommand: Subcommand {
     static let name = "compose"
     static let summary = "Layer stage templates into one reproducible Dockerfile."
-    static let usage = "compose [STAGEFILE] [-o FILE] [--check] [--locked] [--lint] [--stages DIR]..."
+    static let usage = "compose [STAGEFILE] [-o FILE] [--check] [--locked] [--lint [--format text|json]] [--stages DIR]..."
     static let discussion = """
         Reads STAGEFILE (default ./Stagefile): Dockerfile syntax plus
         `FROM stage:NAME [AS alias] [KEY=VALUE ...]` and `USE NAME [KEY=VALUE ...]`. Writes the Dockerfile to stdout (also with -o -), or
@@ -39,6 +39,9 @@ enum ComposeCommand: Subcommand {
         ArgumentScanner.Option(
             names: ["--lint"], takesValue: false,
             help: "Also lint the composed Dockerfile; findings go to stderr, exit 1 at warning or above."),
+        ArgumentScanner.Option(
+            names: ["--format"], takesValue: true, valueName: "FORMAT",
+            help: "--lint findings as text (stderr) or json (stdout; needs -o FILE or --check)."),
         CatalogSearchPath.option,
     ]
 
@@ -57,6 +60,14 @@ enum ComposeCommand: Subcommand {
             outputArgument.flatMap { $0 == "-" ? nil : Paths.absolute($0, from: cwd) }
             ?? (checking ? stagefileDirectory + "/Dockerfile" : nil)
         if checking && outputArgument == "-" { throw UsageError("--check compares with a file; -o - is standard output") }
+        let format = arguments.value("--format") ?? "text"
+        guard ["text", "json"].contains(format) else { throw UsageError("--format is text or json, not '\(format)'") }
+        if format == "json" {
+            guard arguments.has("--lint") else { throw UsageError("--format sets how --lint reports; add --lint") }
+            guard outputPath != nil else {
+                throw UsageError("--format json writes the findings to stdout, which holds the Dockerfile; add -o FILE")
+            }
+        }
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
         let fileSystem = LocalFileSystem()
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
@@ -119,7 +130,9 @@ enum ComposeCommand: Subcommand {
         let written = write(
             composed, to: outputPath, checking: checking, context: context, display: display, rerun: rerun)
         guard written == .success, arguments.has("--lint") else { return written }
-        return lint(composed, as: outputPath.map(display) ?? "<stdout>", lineOrigins: lineOrigins, context: context)
+        return lint(
+            composed, as: outputPath.map(display) ?? "<stdout>", lineOrigins: lineOrigins, json: format == "json",
+            context: context)
     }
 
     /// Writes the Dockerfile to stdout or FILE, or with `--check` compares it with FILE.
@@ -160,29 +173,46 @@ enum ComposeCommand: Subcommand {
         return .success
     }
 
-    /// `--lint`: the lint findings of the composed text on stderr, each at the template or
-    /// Stagefile line that produced it, then its composed position
-    /// (`Stages/t.Dockerfile:3:5: warning: SB003 …` and `    composed: Dockerfile:8:66`); exit 1
-    /// when one reaches the default failure threshold (warning), as `stagebuild lint` would.
+    /// `--lint`: the lint findings of the composed text, each at the template or Stagefile line
+    /// that produced it, then its composed position. As text on stderr
+    /// (`Stages/t.Dockerfile:3:5: warning: SB003 …` and `    composed: Dockerfile:8:66`); as JSON
+    /// on stdout, `line`/`column` in `file` and `composedLine`/`composedColumn` in
+    /// `composedFile`. Exit 1 when one reaches the default failure threshold (warning), as
+    /// `stagebuild lint` would.
     private static func lint(
-        _ composed: String, as name: String, lineOrigins: [Composition.LineOrigin?], context: CommandContext
+        _ composed: String, as name: String, lineOrigins: [Composition.LineOrigin?], json: Bool, context: CommandContext
     ) -> ExitCode {
         let linter = Linter()
         guard let findings = try? linter.lint(text: composed) else {
             context.reportError("the composed Dockerfile does not parse; this is a bug in stagebuild")
             return .internalError
         }
-        var report = ""
+        var records: [LintCommand.Record] = []
         for finding in findings {
-            let composedAt = "\(name):\(finding.line):\(finding.column)"
-            if finding.line >= 1, finding.line <= lineOrigins.count, let origin = lineOrigins[finding.line - 1] {
-                report += "\(origin.file):\(origin.line):\(finding.column): \(finding.severity.rawValue): \(finding.ruleID) "
-                report += "\(finding.message)\n    composed: \(composedAt)\n    hint: \(finding.hint)\n"
-            } else {
-                report += "\(composedAt): \(finding.description.drop { $0 != " " }.dropFirst())\n    hint: \(finding.hint)\n"
+            let origin =
+                finding.line >= 1 && finding.line <= lineOrigins.count ? lineOrigins[finding.line - 1] : nil
+            var record = LintCommand.Record(
+                file: origin?.file ?? name, line: origin?.line ?? finding.line, column: finding.column, finding: finding)
+            if origin != nil {
+                record.composedFile = name
+                record.composedLine = finding.line
+                record.composedColumn = finding.column
             }
+            records.append(record)
         }
-        context.standardError.write(report)
+        if json {
+            context.standardOutput.write(LintCommand.jsonReport(records))
+        } else {
+            var report = ""
+            for record in records {
+                report += "\(record.file):\(record.line):\(record.column): \(record.severity): \(record.rule) \(record.message)\n"
+                if let line = record.composedLine, let column = record.composedColumn {
+                    report += "    composed: \(name):\(line):\(column)\n"
+                }
+                report += "    hint: \(record.hint)\n"
+            }
+            context.standardError.write(report)
+        }
         return linter.fails(findings) ? .checkFailed : .success
     }
 

@@ -145,13 +145,16 @@ enum LintCommand: Subcommand {
 
     /// One JSON array of finding objects with sorted keys, two-space indent and a final newline.
     static func jsonReport(_ results: [(file: String, findings: [LintFinding])]) -> String {
-        let records = results.flatMap { file, findings in
-            findings.map { finding in
-                Record(
-                    file: file, line: finding.line, column: finding.column, rule: finding.ruleID,
-                    severity: finding.severity.rawValue, message: finding.message, hint: finding.hint)
-            }
-        }
+        jsonReport(
+            results.flatMap { file, findings in
+                findings.map { Record(file: file, line: $0.line, column: $0.column, finding: $0) }
+            })
+    }
+
+    /// The records as one JSON array with sorted keys, two-space indent and a final newline.
+    ///
+    /// - Parameter records: The findings with their positions.
+    static func jsonReport(_ records: [Record]) -> String {
         guard !records.isEmpty else { return "[]\n" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -159,8 +162,10 @@ enum LintCommand: Subcommand {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// One finding in `--format json`; the field names are part of the interface.
-    private struct Record: Encodable {
+    /// One finding in `--format json`; the field names are part of the interface. `compose
+    /// --lint` adds where the finding is in the composed file (`composedFile`, `composedLine`,
+    /// `composedColumn`); `stagebuild lint` leaves them out.
+    struct Record: Encodable {
         var file: String
         var line: Int
         var column: Int
@@ -168,5 +173,25 @@ enum LintCommand: Subcommand {
         var severity: String
         var message: String
         var hint: String
+        var composedFile: String?
+        var composedLine: Int?
+        var composedColumn: Int?
+
+        /// A finding at a position.
+        ///
+        /// - Parameters:
+        ///   - file: The file the position is in.
+        ///   - line: The 1-based line there.
+        ///   - column: The 1-based column.
+        ///   - finding: The finding.
+        init(file: String, line: Int, column: Int, finding: LintFinding) {
+            self.file = file
+            self.line = line
+            self.column = column
+            rule = finding.ruleID
+            severity = finding.severity.rawValue
+            message = finding.message
+            hint = finding.hint
+        }
     }
 }

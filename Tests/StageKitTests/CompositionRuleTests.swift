@@ -366,4 +366,24 @@ import Testing
         #expect(output.contains("# stagebuild ignore=SB001,SB002 pinned elsewhere\nFROM debian AS x\n"))
         #expect(!output.contains("# summary"))
     }
+
+    /// The base template's FROM keeps its flags as written, quotes and all.
+    @Test func aBaseTemplatesFlagsReachTheOutputAsWritten() throws {
+        let project = MemoryProject(templates: ["b": "FROM --platform=\"$BUILDPLATFORM\" debian:12\n"])
+        let output = try project.compose("FROM stage:b AS x\nUSER nobody\n")
+        #expect(output.contains("\nFROM --platform=\"$BUILDPLATFORM\" debian:12 AS x\n"))
+    }
+
+    @Test func useWithAFlagIsAnErrorAtTheFlag() throws {
+        let project = MemoryProject(templates: ["os": "FROM debian:12\n", "t": "RUN true\n"])
+        let error = try #require(project.error(composing: "FROM stage:os\nUSE  --link t\n"))
+        #expect(error.location == SourceLocation(line: 2, column: 6))
+        #expect(error.message.contains("USE takes no flags"))
+    }
+
+    @Test func aBaseTemplatesFromWithAnAliasIsAnErrorAtAs() throws {
+        let project = MemoryProject(templates: ["os": "FROM debian:12 AS base\n"])
+        let error = try #require(project.error(composing: "FROM stage:os\nRUN true\n"))
+        #expect(error.location == SourceLocation(line: 1, column: 16))
+    }
 }

@@ -40,4 +40,29 @@ import Testing
         let pip = try #require(lines.firstIndex { $0.hasPrefix("Stagefile:3:") && $0.contains("SB007") }, "\(result.stderr)")
         #expect(lines[pip + 1].hasPrefix("    composed: Dockerfile:\(pipLine):"), "\(result.stderr)")
     }
+
+    @Test func jsonGivesTheSourceAndTheComposedPositionOfEachFinding() throws {
+        let scratch = try Scratch()
+        try scratch.write("# summary: tools\nRUN apt-get install -y --no-install-recommends curl\n", to: "Stages/tools.Dockerfile")
+        try scratch.write("FROM debian:12\nUSE tools\nUSER 1000\n", to: "Stagefile")
+        let result = scratch.run(["compose", "--lint", "--format", "json", "-o", "Dockerfile"])
+        #expect(result.status == .checkFailed, "\(result.stderr)")
+        let records = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], "\(result.stdout)")
+        let composed = try #require(scratch.text("Dockerfile")).split(separator: "\n", omittingEmptySubsequences: false)
+        let aptLine = try #require(composed.firstIndex { $0.contains("apt-get install") }) + 1
+        let pin = try #require(records.first { $0["rule"] as? String == "SB003" })
+        #expect(pin["file"] as? String == "Stages/tools.Dockerfile")
+        #expect(pin["line"] as? Int == 2)
+        #expect(pin["composedFile"] as? String == "Dockerfile")
+        #expect(pin["composedLine"] as? Int == aptLine)
+        #expect(pin["composedColumn"] as? Int == pin["column"] as? Int)
+    }
+
+    @Test func jsonNeedsAFileForTheDockerfile() throws {
+        let scratch = try Scratch(fixture: "composed", "requires-order")
+        let result = scratch.run(["compose", "--lint", "--format", "json"])
+        #expect(result.status == .usage)
+        #expect(result.stderr.contains("add -o FILE"))
+    }
 }

@@ -12,15 +12,10 @@ extension LintDocument {
 
         /// What `FROM` names as written: an image, `scratch`, an earlier stage, or
         /// `stage:NAME` in a Stagefile.
-        var base: String? { from?.instruction.arguments.first }
+        var base: String? { from?.instruction.asFrom?.base?.text }
 
         /// The name after `AS` as written.
-        var writtenAlias: String? {
-            guard let arguments = from?.instruction.arguments, arguments.count >= 3, arguments[1].uppercased() == "AS" else {
-                return nil
-            }
-            return arguments[2]
-        }
+        var writtenAlias: String? { from?.instruction.asFrom?.alias?.text }
 
         /// The name after `AS`, lower-cased as BuildKit compares stage names.
         var alias: String? { writtenAlias?.lowercased() }

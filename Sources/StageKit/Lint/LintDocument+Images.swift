@@ -67,17 +67,17 @@ extension LintDocument {
         var uses: [ImageUse] = []
         var earlierStages: Set<String> = []
         for stage in stages {
-            if let from = stage.from, let base = stage.base, !stage.isTemplateReference {
+            if let from = stage.from, let base = from.instruction.asFrom?.base, !stage.isTemplateReference {
                 // BuildKit expands a FROM image with the global arguments, quotes removed.
-                let expanded = expandGlobal(unquoted(base))
-                let reference = expanded ?? base
+                let expanded = expandGlobal(unquoted(base.text))
+                let reference = expanded ?? base.text
                 if (expanded != nil || includingUnexpanded) && reference.lowercased() != "scratch"
                     && !earlierStages.contains(reference.lowercased())
                 {
-                    let location = from.location(of: base, from: from.instruction.keyword.unicodeScalars.count)
                     uses.append(
                         ImageUse(
-                            reference: reference, written: base, isExpanded: expanded != nil, origin: .from, location: location))
+                            reference: reference, written: base.text, isExpanded: expanded != nil, origin: .from,
+                            location: from.instruction.location(of: base)))
                 }
             }
             if let alias = stage.alias { earlierStages.insert(alias) }
@@ -102,27 +102,11 @@ extension LintDocument {
     /// The `--from` values of a `COPY` and the `from=` mount options of a `RUN`.
     private static func references(in entry: Entry) -> [(ImageUse.Origin, String, SourceLocation)] {
         let instruction = entry.instruction
-        switch entry.kind {
-        case "COPY":
-            guard let value = instruction.flag("from"), !value.isEmpty else { return [] }
-            let offset = entry.offset(of: "from=" + value).map { $0 + 5 } ?? entry.offset(of: "--from")
-            return [(.copyFrom, value, offset.map(entry.map.location(ofLogicalOffset:)) ?? entry.start)]
-        case "RUN":
-            var found: [(ImageUse.Origin, String, SourceLocation)] = []
-            var searchFrom = 0
-            for flag in instruction.flags where flag.hasPrefix("--mount=") {
-                let flagOffset = entry.offset(of: "--mount", from: searchFrom) ?? searchFrom
-                searchFrom = flagOffset + 1
-                for field in flag.dropFirst("--mount=".count).split(separator: ",") where field.lowercased().hasPrefix("from=") {
-                    let value = String(field.dropFirst(5))
-                    guard !value.isEmpty else { continue }
-                    let offset = entry.offset(of: "from=" + value, from: flagOffset).map { $0 + 5 } ?? flagOffset
-                    found.append((.mountFrom, value, entry.map.location(ofLogicalOffset: offset)))
-                }
-            }
-            return found
-        default:
-            return []
+        if entry.kind == "COPY", let from = instruction.asCopy?.from, !from.text.isEmpty {
+            return [(.copyFrom, from.text, instruction.location(of: from))]
+        }
+        return (instruction.asRun?.mounts ?? []).compactMap { mount in
+            mount.from.flatMap { $0.text.isEmpty ? nil : (.mountFrom, $0.text, instruction.location(of: $0)) }
         }
     }
 }

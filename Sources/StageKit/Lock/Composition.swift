@@ -62,12 +62,13 @@ public struct Composition: Sendable {
         return (origin.file, SourceLocation(line: origin.line, column: mention.location.column))
     }
 
-    /// Appends the lockfile's digest to every image it holds, in place in ``text``.
+    /// Appends the lockfile's digest to every image it holds, in place in ``text``: one
+    /// ``SourceEdit`` per image.
     mutating func pin(with lockfile: Lockfile) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
         var unpinned: [ImageMention] = []
-        // Right to left, so that earlier columns on a line stay valid.
-        for mention in images.sorted(by: { $0.location > $1.location }) {
+        var edits: [SourceEdit] = []
+        var mentionOfEdit: [SourceEdit: ImageMention] = [:]
+        for mention in images {
             guard let reference = try? mention.reference() else {
                 unpinned.append(mention)
                 continue
@@ -77,19 +78,16 @@ public struct Composition: Sendable {
                 unpinned.append(mention)
                 continue
             }
-            let index = mention.location.line - 1
-            let start = mention.location.column - 1
-            let written = Array(mention.written.unicodeScalars)
-            guard lines.indices.contains(index), start >= 0, start + written.count <= lines[index].count,
-                Array(lines[index][start..<start + written.count]) == written
-            else {
-                // Written with quotes, say: the text at the position is not the reference.
-                unpinned.append(mention)
-                continue
-            }
-            lines[index].replaceSubrange(start..<start + written.count, with: reference.pinned(to: entry.digest).unicodeScalars)
+            let edit = SourceEdit(
+                range: SourceRange(start: mention.location, length: mention.written.unicodeScalars.count),
+                expected: mention.written, replacement: reference.pinned(to: entry.digest))
+            edits.append(edit)
+            mentionOfEdit[edit] = mention
         }
-        text = lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n")
+        let edited = SourceEdit.apply(edits, to: text)
+        text = edited.text
+        // An edit is skipped where the text at the position is not the reference (written with quotes, say).
+        unpinned += edited.skipped.compactMap { mentionOfEdit[$0] }
         unpinnedImages = unpinned.sorted { $0.location < $1.location }
     }
 }

@@ -90,6 +90,18 @@ import Testing
         #expect(try Self.composition("# syntax=docker/dockerfile:1\n" + Self.stagefile, lockfile: lockfile).text == locked.text)
     }
 
+    /// Swift reads "\r\n" as one Character: a pin placed by lines of Characters would miss the
+    /// line after a heredoc body that keeps CRLF line ends.
+    @Test func pinsTheImageAfterAHeredocBodyWithCRLFLineEnds() throws {
+        let text = "FROM debian:12 AS one\nCOPY <<EOF /a\r\nline one\r\nline two\r\nEOF\r\nFROM alpine:3.20\nRUN true\n"
+        let composition = try Self.composition(text)
+        let locked = try Self.composition(text, lockfile: try Self.lockfile(for: composition))
+        #expect(locked.unpinnedImages.isEmpty)
+        let digest = Digest.sha256(of: Array("alpine:3.20".utf8)).description
+        #expect(locked.text.contains("\nFROM alpine:3.20@\(digest)\n"))
+        #expect(locked.text.contains("line one\r\nline two\r\n"))
+    }
+
     @Test func leavesImagesTheLockfileLacksAsWritten() throws {
         let lockfile = try Self.lockfile(for: try Self.composition())
         let text = Self.stagefile + "FROM redis:7\nUSER 1000\n"

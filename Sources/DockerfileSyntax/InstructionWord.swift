@@ -1,0 +1,86 @@
+/// One word of an instruction (a flag, a flag's value, an argument, a key or value of a pair)
+/// with where it is written in the instruction's logical line.
+public struct InstructionWord: Sendable, Hashable {
+    /// The word as the parser gives it: quotes kept in arguments, removed in flags; a JSON
+    /// element decoded.
+    public var text: String
+    /// Where the word is written in ``Instruction/logicalLine``, 0-based, in Unicode scalars;
+    /// `nil` when the text given is not written there as it stands (a decoded JSON element, a
+    /// flag value with quotes).
+    public var range: Range<Int>?
+
+    /// Creates a word.
+    ///
+    /// - Parameters:
+    ///   - text: The word.
+    ///   - range: Where it is written in the logical line, or `nil`.
+    public init(text: String, range: Range<Int>?) {
+        self.text = text
+        self.range = range
+    }
+}
+
+extension Instruction {
+    /// The arguments with where each is written, found in order from ``argumentsOffset``: an
+    /// argument the split keeps verbatim (every form but a decoded JSON element, and a value
+    /// of the old `ENV key value` form) gets its exact range.
+    public var argumentWords: [InstructionWord] {
+        let line = logicalLine.scalars
+        var searchFrom = argumentsOffset
+        return arguments.map { argument in
+            guard !argument.isEmpty, let start = Self.offset(of: argument, in: line, from: searchFrom) else {
+                return InstructionWord(text: argument, range: nil)
+            }
+            let end = start + argument.unicodeScalars.count
+            searchFrom = end
+            return InstructionWord(text: argument, range: start..<end)
+        }
+    }
+
+    /// A builder flag's value with where it is written, e.g. `build` in `--from=build`; `nil`
+    /// when the flag is absent. The range is `nil` when the value is not written as it stands
+    /// (it was quoted).
+    ///
+    /// - Parameter name: The flag name without dashes, e.g. `from`.
+    public func flagWord(_ name: String) -> InstructionWord? {
+        let line = logicalLine.scalars
+        for (index, flag) in flags.enumerated() {
+            let body = flag.drop(while: { $0 == "-" })
+            let value: String
+            if body == Substring(name) {
+                value = ""
+            } else if body.hasPrefix(name + "=") {
+                value = String(body.dropFirst(name.count + 1))
+            } else {
+                continue
+            }
+            guard flagRanges.indices.contains(index) else { return InstructionWord(text: value, range: nil) }
+            let written = flagRanges[index]
+            let end = written.upperBound
+            let start = end - value.unicodeScalars.count
+            let verbatim = start >= written.lowerBound && line[start..<end].elementsEqual(value.unicodeScalars)
+            return InstructionWord(text: value, range: verbatim ? start..<end : nil)
+        }
+        return nil
+    }
+
+    /// Where a word is in the file: its first scalar, or where the arguments start when its
+    /// range is not known.
+    ///
+    /// - Parameter word: A word of this instruction.
+    public func location(of word: InstructionWord) -> SourceLocation {
+        lineMap.location(ofOffset: word.range?.lowerBound ?? argumentsOffset)
+    }
+
+    /// The exact place of a word in the file, for an edit; `nil` when its range is not known
+    /// or it runs over a continuation onto another line.
+    ///
+    /// - Parameter word: A word of this instruction.
+    public func sourceRange(of word: InstructionWord) -> SourceRange? {
+        guard let range = word.range, !range.isEmpty, !lineMap.segments.isEmpty else { return nil }
+        let start = lineMap.location(ofOffset: range.lowerBound)
+        let end = lineMap.location(ofOffset: range.upperBound - 1)
+        guard start.line == end.line, end.column - start.column == range.count - 1 else { return nil }
+        return SourceRange(start: start, length: range.count)
+    }
+}

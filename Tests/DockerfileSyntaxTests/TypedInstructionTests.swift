@@ -1,0 +1,143 @@
+import DockerfileSyntax
+import Testing
+
+/// The typed views read each instruction as the Dockerfile reference defines it, and every
+/// word they give with a range is the text written at that range in the file.
+@Suite struct TypedInstructionTests {
+    static func instruction(_ text: String, at index: Int = 0) throws -> Instruction {
+        try DockerfileParser.parse(text).instructions[index]
+    }
+
+    /// The text a source range covers in a file.
+    static func text(at range: SourceRange, in file: String) -> String {
+        let line = file.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)[range.start.line - 1]
+        let start = line.index(line.startIndex, offsetBy: range.start.column - 1)
+        return String(String.UnicodeScalarView(line[start..<line.index(start, offsetBy: range.length)]))
+    }
+
+    @Test func fromGivesPlatformBaseAndAliasWhereTheyAreWritten() throws {
+        let file = "FROM --platform=$BUILDPLATFORM \\\n  golang:1.22 \\\n  As build\n"
+        let instruction = try Self.instruction(file)
+        let from = try #require(instruction.asFrom)
+        #expect(from.platform?.text == "$BUILDPLATFORM")
+        #expect(from.base?.text == "golang:1.22")
+        #expect(from.asKeyword?.text == "As")
+        #expect(from.stageName == "build")
+        #expect(instruction.location(of: from.base!) == SourceLocation(line: 2, column: 3))
+        #expect(instruction.location(of: from.alias!) == SourceLocation(line: 3, column: 6))
+        #expect(instruction.location(of: from.platform!) == SourceLocation(line: 1, column: 17))
+    }
+
+    @Test func argGivesEachDeclarationWithItsNameAndDefault() throws {
+        let instruction = try Self.instruction("ARG A B=\"two words\" C=\n")
+        let declarations = try #require(instruction.asArg).declarations
+        #expect(declarations.map(\.name.text) == ["A", "B", "C"])
+        #expect(declarations.map(\.defaultValue?.text) == [nil, "\"two words\"", ""])
+        #expect(instruction.location(of: declarations[1].defaultValue!) == SourceLocation(line: 1, column: 9))
+    }
+
+    @Test func envReadsPairsAndTheLegacyForm() throws {
+        let pairs = try #require(try Self.instruction("ENV A=1 B=\"x y\"\n").asKeyValue)
+        #expect(!pairs.isLegacyForm)
+        #expect(pairs.pairs.map(\.key.text) == ["A", "B"])
+        #expect(pairs.pairs.map(\.value.text) == ["1", "\"x y\""])
+        #expect(pairs.pairs[1].value.range == 10..<15)
+        let legacy = try #require(try Self.instruction("ENV PATH /usr/local/bin:$PATH\n").asKeyValue)
+        #expect(legacy.isLegacyForm)
+        #expect(legacy.pairs.map(\.value.text) == ["/usr/local/bin:$PATH"])
+    }
+
+    @Test func copyGivesFlagsSourcesAndDestination() throws {
+        let instruction = try Self.instruction("COPY --link --from=build --chown=app:app a b /dest/\n")
+        let copy = try #require(instruction.asCopy)
+        #expect(copy.link)
+        #expect(copy.from?.text == "build")
+        #expect(copy.chown?.text == "app:app")
+        #expect(copy.sources.map(\.text) == ["a", "b"])
+        #expect(copy.destination?.text == "/dest/")
+        #expect(instruction.location(of: copy.from!) == SourceLocation(line: 1, column: 20))
+        let json = try #require(try Self.instruction("ADD --checksum=sha256:ab [\"a b\", \"/c\"]\n").asCopy)
+        #expect(json.isJSONForm && json.sources.map(\.text) == ["a b"] && json.destination?.text == "/c")
+        #expect(json.checksum?.text == "sha256:ab")
+    }
+
+    @Test func runGivesMountsAndItsCommandInEitherForm() throws {
+        let instruction = try Self.instruction(
+            "RUN --mount=type=cache,target=/root/.cache --mount=from=tools,source=/bin/x,target=/x ./build.sh\n")
+        let run = try #require(instruction.asRun)
+        #expect(run.mounts.map(\.type) == ["cache", "bind"])
+        #expect(run.mounts[1].from?.text == "tools")
+        #expect(instruction.location(of: run.mounts[1].from!) == SourceLocation(line: 1, column: 57))
+        #expect(run.command == .shell(InstructionWord(text: "./build.sh", range: 86..<96)))
+        let exec = try #require(try Self.instruction("RUN [\"make\", \"all\"]\n").asRun)
+        #expect(exec.command?.words.map(\.text) == ["make", "all"])
+        let heredoc = try #require(try Self.instruction("RUN <<EOF\necho hi\nEOF\n").asRun)
+        #expect(heredoc.heredocs.map(\.content) == ["echo hi\n"])
+    }
+
+    @Test func theOtherInstructionsReadTheirValues() throws {
+        #expect(try Self.instruction("USER app:staff\n").asUser.map { [$0.user, $0.group] } == ["app", "staff"])
+        #expect(try Self.instruction("WORKDIR /srv/app\n").singleValue?.text == "/srv/app")
+        #expect(try Self.instruction("EXPOSE 80/tcp 443\n").listValues?.map(\.text) == ["80/tcp", "443"])
+        #expect(try Self.instruction("VOLUME [\"/data\"]\n").listValues?.map(\.text) == ["/data"])
+        let check = try #require(try Self.instruction("HEALTHCHECK --interval=5s CMD [\"curl\", \"-f\", \"x\"]\n").asHealthcheck)
+        #expect(!check.isNone && check.options["interval"]?.text == "5s")
+        #expect(check.command?.words.map(\.text) == ["curl", "-f", "x"])
+        #expect(try Self.instruction("HEALTHCHECK NONE\n").asHealthcheck?.isNone == true)
+        #expect(try Self.instruction("CMD nginx -g 'daemon off;'\n").command?.words.map(\.text) == ["nginx -g 'daemon off;'"])
+        if case .onbuild(let trigger) = try Self.instruction("ONBUILD COPY . /app\n").typed {
+            #expect(trigger?.asCopy?.destination?.text == "/app")
+        } else {
+            Issue.record("ONBUILD is not read as ONBUILD")
+        }
+        #expect(try Self.instruction("FORM x\n").typed == .unknown("FORM"))
+    }
+
+    /// Over the whole accepted corpus: a word with a range is exactly the text written there.
+    @Test(arguments: BuildKitCorpusTests.files(in: "accepted"))
+    func everyRangedWordIsTheTextAtItsRange(file: String) throws {
+        let source = try BuildKitCorpusTests.source(file)
+        let tree = try DockerfileParser.parse(source)
+        let body = tree.elements.map(\.text).joined()
+        for instruction in tree.instructions {
+            let line = instruction.logicalLine.scalars
+            var words = instruction.argumentWords
+            for name in ["from", "platform", "chown", "chmod", "checksum", "network"] {
+                if let word = instruction.flagWord(name) { words.append(word) }
+            }
+            words += instruction.asRun?.mounts.compactMap(\.from) ?? []
+            words += instruction.asKeyValue?.pairs.flatMap { [$0.key, $0.value] } ?? []
+            words += instruction.asArg?.declarations.flatMap { [$0.name] + ($0.defaultValue.map { [$0] } ?? []) } ?? []
+            for word in words {
+                guard let range = word.range else { continue }
+                #expect(String(scalars: line[range]) == word.text, "\(file):\(instruction.startLine)")
+                if let source = instruction.sourceRange(of: word) {
+                    #expect(Self.text(at: source, in: body) == word.text, "\(file):\(instruction.startLine)")
+                }
+            }
+        }
+    }
+
+    @Test func anEditReplacesOneWordAndKeepsEveryOtherByte() throws {
+        let file = "# c\r\nFROM \\\r\n  alpine:3.20 AS base\r\nRUN echo alpine:3.20\r\n"
+        let tree = try DockerfileParser.parse(file)
+        let from = tree.instructions[0]
+        let base = try #require(from.asFrom?.base)
+        let range = try #require(from.sourceRange(of: base))
+        let pinned = "alpine:3.20@sha256:" + String(repeating: "a", count: 64)
+        let edited = tree.applying([SourceEdit(range: range, expected: "alpine:3.20", replacement: pinned)])
+        #expect(edited.skipped.isEmpty)
+        #expect(edited.text == "# c\r\nFROM \\\r\n  \(pinned) AS base\r\nRUN echo alpine:3.20\r\n")
+        let stale = SourceEdit(range: range, expected: "debian", replacement: "x")
+        #expect(tree.applying([stale]).skipped == [stale])
+        #expect(tree.applying([stale]).text == file)
+    }
+}
+
+extension String {
+    fileprivate init(scalars: ArraySlice<Unicode.Scalar>) {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        self = String(view)
+    }
+}
