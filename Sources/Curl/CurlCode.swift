@@ -37,6 +37,8 @@ public enum CurlCode: Sendable, Hashable, CustomStringConvertible {
     case unknownOption
     /// `CURLE_GOT_NOTHING` (52): the server closed the connection without a reply.
     case gotNothing
+    /// `CURLE_TOO_MANY_REDIRECTS` (47): more redirects than `CURLOPT_MAXREDIRS` allows.
+    case tooManyRedirects
     /// `CURLE_SEND_ERROR` (55): sending network data failed.
     case sendError
     /// `CURLE_RECV_ERROR` (56): receiving network data failed; libcurl 7.88 also reports a
@@ -73,6 +75,7 @@ public enum CurlCode: Sendable, Hashable, CustomStringConvertible {
         (.badFunctionArgument, CURLE_BAD_FUNCTION_ARGUMENT),
         (.unknownOption, CURLE_UNKNOWN_OPTION),
         (.gotNothing, CURLE_GOT_NOTHING),
+        (.tooManyRedirects, CURLE_TOO_MANY_REDIRECTS),
         (.sendError, CURLE_SEND_ERROR),
         (.recvError, CURLE_RECV_ERROR),
         (.sslCertProblem, CURLE_SSL_CERTPROBLEM),

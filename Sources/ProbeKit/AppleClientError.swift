@@ -66,6 +66,8 @@ public struct AppleClientError: Sendable, Equatable, CustomStringConvertible {
     public static let cannotConnectToHost = AppleClientError(code: -1004, name: "cannotConnectToHost")
     /// `URLError.Code.networkConnectionLost` (-1005).
     public static let networkConnectionLost = AppleClientError(code: -1005, name: "networkConnectionLost")
+    /// `URLError.Code.httpTooManyRedirects` (-1007): a redirect chain too long (Apple's limit is 16).
+    public static let httpTooManyRedirects = AppleClientError(code: -1007, name: "httpTooManyRedirects")
     /// `URLError.Code.badServerResponse` (-1011): e.g. an empty reply.
     public static let badServerResponse = AppleClientError(code: -1011, name: "badServerResponse")
     /// `URLError.Code.userAuthenticationRequired` (-1013).
@@ -95,7 +97,7 @@ public struct AppleClientError: Sendable, Equatable, CustomStringConvertible {
     /// Every `URLError` constant above, for naming a code FoundationNetworking returned.
     static let knownURLErrors: [AppleClientError] = [
         .unknown, .cancelled, .badURL, .timedOut, .unsupportedURL, .cannotFindHost, .cannotConnectToHost,
-        .networkConnectionLost, .badServerResponse, .userAuthenticationRequired, .secureConnectionFailed,
+        .networkConnectionLost, .httpTooManyRedirects, .badServerResponse, .userAuthenticationRequired, .secureConnectionFailed,
         .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
         .serverCertificateNotYetValid,
     ]

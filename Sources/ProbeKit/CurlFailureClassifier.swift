@@ -115,6 +115,10 @@ struct CurlFailureClassifier {
             return .connectFailed(authority: request.authority, detail: detail)
         case .operationTimedOut:
             return timeout(partial)
+        case .tooManyRedirects:
+            return .tooManyRedirects(
+                limit: settings.maxRedirects,
+                location: partial.heads.last?.value(for: "Location").map { Redaction.url($0) })
         case .sslPinnedPublicKeyNotMatch:
             return .pinnedKeyMismatch(
                 serverKey: Self.serverKeyHash(in: partial.debugLog), pinnedCount: settings.security.pinnedPublicKeys.count)

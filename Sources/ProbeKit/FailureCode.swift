@@ -45,6 +45,9 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
     case pinnedKeyMismatch
     /// The target did not answer in time (`CURLE_OPERATION_TIMEDOUT`); the message names the phase.
     case timeout
+    /// With `-L`, the target redirected more times than `--max-redirs` allows
+    /// (`CURLE_TOO_MANY_REDIRECTS`; Apple's `httpTooManyRedirects`).
+    case tooManyRedirects
     /// The HTTP status is not among the expected ones (`--expect-status`, default `200-399`).
     case unexpectedStatus
     /// A header or body expectation did not hold (`--expect-header`, `--expect-body`).
@@ -75,6 +78,7 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .certificateNotYetValid: "certificate not yet valid"
         case .pinnedKeyMismatch: "pinned key mismatch"
         case .timeout: "timeout"
+        case .tooManyRedirects: "too many redirects"
         case .unexpectedStatus: "unexpected HTTP status"
         case .expectationFailed: "expectation failed"
         case .engineRefusedURL: "URL refused by the engine"

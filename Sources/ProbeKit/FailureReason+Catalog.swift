@@ -439,6 +439,21 @@ extension FailureReason {
             hint: "raise \(limit) if \(authority) is just slow", appleError: .timedOut, timeoutPhase: phase)
     }
 
+    /// `tooManyRedirects`: with `-L`, the redirects went on past `--max-redirs`.
+    ///
+    /// - Parameters:
+    ///   - limit: the `--max-redirs` value.
+    ///   - location: where the last redirect not followed pointed, redacted; `nil` when unknown.
+    /// - Returns: the reason.
+    public static func tooManyRedirects(limit: Int, location: String?) -> FailureReason {
+        FailureReason(
+            code: .tooManyRedirects, hop: .target,
+            message: "the target redirected more than \(limit) time\(limit == 1 ? "" : "s") (--max-redirs \(limit))"
+                + (location.map { "; the next one pointed to \($0)" } ?? ""),
+            hint: "raise --max-redirs if the chain is expected; a chain that comes back to an earlier URL is a loop",
+            appleError: .httpTooManyRedirects)
+    }
+
     // MARK: - Response
 
     /// `unexpectedStatus`: the status is not among the expected ones.

@@ -1,3 +1,4 @@
+import Curl
 import Dispatch
 import Foundation
 import Synchronization
@@ -12,8 +13,9 @@ import FoundationNetworking
 /// What it honours: the route (given to libcurl through `http_proxy`, `https_proxy`,
 /// `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`, `no_proxy`, `NO_PROXY`, set in this process to
 /// exactly what the settings say), the method, headers, expectations and `--max-time`
-/// (`timeoutIntervalForRequest` and `timeoutIntervalForResource`). Redirects are not followed,
-/// as with the curl engine. Every other switch is refused (``unsupportedOptions(in:)``): on
+/// (`timeoutIntervalForRequest` and `timeoutIntervalForResource`), and `-L` with `--max-redirs`
+/// (each redirect followed is listed; without `-L` the 3xx is the answer, as with the curl
+/// engine). Every other switch is refused (``unsupportedOptions(in:)``): on
 /// Linux, FoundationNetworking has no server-trust challenge and sets none of the libcurl
 /// options those switches need.
 ///
@@ -25,6 +27,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
     /// The settings every call uses.
     public let settings: ProbeSettings
     private let session: URLSession
+    private let redirectPolicy: RedirectPolicy
 
     /// An engine; sets this process's proxy variables for libcurl (call it before any other
     /// thread reads the environment: `setenv` is not safe against concurrent `getenv`).
@@ -52,7 +55,9 @@ public struct URLSessionProbeEngine: ProbeEngine {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = 64
         self.settings = settings
-        self.session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        let redirectPolicy = RedirectPolicy(follows: settings.followsRedirects, limit: settings.maxRedirects)
+        self.redirectPolicy = redirectPolicy
+        self.session = URLSession(configuration: configuration, delegate: redirectPolicy, delegateQueue: nil)
     }
 
     /// `setenv(name, value, 1)`, or `unsetenv(name)` for `nil`.
@@ -164,6 +169,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
         task.resume()
         let (data, response, error) = completion.wait()
         cancellation.removeHandler(token)
+        let redirects = redirectPolicy.take(task.taskIdentifier)
         let elapsed = clock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
 
@@ -171,6 +177,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
             target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,
             outcome: .succeeded, warnings: settings.proxy.notes(scheme: request.url.scheme ?? ""),
             timings: ProbeTimings(total: milliseconds))
+        result.redirects = redirects.followed
         let classifier = URLSessionFailureClassifier(request: request, route: route, settings: settings)
         if let error {
             let code = (error as NSError).code
@@ -201,7 +208,11 @@ public struct URLSessionProbeEngine: ProbeEngine {
         let tunnel = route.map { settings.tunnels(request, on: $0) } ?? false
         if tunnel { result.connectStatus = 200 }
         let body = [UInt8](data ?? Data())
-        if let route,
+        if let stoppedAt = redirects.stoppedAt {
+            let reason = FailureReason.tooManyRedirects(limit: settings.maxRedirects, location: stoppedAt)
+            result.outcome = .failed(reason)
+            result.message = reason.message
+        } else if let route,
             let reason = ResponseCheck(request: request, route: route, tunnel: tunnel).failure(
                 status: http.statusCode, statusLine: nil, fields: fields, body: body, bodyWasCut: false)
         {
@@ -213,13 +224,52 @@ public struct URLSessionProbeEngine: ProbeEngine {
     }
 }
 
-/// Refuses every redirect, so a `3xx` is the response judged (as the curl engine does).
-private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+/// Follows redirects as `-L` and `--max-redirs` say and lists each task's, or refuses every
+/// one without `-L`, so a `3xx` is the response judged (as the curl engine does).
+private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
+    /// What one task's redirects came to.
+    struct Record {
+        /// The redirects followed, in order.
+        var followed: [ProbeRedirect] = []
+        /// Where the redirect past the limit pointed (redacted); `nil` when the limit held.
+        var stoppedAt: String?
+    }
+
+    private let follows: Bool
+    private let limit: Int
+    private let records = Mutex<[Int: Record]>([:])
+
+    init(follows: Bool, limit: Int) {
+        self.follows = follows
+        self.limit = limit
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(nil)
+        guard follows else { return completionHandler(nil) }
+        let location = Redaction.url(
+            response.allHeaderFields.first { ($0.key as? String)?.lowercased() == "location" }.map { "\($0.value)" }
+                ?? request.url?.absoluteString ?? "")
+        let follow = records.withLock { records in
+            var record = records[task.taskIdentifier] ?? Record()
+            defer { records[task.taskIdentifier] = record }
+            guard record.followed.count < limit else {
+                record.stoppedAt = location
+                return false
+            }
+            record.followed.append(ProbeRedirect(status: response.statusCode, location: location))
+            return true
+        }
+        completionHandler(follow ? request : nil)
+    }
+
+    /// Hands over and forgets what a finished task's redirects came to.
+    ///
+    /// - Parameter task: The task's identifier.
+    func take(_ task: Int) -> Record {
+        records.withLock { $0.removeValue(forKey: task) } ?? Record()
     }
 }
 

@@ -234,10 +234,27 @@ struct CurlUserOptionsTests {
         #expect(probe.redirects?.last?.location.hasSuffix("/redirected") == true, "\(call.json.summary)")
         #expect(call.words.contains("redirect   301 to"), "\(call.text.summary)")
         let limited = try await ProbeCall.run(["-L", "--max-redirs", "1", url])
-        #expect(limited.json.status == 1, "\(limited.json.summary)")
+        try limited.expectFailed("tooManyRedirects")
+        #expect(try limited.probe.redirects?.map(\.status) == [301], "\(limited.json.summary)")
+        #expect(try limited.probe.message?.contains("pointed to http://127.0.0.1:") == true, "\(limited.json.summary)")
         let unfollowed = try await ProbeCall.run(["--expect-status", "301", url])
         try unfollowed.expectSucceeded()
         #expect(try unfollowed.probe.redirects?.isEmpty == true)
+    }
+
+    /// URLSession follows `-L` as the curl engine does: the same list, the same limit.
+    @Test(.timeLimit(.minutes(1)))
+    func urlSessionFollowsRedirectsWithTheSameListAndLimit() async throws {
+        let servers = try E2EServers.current()
+        let url = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/redirect/twice")
+        let call = try await ProbeCall.run(["--engine", "urlsession", "-x", servers.proxy("SQUID_PORT"), "-L", url])
+        try call.expectSucceeded()
+        #expect(try call.probe.redirects?.map(\.status) == [301, 302], "\(call.json.summary)")
+        let limited = try await ProbeCall.run(["--engine", "urlsession", "-L", "--max-redirs", "1", url])
+        try limited.expectFailed("tooManyRedirects")
+        #expect(try limited.probe.redirects?.map(\.status) == [301], "\(limited.json.summary)")
+        let unfollowed = try await ProbeCall.run(["--engine", "urlsession", "--expect-status", "301", url])
+        try unfollowed.expectSucceeded()
     }
 
     /// `-v` prints libcurl's trace on stderr, the CONNECT exchange included, with no secret.

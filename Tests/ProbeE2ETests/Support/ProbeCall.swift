@@ -34,6 +34,7 @@ struct ProbeCall: Sendable {
         "proxyTimeout": "proxy timeout", "proxyAuthenticationRequired": "proxy authentication required",
         "proxyForbidden": "proxy forbidden", "proxyBadGateway": "proxy bad gateway",
         "targetNameNotResolved": "target name not resolved", "connectFailed": "connect failed",
+        "tooManyRedirects": "too many redirects",
         "tlsHandshakeFailed": "tls handshake failed", "certificateNotTrusted": "not trusted",
         "hostNameMismatch": "host name mismatch", "certificateExpired": "expired",
         "certificateNotYetValid": "not yet valid", "pinnedKeyMismatch": "pinned key mismatch", "timeout": "timeout",
