@@ -61,6 +61,8 @@ public enum Redaction {
     /// - Returns: the text, safe to show.
     public static func url(_ text: String) -> String {
         let bytes = text.utf8
+        // Without an `@` there is no user info: the common case, checked over contiguous bytes.
+        if bytes.withContiguousStorageIfAvailable({ !$0.contains(UInt8(ascii: "@")) }) == true { return text }
         let start = authorityStart(of: bytes)
         let end = authorityEnd(in: bytes[start...])
         return secret(inUserInfoBefore: bytes[start..<end].lastIndex(of: UInt8(ascii: "@")), from: start, in: text)

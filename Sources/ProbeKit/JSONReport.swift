@@ -14,29 +14,35 @@ public struct JSONReport: Sendable {
         ReportFormat.json.render(results)
     }
 
-    /// One call's object as it stands in the `probes` array (two levels deep). A call that
-    /// never started is written directly: a run may have a million of them.
-    static func text(of result: ProbeResult) -> String {
+    /// Appends one call's object as it stands in the `probes` array (two levels deep). A call
+    /// that never started is written directly: a run may have a million of them.
+    ///
+    /// - Parameters:
+    ///   - result: The call's result, already redacted.
+    ///   - bytes: The report's UTF-8 so far.
+    static func write(_ result: ProbeResult, to bytes: inout [UInt8]) {
         guard result.started else {
-            // One byte buffer, no tree: the same text as the tree's.
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(160 + result.target.utf8.count + (result.message?.utf8.count ?? 0))
-            bytes += "{\n      \"target\": ".utf8
+            // No tree: the same text as the tree's.
+            JSONValue.appendLiteral("{\n      \"target\": ", to: &bytes)
             JSONValue.appendQuoted(result.target, to: &bytes)
-            bytes += ",\n      \"method\": ".utf8
+            JSONValue.appendLiteral(",\n      \"method\": ", to: &bytes)
             JSONValue.appendQuoted(result.method, to: &bytes)
-            bytes += ",\n      \"repetition\": ".utf8
+            JSONValue.appendLiteral(",\n      \"repetition\": ", to: &bytes)
             bytes += String(result.repetition).utf8
-            bytes += ",\n      \"engine\": ".utf8
+            JSONValue.appendLiteral(",\n      \"engine\": ", to: &bytes)
             JSONValue.appendQuoted(result.engine, to: &bytes)
-            bytes += ",\n      \"outcome\": ".utf8
+            JSONValue.appendLiteral(",\n      \"outcome\": ", to: &bytes)
             JSONValue.appendQuoted(result.outcome.name, to: &bytes)
-            bytes += ",\n      \"message\": ".utf8
-            if let message = result.message { JSONValue.appendQuoted(message, to: &bytes) } else { bytes += "null".utf8 }
-            bytes += "\n    }".utf8
-            return String(decoding: bytes, as: UTF8.self)
+            JSONValue.appendLiteral(",\n      \"message\": ", to: &bytes)
+            if let message = result.message {
+                JSONValue.appendQuoted(message, to: &bytes)
+            } else {
+                JSONValue.appendLiteral("null", to: &bytes)
+            }
+            JSONValue.appendLiteral("\n    }", to: &bytes)
+            return
         }
-        return object(result).text(indent: 2)
+        object(result).write(to: &bytes, indent: 2)
     }
 
     /// One call's object.

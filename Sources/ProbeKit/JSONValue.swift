@@ -42,7 +42,7 @@ enum JSONValue: Equatable {
 
     /// Appends the document's UTF-8 to `output`: one byte buffer for a whole report, which
     /// runs to a million calls.
-    private func write(to output: inout [UInt8], indent: Int) {
+    func write(to output: inout [UInt8], indent: Int) {
         switch self {
         case .object(let pairs):
             guard !pairs.isEmpty else {
@@ -85,12 +85,33 @@ enum JSONValue: Equatable {
         }
     }
 
+    /// Appends a literal's UTF-8 in one copy (a `String`'s UTF-8 view is appended byte by byte).
+    ///
+    /// - Parameters:
+    ///   - literal: Text written in the source.
+    ///   - output: The buffer.
+    static func appendLiteral(_ literal: StaticString, to output: inout [UInt8]) {
+        literal.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
     private static func appendIndent(_ level: Int, to output: inout [UInt8]) {
         for _ in 0..<level { output += "  ".utf8 }
     }
 
     static func appendQuoted(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings (URLs, names) need no escape: copied in one piece.
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output += "\\\"".utf8

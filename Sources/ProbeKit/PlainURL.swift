@@ -14,30 +14,54 @@ public struct PlainURL: Sendable, Equatable {
     ///
     /// - Parameter text: A target URL as given.
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        // Native strings are contiguous already; this makes sure without a copy for them.
+        text.makeContiguousUTF8()
+        guard let parts = text.utf8.withContiguousStorageIfAvailable(Self.parts(of:)), let (isHTTPS, host) = parts else {
+            return nil
+        }
+        self.isHTTPS = isHTTPS
+        self.host = host
+    }
+
+    /// The parts of a URL given as UTF-8 when it has the plain shape, else `nil`.
+    ///
+    /// - Parameter bytes: A target URL's UTF-8.
+    public init?(bytes: UnsafeBufferPointer<UInt8>) {
+        guard let (isHTTPS, host) = Self.parts(of: bytes) else { return nil }
+        self.isHTTPS = isHTTPS
+        self.host = host
+    }
+
+    /// The scheme and host of a URL's bytes when they have the plain shape.
+    private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> (isHTTPS: Bool, host: String)? {
         guard bytes.count < 8_192 else { return nil }
-        let prefix: [UInt8]
-        if bytes.starts(with: "https://".utf8) {
+        let isHTTPS: Bool
+        func has(_ prefix: StaticString) -> Bool {
+            prefix.withUTF8Buffer { prefix in
+                bytes.count >= prefix.count && (0..<prefix.count).allSatisfy { bytes[$0] == prefix[$0] }
+            }
+        }
+        if has("https://") {
             isHTTPS = true
-            prefix = Array("https://".utf8)
-        } else if bytes.starts(with: "http://".utf8) {
+        } else if has("http://") {
             isHTTPS = false
-            prefix = Array("http://".utf8)
         } else {
             return nil
         }
-        let rest = bytes[prefix.count...]
+        let table = Self.table
+        let rest = bytes[(isHTTPS ? 8 : 7)...]
         let authorityEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         let colon = authority.firstIndex(of: UInt8(ascii: ":"))
         let hostBytes = authority[..<(colon ?? authority.endIndex)]
         guard let first = hostBytes.first, first != UInt8(ascii: "."), first != UInt8(ascii: "-"),
-            hostBytes.allSatisfy(Self.isHostByte)
+            hostBytes.allSatisfy({ table[Int($0)] & hostByte != 0 })
         else { return nil }
-        host = String(decoding: hostBytes, as: UTF8.self)
+        let host = String(decoding: hostBytes, as: UTF8.self)
         // All digits and dots is an IPv4 address to libcurl: it must be a valid one.
         if hostBytes.allSatisfy({ $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-            IPAddress.v4(parsing: host) == nil
+            !isDottedQuad(hostBytes), IPAddress.v4(parsing: host) == nil
         {
             return nil
         }
@@ -51,27 +75,57 @@ public struct PlainURL: Sendable, Equatable {
         while index < rest.endIndex {
             let byte = rest[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < rest.endIndex, Self.isHex(rest[index + 1]), Self.isHex(rest[index + 2]) else { return nil }
+                guard index + 2 < rest.endIndex, table[Int(rest[index + 1])] & hexDigit != 0,
+                    table[Int(rest[index + 2])] & hexDigit != 0
+                else { return nil }
                 index += 3
                 continue
             }
-            guard Self.isPathByte(byte) else { return nil }
+            guard table[Int(byte)] & pathByte != 0 else { return nil }
             index += 1
         }
+        return (isHTTPS, host)
     }
 
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    /// Four decimal numbers from 0 to 255 without leading zeros, split by dots: the common
+    /// IPv4 form, valid without the full parse (which also reads the other forms libcurl takes).
+    private static func isDottedQuad(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var parts = 0
+        var value = 0
+        var digits = 0
+        var leadingZero = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0 else { return false }
+                parts += 1
+                value = 0
+                digits = 0
+                continue
+            }
+            if digits == 0 { leadingZero = byte == UInt8(ascii: "0") } else if leadingZero { return false }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+            guard value <= 255 else { return false }
+        }
+        return parts == 3 && digits > 0
+    }
+
+    private static let hostByte: UInt8 = 1
+    private static let hexDigit: UInt8 = 2
+    private static let pathByte: UInt8 = 4
+
+    /// For each byte, which of the classes it is in: host (ASCII letters, digits, `.`, `-`),
+    /// hex digit, and path: host bytes, unreserved, sub-delims, `:`, `@`, `/` and `?` (RFC 3986
+    /// sections 2.2, 2.3, 3.3, 3.4).
+    private static let table: [UInt8] = (0..<256).map { value in
+        let byte = UInt8(value)
+        let isHost =
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-    }
-
-    private static func isHex(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        let isHex =
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
             || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-    }
-
-    /// Unreserved, sub-delims, `:`, `@`, `/` and `?` (RFC 3986 sections 2.2, 2.3, 3.3, 3.4).
-    private static func isPathByte(_ byte: UInt8) -> Bool {
-        isHostByte(byte) || "_~!$&'()*+,;=:@/?".utf8.contains(byte)
+        let isPath = isHost || "_~!$&'()*+,;=:@/?".utf8.contains(byte)
+        return (isHost ? hostByte : 0) | (isHex ? hexDigit : 0) | (isPath ? pathByte : 0)
     }
 }

@@ -51,8 +51,13 @@ public final class ProbeRunner: Sendable {
         let collected = Mutex<[ProbeResult]>([])
         run(
             count: requests.count, request: { .success(requests[$0]) },
-            notStarted: { [engine] index, cause in
-                .cancelled(requests[index], engine: engine.name, route: nil, cause: cause, inFlight: false)
+            notStarted: { [engine] indices, cause in
+                collected.withLock { results in
+                    for index in indices {
+                        results.append(
+                            .cancelled(requests[index], engine: engine.name, route: nil, cause: cause, inFlight: false))
+                    }
+                }
             },
             progress: progress, deliver: { result in collected.withLock { $0.append(result) } })
         return collected.withLock { $0 }
@@ -61,17 +66,20 @@ public final class ProbeRunner: Sendable {
     /// Makes `count` calls, each request made only when its turn comes, and hands every result
     /// to `deliver` in request order as soon as it and all before it have ended: memory grows
     /// with `concurrency`, not with `count`. Once the run is cancelled, the calls not yet taken
-    /// are not made: their records come from `notStarted`, in order, on the calling thread.
+    /// are not made: `notStarted` gets their indices, once, on the calling thread, after every
+    /// other result was delivered (a run cut short may leave a million: the caller reports them
+    /// in bulk).
     ///
     /// - Parameters:
     ///   - count: how many calls.
     ///   - request: the request of a call by its index, or the failure to report for it.
-    ///   - notStarted: the record of a call the run never started, by index, with the cause.
+    ///   - notStarted: the indices of the calls the run never started, with the cause; not
+    ///     called when every call started.
     ///   - progress: called as each call that started ends, on its worker's thread.
     ///   - deliver: called with each result in request order, never concurrently.
     public func run(
         count: Int, request: @escaping @Sendable (Int) -> Result<ProbeRequest, ProbeResultFailure>,
-        notStarted: @escaping @Sendable (Int, CancellationCause) -> ProbeResult,
+        notStarted: @escaping @Sendable (Range<Int>, CancellationCause) -> Void,
         progress: (@Sendable (ProbeProgress) -> Void)? = nil, deliver: @escaping @Sendable (ProbeResult) -> Void
     ) {
         guard count > 0 else { return }
@@ -106,7 +114,7 @@ public final class ProbeRunner: Sendable {
         // Every index below `taken` has been delivered; the rest never started.
         let taken = min(state.next.load(ordering: .acquiring), count)
         if taken < count, let cause = cancellation.cause {
-            for index in taken..<count { deliver(notStarted(index, cause)) }
+            notStarted(taken..<count, cause)
         }
     }
 }

@@ -31,6 +31,15 @@ public struct ProbeSummary: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Adds the counts of another part of the run.
+    ///
+    /// - Parameter other: Counts of other calls.
+    public mutating func add(_ other: ProbeSummary) {
+        succeeded += other.succeeded
+        failed += other.failed
+        cancelled += other.cancelled
+    }
+
     /// All calls.
     public var total: Int { succeeded + failed + cancelled }
 

@@ -133,16 +133,21 @@ public final class FileDescriptorSink: TextSink, Sendable {
     /// closed descriptor) nothing more is written and `writeFailure` says why.
     public func write(_ text: String) {
         guard writeFailure == nil else { return }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                failure.withLock { $0 = $0 ?? reason }
-                return
+        var text = text
+        // A report's chunks are native strings: written from their own bytes, not a copy.
+        text.makeContiguousUTF8()
+        text.utf8.withContiguousStorageIfAvailable { all in
+            var offset = 0
+            while offset < all.count {
+                let written = Foundation.write(descriptor, all.baseAddress! + offset, all.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    let reason = String(cString: strerror(errno))
+                    failure.withLock { $0 = $0 ?? reason }
+                    return
+                }
+                offset += written
             }
-            bytes = bytes.dropFirst(written)
         }
     }
 

@@ -189,17 +189,14 @@ enum ProbeCommand: Subcommand {
         let output = ReportOutput(stream: ReportStream(format: plan.format, colored: colored), context: context)
         let started = ContinuousClock.now
         let engineName = engine.name
-        let notStartedMessage = Mutex<(cause: CancellationCause, message: String)?>(nil)
         runner.run(
             count: plan.count, request: { plan.request(at: $0) },
-            notStarted: { index, cause in
+            notStarted: { indices, cause in
                 // One cause ends a run: its words are made once, not once per call.
-                let message = notStartedMessage.withLock { cached in
-                    if let cached, cached.cause == cause { return cached.message }
-                    cached = (cause, "not started: \(cause)")
-                    return cached?.message ?? ""
+                let message = "not started: \(cause)"
+                output.append(notStarted: indices, showsProgress: showsProgress) {
+                    plan.notStarted(at: $0, cause: cause, engine: engineName, message: message)
                 }
-                return plan.notStarted(at: index, cause: cause, engine: engineName, message: message)
             }, progress: progress,
             deliver: { output.append($0.redacted(), showsProgress: showsProgress) })
         let elapsed = ContinuousClock.now - started
@@ -219,11 +216,11 @@ enum ProbeCommand: Subcommand {
 /// The report on its way to standard output: each result's text is buffered and written in
 /// chunks of about 64 KiB; `-v` traces go to standard error before the call's report text.
 private final class ReportOutput: Sendable {
-    private let state: Mutex<(stream: ReportStream, buffer: String)>
+    private let state: Mutex<(stream: ReportStream, buffer: [UInt8])>
     private let context: CommandContext
 
     init(stream: ReportStream, context: CommandContext) {
-        state = Mutex((stream, ""))
+        state = Mutex((stream, []))
         self.context = context
     }
 
@@ -233,12 +230,31 @@ private final class ReportOutput: Sendable {
             context.standardError.write("* stagebuild probe: \(result.method) \(result.target)\n\(trace)\n")
         }
         state.withLock { state in
-            state.buffer += state.stream.append(result)
-            if state.buffer.utf8.count >= 65_536 {
+            state.stream.append(result, to: &state.buffer)
+            if state.buffer.count >= 65_536 {
                 // The progress line on a terminal goes before the report text reaches it.
                 if showsProgress { context.standardError.write("\r\u{1B}[K") }
-                context.standardOutput.write(state.buffer)
-                state.buffer = ""
+                context.standardOutput.write(String(decoding: state.buffer, as: UTF8.self))
+                state.buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// Takes the calls the run never started, at the end: rendered on all cores in windows of
+    /// 65,536 records, so their text never has to be held all at once.
+    ///
+    /// - Parameters:
+    ///   - indices: The calls' indices.
+    ///   - showsProgress: Whether a progress line is on the terminal.
+    ///   - record: The compact record of a call by its index.
+    func append(notStarted indices: Range<Int>, showsProgress: Bool, record: @escaping @Sendable (Int) -> ProbeResult) {
+        for start in stride(from: indices.lowerBound, to: indices.upperBound, by: 65_536) {
+            let end = min(start + 65_536, indices.upperBound)
+            state.withLock { state in
+                state.stream.append(count: end - start, result: { record(start + $0) }, to: &state.buffer)
+                if showsProgress { context.standardError.write("\r\u{1B}[K") }
+                context.standardOutput.write(String(decoding: state.buffer, as: UTF8.self))
+                state.buffer.removeAll(keepingCapacity: true)
             }
         }
     }
@@ -248,8 +264,8 @@ private final class ReportOutput: Sendable {
     /// - Returns: The outcomes of the run.
     func finish(elapsed: Double) -> ProbeSummary {
         state.withLock { state in
-            context.standardOutput.write(state.buffer + state.stream.finish(elapsed: elapsed))
-            state.buffer = ""
+            context.standardOutput.write(String(decoding: state.buffer, as: UTF8.self) + state.stream.finish(elapsed: elapsed))
+            state.buffer = []
             return state.stream.summary
         }
     }

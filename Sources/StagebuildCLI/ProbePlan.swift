@@ -9,7 +9,7 @@ import StageKit
 struct ProbePlan {
     /// The URLs as given, each checked: a request is made from one only when its call's turn
     /// comes (``request(at:)``), so a run's memory does not hold a million parsed requests.
-    var targets: [Target]
+    var targets: TargetList
     /// How often each target is called (`--repeat`): all targets, then all again.
     var repeats = 1
     var method = "GET"
@@ -116,9 +116,10 @@ struct ProbePlan {
             guard targetFiles.filter({ $0 == "-" }).count <= 1 else {
                 throw usage("--targets - reads standard input, which can be read once: give it once")
             }
-            var targets = arguments.positionals.map { Target(text: $0) }
+            var targets = TargetList()
+            for positional in arguments.positionals { targets.append(commandLine: positional) }
             for file in targetFiles {
-                targets += try Self.targets(in: file, from: cwd)
+                try Self.readTargets(in: file, from: cwd, into: &targets)
             }
             guard !targets.isEmpty else {
                 guard targetFiles.isEmpty else {
@@ -139,15 +140,17 @@ struct ProbePlan {
             // scheme and host only, so each pair is checked once.
             var checkedHosts = Set<String>()
             var anyThroughProxy = false
-            var anyPlainHTTP = false
-            for (index, target) in targets.enumerated() {
+            let scan = targets.scanShapes()
+            var anyPlainHTTP = scan.anyPlainHTTP
+            for (index, plain) in scan.events {
                 let isHTTPS: Bool
                 let host: String
-                // The common shape needs no full parse here; every other URL gets one, and so
-                // does the first (it also checks the method the run shares).
-                if index > 0, let plain = PlainURL(target.text) {
+                // The common shape needs no full parse here (nor a String); every other URL gets
+                // one, and so does the first (it also checks the method the run shares).
+                if let plain {
                     (isHTTPS, host) = (plain.isHTTPS, plain.host)
                 } else {
+                    let target = targets[index]
                     let request: ProbeRequest
                     do {
                         request = try ProbeRequest(
@@ -158,8 +161,8 @@ struct ProbePlan {
                         throw Failure.badData("\(origin): \(error)")
                     }
                     (isHTTPS, host) = (request.isHTTPS, request.host)
+                    anyPlainHTTP = anyPlainHTTP || !isHTTPS
                 }
-                anyPlainHTTP = anyPlainHTTP || !isHTTPS
                 guard checkedHosts.insert("\(isHTTPS) \(host)").inserted else { continue }
                 do {
                     anyThroughProxy =
@@ -266,34 +269,9 @@ struct ProbePlan {
         return absolute
     }
 
-    /// The text without leading and trailing spaces, tabs and CRs (a targets file may have
-    /// CRLF line ends); a URL holds none of them raw.
-    private static func trimmingBlanks(_ text: Substring) -> String {
-        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
-        let bytes = text.utf8
-        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else {
-            return ""
-        }
-        return String(text[first...last])
-    }
-
-    /// A URL to probe as given: on the command line (`origin` is `nil`), or on a line of a
-    /// targets file (`origin` is `FILE:LINE`, for messages).
-    struct Target {
-        var text: String
-        /// The targets file as named, shared by all its lines; `nil` on the command line.
-        var file: String?
-        /// The 1-based line in the file.
-        var line = 0
-
-        /// `FILE:LINE` for messages; `nil` on the command line.
-        var origin: String? { file.map { "\($0):\(line)" } }
-    }
-
-    /// The URLs of a targets file (or standard input for `-`): one per line, blank lines and
-    /// lines starting with `#` skipped, and a ` #` after a URL starting a comment (a URL never
-    /// holds a raw space, so this cannot cut one).
-    private static func targets(in path: String, from directory: String) throws(Failure) -> [Target] {
+    /// Reads a targets file (or standard input for `-`) into the list; see
+    /// ``TargetList/append(linesOf:file:)`` for its lines.
+    private static func readTargets(in path: String, from directory: String, into targets: inout TargetList) throws(Failure) {
         let text: String
         do {
             if path == "-" {
@@ -310,25 +288,10 @@ struct ProbePlan {
         } catch {
             throw .unreadable("cannot read --targets \(path): \(error)")
         }
-        let name = path == "-" ? "<stdin>" : path
-        var targets: [Target] = []
-        // Lines end at LF (a CR before it is trimmed as a blank): a byte scan, as a targets file
-        // may hold a million lines.
-        let bytes = text.utf8
-        var lineStart = bytes.startIndex
-        var number = 0
-        while lineStart < bytes.endIndex {
-            number += 1
-            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            let line = text[lineStart..<lineEnd]
-            lineStart = lineEnd < bytes.endIndex ? bytes.index(after: lineEnd) : lineEnd
-            // A URL with no `#` (most of them) is not searched for " #".
-            let content =
-                line.utf8.contains(UInt8(ascii: "#"))
-                ? line.range(of: " #").map { line[..<$0.lowerBound] } ?? line[...] : line[...]
-            let url = Self.trimmingBlanks(content)
-            if !url.isEmpty && !url.hasPrefix("#") { targets.append(Target(text: url, file: name, line: number)) }
+        do {
+            try targets.append(linesOf: text, file: path == "-" ? "<stdin>" : path)
+        } catch {
+            throw .badData("--targets \(path): the targets files hold more than 4 GiB of URLs")
         }
-        return targets
     }
 }

@@ -43,7 +43,8 @@ import Testing
 
     @Test func jsonGivesTheSourceAndTheComposedPositionOfEachFinding() throws {
         let scratch = try Scratch()
-        try scratch.write("# summary: tools\nRUN apt-get install -y --no-install-recommends curl\n", to: "Stages/tools.Dockerfile")
+        try scratch.write(
+            "# summary: tools\nRUN apt-get install -y --no-install-recommends curl\n", to: "Stages/tools.Dockerfile")
         try scratch.write("FROM debian:12\nUSE tools\nUSER 1000\n", to: "Stagefile")
         let result = scratch.run(["compose", "--lint", "--format", "json", "-o", "Dockerfile"])
         #expect(result.status == .checkFailed, "\(result.stderr)")
