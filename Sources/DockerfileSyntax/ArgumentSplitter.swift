@@ -13,30 +13,30 @@ enum ArgumentSplitter {
     }
 
     /// - Parameters:
-    ///   - keyword: The instruction keyword in any case.
+    ///   - keyword: The instruction's keyword; `nil` for an unknown one.
     ///   - text: The arguments after flags, trimmed.
     ///   - escape: The escape character.
     /// - Returns: The arguments.
     /// - Throws: `Fault` for the inputs BuildKit rejects.
-    static func split(keyword: String, text: ArraySlice<Unicode.Scalar>, escape: Unicode.Scalar) throws(Fault) -> Split {
-        switch keyword.lowercased() {
-        case "add", "copy", "volume":
+    static func split(keyword: Keyword?, text: ArraySlice<Unicode.Scalar>, escape: Unicode.Scalar) throws(Fault) -> Split {
+        switch keyword {
+        case .add, .copy, .volume:
             return try maybeJSONList(text)
-        case "arg":
+        case .arg:
             return Split(arguments: WordSplitter.words(in: text, escape: escape))
-        case "cmd", "entrypoint", "run", "shell":
+        case .cmd, .entrypoint, .run, .shell:
             return try maybeJSON(text)
-        case "env":
+        case .env:
             return try nameValuePairs(text, keyword: "ENV", escape: escape)
-        case "label":
+        case .label:
             return try nameValuePairs(text, keyword: "LABEL", escape: escape)
-        case "expose", "from":
+        case .expose, .from:
             return Split(arguments: whitespaceDelimited(text))
-        case "healthcheck":
+        case .healthcheck:
             return try healthcheck(text)
-        case "maintainer", "stopsignal", "user", "workdir":
+        case .maintainer, .stopsignal, .user, .workdir:
             return Split(arguments: text.isEmpty ? [] : [String(scalars: text)])
-        default:
+        case .onbuild, .use, nil:
             // BuildKit's parser ignores the arguments of unknown instructions; the empty
             // argument is the value of the node it creates for them.
             return Split(arguments: [""])

@@ -3,11 +3,14 @@
 /// after a lone `--`; quotes inside a flag are removed and `\` escapes the next byte.
 enum BuilderFlags {
     /// - Parameter text: The instruction line after its keyword.
-    /// - Returns: The flags, where each is written in `text` (0-based, in Unicode scalars,
-    ///   quotes included), and the rest of the line (not yet trimmed).
+    /// - Returns: The flags, where each is written (indices of `text`, quotes included), and
+    ///   the rest of the line (not yet trimmed).
     static func extract(
-        from text: [Unicode.Scalar]
+        from text: ArraySlice<Unicode.Scalar>
     ) -> (flags: [String], ranges: [Range<Int>], rest: ArraySlice<Unicode.Scalar>) {
+        // Most instructions have no flag: nothing to read when the first word is no `--`.
+        let first = text.firstIndex { !$0.isGoSpace } ?? text.endIndex
+        guard first + 1 < text.endIndex, text[first] == "-", text[first + 1] == "-" else { return ([], [], text[first...]) }
         // BuildKit walks this part byte by byte and turns each byte into a rune, so a non-ASCII
         // byte inside a flag becomes the Latin-1 character of the same value. We do the same,
         // or our flag lists would differ from BuildKit's for such files.
@@ -23,15 +26,16 @@ enum BuilderFlags {
 
         func rest(at bytePosition: Int) -> ArraySlice<Unicode.Scalar> {
             let prefix = String(decoding: bytes[..<bytePosition], as: UTF8.self).unicodeScalars.count
-            return text[prefix...]
+            return text[(text.startIndex + prefix)...]
         }
         func isSpace(_ byte: UInt8) -> Bool { Unicode.Scalar(byte).isGoSpace }
         func scalarOffset(_ bytePosition: Int) -> Int {
             bytes[..<bytePosition].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
         }
         func result(restAt bytePosition: Int?) -> (flags: [String], ranges: [Range<Int>], rest: ArraySlice<Unicode.Scalar>) {
-            let ranges = byteRanges.map { scalarOffset($0.lowerBound)..<scalarOffset($0.upperBound) }
-            return (flags, ranges, bytePosition.map(rest(at:)) ?? [])
+            let base = text.startIndex
+            let ranges = byteRanges.map { base + scalarOffset($0.lowerBound)..<base + scalarOffset($0.upperBound) }
+            return (flags, ranges, bytePosition.map(rest(at:)) ?? text[text.endIndex...])
         }
 
         while position <= bytes.count {

@@ -18,8 +18,10 @@ public enum DockerfileParser {
         var scalars = text.scalars
         let hasByteOrderMark = scalars.first == "\u{FEFF}"
         if hasByteOrderMark { scalars.removeFirst() }
+        var utf8 = Array(text.utf8)
+        if hasByteOrderMark { utf8.removeFirst(3) }
         let lines = PhysicalLine.split(scalars)
-        var state = ParseState(lines: lines)
+        var state = ParseState(utf8: utf8, lines: lines)
         try state.run()
         guard state.elements.contains(where: { if case .instruction = $0.kind { true } else { false } }) else {
             throw DockerfileSyntaxError("file with no instructions", at: SourceLocation(line: max(lines.count, 1), column: 1))
@@ -32,6 +34,8 @@ public enum DockerfileParser {
 /// One line of the file with its terminator (`\n`, `\r\n` or nothing at the end of the file).
 struct PhysicalLine {
     var scalars: ArraySlice<Unicode.Scalar>
+    /// Where the line's bytes are in the file's UTF-8 (after a byte order mark).
+    var utf8: Range<Int>
 
     /// The line without trailing `\r` and `\n` (Go's `bytes.TrimRight(line, "\r\n")`).
     var content: ArraySlice<Unicode.Scalar> {
@@ -46,28 +50,40 @@ struct PhysicalLine {
     /// True for a comment line: `#` is its first non-space character.
     var isComment: Bool { trimmedLeading.first == "#" }
 
-    var text: String { String(scalars: scalars) }
-
     static func split(_ scalars: [Unicode.Scalar]) -> [PhysicalLine] {
         var lines: [PhysicalLine] = []
         var start = 0
-        for (index, scalar) in scalars.enumerated() where scalar == "\n" {
-            lines.append(PhysicalLine(scalars: scalars[start...index]))
+        var byte = 0
+        var lineByte = 0
+        for (index, scalar) in scalars.enumerated() {
+            byte += UTF8.width(scalar)
+            guard scalar == "\n" else { continue }
+            lines.append(PhysicalLine(scalars: scalars[start...index], utf8: lineByte..<byte))
             start = index + 1
+            lineByte = byte
         }
-        if start < scalars.count { lines.append(PhysicalLine(scalars: scalars[start...])) }
+        if start < scalars.count { lines.append(PhysicalLine(scalars: scalars[start...], utf8: lineByte..<byte)) }
         return lines
     }
 }
 
 private struct ParseState {
+    /// The whole file's UTF-8 (after a byte order mark): element text is cut from it.
+    let utf8: [UInt8]
     let lines: [PhysicalLine]
     var index = 0
     var directives = DirectiveScanner()
     var elements: [SyntaxElement] = []
 
-    init(lines: [PhysicalLine]) {
+    init(utf8: [UInt8], lines: [PhysicalLine]) {
+        self.utf8 = utf8
         self.lines = lines
+    }
+
+    /// The text of lines `range`, line ends included: a copy of the file's own bytes.
+    func text(ofLines range: Range<Int>) -> String {
+        String(
+            decoding: utf8[lines[range.lowerBound].utf8.lowerBound..<lines[range.upperBound - 1].utf8.upperBound], as: UTF8.self)
     }
 
     var escape: Unicode.Scalar { directives.directives.escapeCharacter.scalar }
@@ -79,29 +95,28 @@ private struct ParseState {
             try checkLength(line, number: index + 1)
             let stripped = line.trimmedLeading
             let directive = try considerDirective(stripped, line: index + 1)
-            var (logical, length, ends) = continuation(of: stripped.first == "#" ? [] : stripped)
+            var (kept, ends) = continuation(of: stripped.first == "#" ? [] : stripped)
+            var logical = Array(kept)
             index += 1
-            if ends && logical.isEmpty {
+            if ends && kept.isEmpty {
                 let kind: SyntaxElement.Kind =
                     if let directive { .directive(name: directive.name, value: directive.value) } else if line.isComment {
                         .comment
                     } else { .blank }
-                elements.append(SyntaxElement(kind: kind, text: line.text, startLine: start + 1))
+                elements.append(SyntaxElement(kind: kind, text: text(ofLines: start..<start + 1), startLine: start + 1))
                 continue
             }
             let leading = line.content.count - stripped.count
             var segments = [LogicalLineMap.Segment(logicalStart: 0, line: start + 1, column: leading + 1)]
-            var logicalLength = length
             while !ends && index < lines.count {
                 let next = lines[index]
                 try checkLength(next, number: index + 1)
                 _ = try considerDirective(next.content, line: index + 1)
                 index += 1
                 if next.isComment || next.trimmedLeading.isEmpty { continue }
-                let (piece, pieceLength, pieceEnds) = continuation(of: next.content)
-                segments.append(LogicalLineMap.Segment(logicalStart: logicalLength, line: index, column: 1))
+                let (piece, pieceEnds) = continuation(of: next.content)
+                segments.append(LogicalLineMap.Segment(logicalStart: logical.count, line: index, column: 1))
                 logical += piece
-                logicalLength += pieceLength
                 ends = pieceEnds
             }
             let lineMap = LogicalLineMap(segments: segments, lineCount: index - start)
@@ -111,13 +126,13 @@ private struct ParseState {
             instruction.endLine = index
             instruction.lineMap = lineMap
             instruction.continuesPastEndOfFile = !ends
-            let text = lines[start..<index].map(\.text).joined()
+            let text = self.text(ofLines: start..<index)
             elements.append(SyntaxElement(kind: .instruction(instruction), text: text, startLine: start + 1))
         }
     }
 
     func checkLength(_ line: PhysicalLine, number: Int) throws(DockerfileSyntaxError) {
-        if line.scalars.reduce(0, { $0 + UTF8.width($1) }) > DockerfileParser.maximumLineLength {
+        if line.utf8.count > DockerfileParser.maximumLineLength {
             throw DockerfileSyntaxError(
                 "dockerfile line greater than max allowed size of \(DockerfileParser.maximumLineLength - 1)",
                 at: SourceLocation(line: number, column: 1))
@@ -137,22 +152,20 @@ private struct ParseState {
     /// Removes a trailing line continuation: the escape character followed only by spaces
     /// and tabs, unless it is itself escaped.
     ///
-    /// - Returns: The text kept, its length in Unicode scalars, and whether the line ends the
-    ///   instruction (false when it continues onto the next line).
-    func continuation(of text: ArraySlice<Unicode.Scalar>) -> (String, length: Int, ends: Bool) {
+    /// - Returns: The text kept, and whether the line ends the instruction (false when it
+    ///   continues onto the next line).
+    func continuation(of text: ArraySlice<Unicode.Scalar>) -> (ArraySlice<Unicode.Scalar>, ends: Bool) {
         var end = text.endIndex
         while end > text.startIndex, text[end - 1] == " " || text[end - 1] == "\t" { end -= 1 }
-        guard end > text.startIndex, text[end - 1] == escape else { return (String(scalars: text), text.count, true) }
+        guard end > text.startIndex, text[end - 1] == escape else { return (text, true) }
         let escapeIndex = end - 1
-        if escapeIndex > text.startIndex && text[escapeIndex - 1] == escape {
-            return (String(scalars: text), text.count, true)
-        }
-        return (String(scalars: text[text.startIndex..<escapeIndex]), escapeIndex - text.startIndex, false)
+        if escapeIndex > text.startIndex && text[escapeIndex - 1] == escape { return (text, true) }
+        return (text[text.startIndex..<escapeIndex], false)
     }
 
-    func makeInstruction(_ logical: String, startLine: Int) throws(DockerfileSyntaxError) -> Instruction {
+    func makeInstruction(_ logical: [Unicode.Scalar], startLine: Int) throws(DockerfileSyntaxError) -> Instruction {
         do {
-            return try InstructionReader(escape: escape).instruction(from: logical.scalars)
+            return try InstructionReader(escape: escape).instruction(from: logical)
         } catch {
             throw DockerfileSyntaxError(error.message, at: SourceLocation(line: startLine, column: 1))
         }
@@ -160,11 +173,11 @@ private struct ParseState {
 
     mutating func readHeredocs(into instruction: inout Instruction, startLine: Int) throws(DockerfileSyntaxError) {
         let carrier = instruction.onbuildTrigger ?? instruction
-        guard HeredocHeader.keywords.contains(carrier.keyword.lowercased()), !carrier.isJSONForm else { return }
+        guard HeredocHeader.keywords.contains(carrier.knownKeyword), !carrier.isJSONForm else { return }
         var heredocs = HeredocHeader.heredocs(openedBy: instruction.logicalLine)
         for position in heredocs.indices {
             var terminated = false
-            var content = ""
+            let bodyStart = index
             while index < lines.count {
                 let line = lines[index]
                 index += 1
@@ -174,12 +187,12 @@ private struct ParseState {
                     terminated = true
                     break
                 }
-                content += line.text
             }
             guard terminated else {
                 throw DockerfileSyntaxError("unterminated heredoc", at: SourceLocation(line: startLine, column: 1))
             }
-            heredocs[position].content = content
+            // The body: the lines before the delimiter line.
+            heredocs[position].content = index - 1 > bodyStart ? text(ofLines: bodyStart..<index - 1) : ""
         }
         if var trigger = instruction.onbuildTrigger {
             trigger.heredocs = heredocs
@@ -199,24 +212,23 @@ struct InstructionReader {
     var escape: Unicode.Scalar
 
     func instruction(from line: [Unicode.Scalar]) throws(ArgumentSplitter.Fault) -> Instruction {
+        // Indices below are offsets in the logical line: slices of it keep them.
         let trimmed = line.trimmingGoSpace()
-        let parts = Array(trimmed).splitOnTokenWhitespace(limit: 2)
-        let keyword = String(scalars: parts[0])
+        let keywordEnd = trimmed.firstIndex(where: \.isTokenWhitespace) ?? trimmed.endIndex
+        let keyword = String(scalars: trimmed[..<keywordEnd])
         var flags: [String] = []
         var flagRanges: [Range<Int>] = []
         var rest: [Unicode.Scalar] = []
         var argumentsOffset = line.count
-        if parts.count == 2 {
-            // Offsets in the logical line: the keyword, then the white space splitting it off.
-            var partStart = trimmed.startIndex + parts[0].count
-            while partStart < line.count, line[partStart].isTokenWhitespace { partStart += 1 }
-            let extracted = BuilderFlags.extract(from: parts[1])
+        if keywordEnd < trimmed.endIndex {
+            var partStart = keywordEnd
+            while partStart < trimmed.endIndex, line[partStart].isTokenWhitespace { partStart += 1 }
+            let extracted = BuilderFlags.extract(from: trimmed[partStart...])
             flags = extracted.flags
-            flagRanges = extracted.ranges.map { partStart + $0.lowerBound..<partStart + $0.upperBound }
-            let restStart = extracted.rest.isEmpty ? parts[1].count : extracted.rest.startIndex
-            let leading = extracted.rest.prefix(while: { $0.isGoSpace }).count
-            argumentsOffset = partStart + restStart + leading
-            rest = Array(Array(extracted.rest).trimmingGoSpace())
+            flagRanges = extracted.ranges
+            let arguments = extracted.rest.trimmingGoSpace()
+            argumentsOffset = arguments.isEmpty ? extracted.rest.endIndex : arguments.startIndex
+            rest = Array(arguments)
         }
         if keyword.lowercased() == "onbuild" {
             let trigger = rest.isEmpty ? nil : try instruction(from: rest)
@@ -225,7 +237,7 @@ struct InstructionReader {
                 logicalLine: String(scalars: line), onbuildTrigger: trigger, flagRanges: flagRanges,
                 argumentsOffset: argumentsOffset, escapeCharacter: escape)
         }
-        let split = try ArgumentSplitter.split(keyword: keyword, text: rest[...], escape: escape)
+        let split = try ArgumentSplitter.split(keyword: Keyword(written: keyword), text: rest[...], escape: escape)
         return Instruction(
             keyword: keyword, flags: flags, arguments: split.arguments, isJSONForm: split.isJSONForm,
             logicalLine: String(scalars: line), flagRanges: flagRanges, argumentsOffset: argumentsOffset,

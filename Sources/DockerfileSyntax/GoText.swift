@@ -29,13 +29,20 @@ extension Unicode.Scalar {
     }
 }
 
+extension ArraySlice where Element == Unicode.Scalar {
+    /// Go's `strings.TrimSpace`; the result keeps this slice's indices.
+    func trimmingGoSpace() -> ArraySlice<Unicode.Scalar> {
+        guard let first = firstIndex(where: { !$0.isGoSpace }), let last = lastIndex(where: { !$0.isGoSpace }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
+    }
+}
+
 extension Array where Element == Unicode.Scalar {
     /// Go's `strings.TrimSpace`.
     func trimmingGoSpace() -> ArraySlice<Unicode.Scalar> {
-        guard let first = firstIndex(where: { !$0.isGoSpace }),
-            let last = lastIndex(where: { !$0.isGoSpace })
-        else { return [] }
-        return self[first...last]
+        self[...].trimmingGoSpace()
     }
 
     /// Splits on runs of `[\t\v\f\r ]` as Go's `regexp.Split(s, limit)` does: `limit` pieces

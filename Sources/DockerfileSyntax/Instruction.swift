@@ -6,7 +6,9 @@
 /// string); quotes are kept, variables are not expanded.
 public struct Instruction: Sendable, Hashable {
     /// The keyword as written, e.g. `from` or `RUN`.
-    public var keyword: String
+    public let keyword: String
+    /// The keyword, or `nil` for an unknown instruction; read once, when the instruction is made.
+    public let knownKeyword: Keyword?
     /// Builder flags as written after quote removal, e.g. `--from=build`, `--mount=type=cache,target=/x`.
     public var flags: [String]
     /// The arguments, split as BuildKit's parser splits them for this keyword.
@@ -44,10 +46,7 @@ public struct Instruction: Sendable, Hashable {
     public var onbuildTrigger: Instruction? { trigger.first }
 
     /// The keyword in upper case, for comparisons: `FROM`, `RUN`, …
-    public var kind: String { keyword.uppercased() }
-
-    /// The keyword, or `nil` for an unknown instruction.
-    public var knownKeyword: Keyword? { Keyword(written: keyword) }
+    public var kind: String { knownKeyword?.rawValue ?? keyword.uppercased() }
 
     /// Where the keyword starts in the file.
     public var location: SourceLocation { lineMap.location(ofOffset: 0) }
@@ -77,6 +76,7 @@ public struct Instruction: Sendable, Hashable {
         escapeCharacter: Unicode.Scalar = "\\"
     ) {
         self.keyword = keyword
+        self.knownKeyword = Keyword(written: keyword)
         self.flags = flags
         self.arguments = arguments
         self.isJSONForm = isJSONForm

@@ -43,7 +43,6 @@ extension Instruction {
     ///
     /// - Parameter name: The flag name without dashes, e.g. `from`.
     public func flagWord(_ name: String) -> InstructionWord? {
-        let line = logicalLine.scalars
         for (index, flag) in flags.enumerated() {
             let body = flag.drop(while: { $0 == "-" })
             let value: String
@@ -56,6 +55,7 @@ extension Instruction {
             }
             guard flagRanges.indices.contains(index) else { return InstructionWord(text: value, range: nil) }
             let written = flagRanges[index]
+            let line = logicalLine.scalars
             let end = written.upperBound
             let start = end - value.unicodeScalars.count
             let verbatim = start >= written.lowerBound && line[start..<end].elementsEqual(value.unicodeScalars)

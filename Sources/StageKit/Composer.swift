@@ -78,11 +78,22 @@ struct ComposedLine {
     /// The lines of an element's text, line ends made LF (heredoc bodies keep theirs), each
     /// with its line in `file`.
     static func lines(of element: SyntaxElement, in file: String) -> [ComposedLine] {
-        var pieces = element.textWithLFLineEnds.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-        if pieces.last?.isEmpty == true { pieces.removeLast() }
-        return pieces.enumerated().map { offset, piece in
-            ComposedLine(text: String(piece), origin: Composition.LineOrigin(file: file, line: element.startLine + offset))
-        }
+        var text = element.textWithLFLineEnds
+        text.makeContiguousUTF8()
+        // A byte scan: a large Stagefile has tens of thousands of lines.
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            var lines: [ComposedLine] = []
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                lines.append(
+                    ComposedLine(
+                        text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self),
+                        origin: Composition.LineOrigin(file: file, line: element.startLine + lines.count)))
+                start = end + 1
+            }
+            return lines
+        } ?? []
     }
 }
 
@@ -185,11 +196,11 @@ private struct CompositionSession {
     /// (BuildKit's rules for FROM, COPY --from and RUN --mount from=, as lint reads them), at
     /// their composed positions: the composed text is never parsed again.
     func imageMentions() -> [ImageMention] {
-        var uses: [String: [LintDocument.ImageUse]] = [:]
+        var uses: [Composition.LineOrigin: [LintDocument.ImageUse]] = [:]
         func collect(_ tree: DockerfileSyntaxTree, file: String, skippingFrom: Bool) {
             for use in LintDocument(tree, readsRunScripts: false).imageUses(includingUnexpanded: true) {
                 if skippingFrom, case .from = use.origin { continue }
-                uses["\(use.location.line) \(file)", default: []].append(use)
+                uses[Composition.LineOrigin(file: file, line: use.location.line), default: []].append(use)
             }
         }
         collect(stagefile.syntax, file: stagefile.displayPath, skippingFrom: false)
@@ -216,7 +227,7 @@ private struct CompositionSession {
                             written: image.written, expanded: image.written, kind: .from, origin: blockOrigins[blockIndex],
                             location: SourceLocation(line: number, column: image.column)))
                 }
-                guard let origin = line.origin, let found = uses["\(origin.line) \(origin.file)"] else { continue }
+                guard let origin = line.origin, let found = uses[origin] else { continue }
                 for use in found {
                     let kind: ImageMention.Kind
                     switch use.origin {

@@ -41,7 +41,6 @@ extension Instruction {
     /// The instruction read as `RUN`; `nil` for any other keyword.
     public var asRun: RunInstruction? {
         guard knownKeyword == .run else { return nil }
-        let line = logicalLine.scalars
         var mounts: [RunInstruction.Mount] = []
         for (index, flag) in flags.enumerated() where flag.hasPrefix("--mount=") {
             var mount = RunInstruction.Mount(options: [], from: nil)
@@ -52,6 +51,7 @@ extension Instruction {
                 mount.options.append(RunInstruction.Mount.Option(key: key, value: value))
                 guard key == "from", !value.isEmpty, mount.from == nil else { continue }
                 var range: Range<Int>?
+                let line = logicalLine.scalars
                 if flagRanges.indices.contains(index),
                     let start = Self.offset(of: "=" + value, in: line, from: flagRanges[index].lowerBound),
                     start + 1 + value.unicodeScalars.count <= flagRanges[index].upperBound

@@ -102,9 +102,12 @@ extension LintDocument {
     /// The `--from` values of a `COPY` and the `from=` mount options of a `RUN`.
     private static func references(in entry: Entry) -> [(ImageUse.Origin, String, SourceLocation)] {
         let instruction = entry.instruction
-        if entry.kind == "COPY", let from = instruction.asCopy?.from, !from.text.isEmpty {
+        // Most instructions have no flags: those are not read further.
+        guard !instruction.flags.isEmpty else { return [] }
+        if entry.kind == "COPY", let from = instruction.flagWord("from"), !from.text.isEmpty {
             return [(.copyFrom, from.text, instruction.location(of: from))]
         }
+        guard entry.kind == "RUN" else { return [] }
         return (instruction.asRun?.mounts ?? []).compactMap { mount in
             mount.from.flatMap { $0.text.isEmpty ? nil : (.mountFrom, $0.text, instruction.location(of: $0)) }
         }

@@ -29,14 +29,15 @@ public struct LintDocument: Sendable {
     /// - Parameters:
     ///   - tree: The syntax tree from `DockerfileParser.parse(_:)`.
     ///   - readsRunScripts: False for a document asked only for its images (compose reads
-    ///     each part's so): the shell commands of its `RUN`s are then not read.
+    ///     each part's so): the shell commands of its `RUN`s are then not read, nor the
+    ///     scalars of each line kept for the text searches of lint rules, nor its pragmas.
     public init(_ tree: DockerfileSyntaxTree, readsRunScripts: Bool = true) {
         self.tree = tree
         let escape = tree.directives.escapeCharacter.scalar
         var entries: [Entry] = []
         for element in tree.elements {
             guard case .instruction(let instruction) = element.kind else { continue }
-            entries.append(Entry(instruction: instruction))
+            entries.append(Entry(instruction: instruction, keepsScalars: readsRunScripts))
         }
         self.entries = entries
         let stages = Self.buildStages(entries)
@@ -52,7 +53,7 @@ public struct LintDocument: Sendable {
             (try? lexer.word(word)) ?? word
         }
         runScripts = readsRunScripts ? entries.indices.compactMap { Self.runScript(entries[$0], index: $0) } : []
-        pragmas = Self.pragmaComments(in: tree)
+        pragmas = readsRunScripts ? Self.pragmaComments(in: tree) : []
     }
 
     /// Whether the file has a `FROM` of its own (`FROM stage:NAME` counts): false for a layer template.
@@ -64,17 +65,21 @@ public struct LintDocument: Sendable {
         var instruction: Instruction
         /// The keyword in upper case (`Instruction.kind`, computed once).
         var kind: String
-        /// The logical line's Unicode scalars, for the offset searches.
-        var scalars: [Unicode.Scalar]
+        /// The logical line's Unicode scalars, kept for the offset searches of a document that
+        /// is linted; empty for one read only for its images.
+        private var keptScalars: [Unicode.Scalar]
         /// Maps offsets in the instruction's logical line and heredoc bodies to the file.
         var map: SourceMap
 
-        init(instruction: Instruction) {
+        init(instruction: Instruction, keepsScalars: Bool = true) {
             self.instruction = instruction
             kind = instruction.kind
-            scalars = instruction.logicalLine.scalars
+            keptScalars = keepsScalars ? instruction.logicalLine.scalars : []
             map = SourceMap(instruction)
         }
+
+        /// The logical line's Unicode scalars.
+        var scalars: [Unicode.Scalar] { keptScalars.isEmpty ? instruction.logicalLine.scalars : keptScalars }
 
         /// Where the keyword starts.
         var start: SourceLocation { map.location(ofLogicalOffset: 0) }
