@@ -125,6 +125,8 @@ private struct ParseState {
             instruction.startLine = start + 1
             instruction.endLine = index
             instruction.lineMap = lineMap
+            let triggerStart = instruction.argumentsOffset
+            instruction.onbuildTrigger?.lineMap = lineMap.dropping(first: triggerStart)
             instruction.continuesPastEndOfFile = !ends
             let text = self.text(ofLines: start..<index)
             elements.append(SyntaxElement(kind: .instruction(instruction), text: text, startLine: start + 1))
@@ -194,13 +196,8 @@ private struct ParseState {
             // The body: the lines before the delimiter line.
             heredocs[position].content = index - 1 > bodyStart ? text(ofLines: bodyStart..<index - 1) : ""
         }
-        if var trigger = instruction.onbuildTrigger {
-            trigger.heredocs = heredocs
-            instruction = Instruction(
-                keyword: instruction.keyword, flags: instruction.flags, arguments: instruction.arguments,
-                isJSONForm: instruction.isJSONForm, logicalLine: instruction.logicalLine, onbuildTrigger: trigger,
-                flagRanges: instruction.flagRanges, argumentsOffset: instruction.argumentsOffset,
-                escapeCharacter: escape)
+        if instruction.onbuildTrigger != nil {
+            instruction.onbuildTrigger?.heredocs = heredocs
         } else {
             instruction.heredocs = heredocs
         }

@@ -24,8 +24,8 @@ public struct Instruction: Sendable, Hashable {
     public var startLine: Int
     /// The 1-based last line, including continuation lines and heredoc bodies.
     public var endLine: Int
-    /// Where each part of ``logicalLine`` is in the file; empty for an instruction not read
-    /// by the parser (and for an `ONBUILD` trigger, whose text is part of its `ONBUILD` line).
+    /// Where each part of ``logicalLine`` is in the file (for an `ONBUILD` trigger, the rest of
+    /// its `ONBUILD` line); empty for an instruction not read by the parser.
     public var lineMap: LogicalLineMap
     /// True when the file ended while the instruction's last line asked for a continuation
     /// (the escape character at its end, in any line-end form, possibly followed by comment
@@ -43,7 +43,10 @@ public struct Instruction: Sendable, Hashable {
     private var trigger: [Instruction]
 
     /// The instruction that `ONBUILD` registers, e.g. `RUN make` in `ONBUILD RUN make`.
-    public var onbuildTrigger: Instruction? { trigger.first }
+    public var onbuildTrigger: Instruction? {
+        get { trigger.first }
+        set { trigger = newValue.map { [$0] } ?? [] }
+    }
 
     /// The keyword in upper case, for comparisons: `FROM`, `RUN`, …
     public var kind: String { knownKeyword?.rawValue ?? keyword.uppercased() }
@@ -92,24 +95,14 @@ public struct Instruction: Sendable, Hashable {
         self.escapeCharacter = escapeCharacter
     }
 
-    /// The 0-based offset in ``logicalLine``, in Unicode scalars, where a text first occurs at
-    /// or after `from`; `nil` when it does not occur (it was written with quotes, say).
-    ///
-    /// - Parameters:
-    ///   - needle: The text to find, e.g. an argument word.
-    ///   - from: The 0-based offset to search from.
-    public func offset(of needle: String, from: Int = 0) -> Int? {
-        Self.offset(of: needle, in: logicalLine.scalars, from: from)
-    }
-
-    /// The 0-based offset of a text in a logical line's scalars at or after `from`, for a
-    /// caller that keeps the scalars of a line it searches many times.
+    /// The 0-based offset of a word in a logical line's scalars at or after `from`: how the
+    /// typed views place the words the split kept verbatim (the one search of its kind).
     ///
     /// - Parameters:
     ///   - needle: The text to find.
     ///   - line: The logical line's Unicode scalars.
     ///   - from: The 0-based offset to search from.
-    public static func offset(of needle: String, in line: [Unicode.Scalar], from: Int = 0) -> Int? {
+    static func offset(of needle: String, in line: [Unicode.Scalar], from: Int = 0) -> Int? {
         let target = needle.scalars
         guard !target.isEmpty, target.count <= line.count else { return nil }
         var index = max(from, 0)
@@ -118,16 +111,6 @@ public struct Instruction: Sendable, Hashable {
             index += 1
         }
         return nil
-    }
-
-    /// Where a text first occurs in the instruction at or after an offset of its logical line,
-    /// or where the keyword starts when it does not occur.
-    ///
-    /// - Parameters:
-    ///   - needle: The text to find.
-    ///   - from: The 0-based offset in ``logicalLine`` to search from.
-    public func location(of needle: String, from: Int = 0) -> SourceLocation {
-        offset(of: needle, from: from).map(lineMap.location(ofOffset:)) ?? location
     }
 
     /// The value of a builder flag, e.g. `build` for `--from=build`; `nil` when absent.

@@ -5,8 +5,8 @@ public struct InstructionWord: Sendable, Hashable {
     /// element decoded.
     public var text: String
     /// Where the word is written in ``Instruction/logicalLine``, 0-based, in Unicode scalars;
-    /// `nil` when the text given is not written there as it stands (a decoded JSON element, a
-    /// flag value with quotes).
+    /// `nil` when the text given is not written there as it stands (a JSON element with
+    /// escapes, a flag value with quotes).
     public var range: Range<Int>?
 
     /// Creates a word.
@@ -22,11 +22,21 @@ public struct InstructionWord: Sendable, Hashable {
 
 extension Instruction {
     /// The arguments with where each is written, found in order from ``argumentsOffset``: an
-    /// argument the split keeps verbatim (every form but a decoded JSON element, and a value
-    /// of the old `ENV key value` form) gets its exact range.
+    /// argument the split keeps verbatim gets its exact range, and so does a JSON element
+    /// written without escapes (the range of its text inside the quotes).
     public var argumentWords: [InstructionWord] {
         let line = logicalLine.scalars
         var searchFrom = argumentsOffset
+        if isJSONForm {
+            return arguments.map { argument in
+                guard let start = Self.offset(of: "\"" + argument + "\"", in: line, from: searchFrom) else {
+                    return InstructionWord(text: argument, range: nil)
+                }
+                let end = start + 1 + argument.unicodeScalars.count
+                searchFrom = end + 1
+                return InstructionWord(text: argument, range: start + 1..<end)
+            }
+        }
         return arguments.map { argument in
             guard !argument.isEmpty, let start = Self.offset(of: argument, in: line, from: searchFrom) else {
                 return InstructionWord(text: argument, range: nil)

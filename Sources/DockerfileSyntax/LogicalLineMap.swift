@@ -44,6 +44,25 @@ public struct LogicalLineMap: Sendable, Hashable {
         self.lineCount = lineCount
     }
 
+    /// The map of the part of the logical line from `offset` on, as a line of its own (an
+    /// `ONBUILD` trigger's line is the rest of its `ONBUILD` line).
+    ///
+    /// - Parameter offset: 0-based, in Unicode scalars.
+    /// - Returns: The map whose offset 0 is `offset` here.
+    public func dropping(first offset: Int) -> LogicalLineMap {
+        var kept: [Segment] = []
+        for (index, segment) in segments.enumerated() {
+            let next = index + 1 < segments.count ? segments[index + 1].logicalStart : Int.max
+            if next <= offset { continue }
+            if segment.logicalStart <= offset {
+                kept.append(Segment(logicalStart: 0, line: segment.line, column: segment.column + offset - segment.logicalStart))
+            } else {
+                kept.append(Segment(logicalStart: segment.logicalStart - offset, line: segment.line, column: segment.column))
+            }
+        }
+        return LogicalLineMap(segments: kept, lineCount: lineCount)
+    }
+
     /// The position of an offset in the logical line.
     ///
     /// - Parameter offset: 0-based, in Unicode scalars; offsets past a run's end stay on its line.

@@ -93,13 +93,28 @@ import Testing
         #expect(try Self.instruction("FORM x\n").typed == .unknown("FORM"))
     }
 
+    @Test func anOnbuildTriggersWordsAreWhereTheyAreWritten() throws {
+        let instruction = try Self.instruction("ONBUILD RUN \\\n  make install\n")
+        let trigger = try #require(instruction.onbuildTrigger)
+        let command = try #require(trigger.argumentWords.first)
+        #expect(command.text == "make install")
+        #expect(trigger.location(of: command) == SourceLocation(line: 2, column: 3))
+    }
+
+    @Test func aJSONElementHasARangeUnlessItHoldsAnEscape() throws {
+        let instruction = try Self.instruction("CMD [\"node\", \"a\\\"b\", \"x.js\"]\n")
+        let words = try #require(instruction.command).words
+        #expect(words.map(\.text) == ["node", "a\"b", "x.js"])
+        #expect(words.map(\.range) == [6..<10, nil, 22..<26])
+    }
+
     /// Over the whole accepted corpus: a word with a range is exactly the text written there.
     @Test(arguments: BuildKitCorpusTests.files(in: "accepted"))
     func everyRangedWordIsTheTextAtItsRange(file: String) throws {
         let source = try BuildKitCorpusTests.source(file)
         let tree = try DockerfileParser.parse(source)
         let body = tree.elements.map(\.text).joined()
-        for instruction in tree.instructions {
+        for instruction in tree.instructions + tree.instructions.compactMap(\.onbuildTrigger) {
             let line = instruction.logicalLine.scalars
             var words = instruction.argumentWords
             for name in ["from", "platform", "chown", "chmod", "checksum", "network"] {

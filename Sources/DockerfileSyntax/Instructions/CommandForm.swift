@@ -1,7 +1,8 @@
 /// How `RUN`, `CMD`, `ENTRYPOINT`, `SHELL` and `HEALTHCHECK CMD` give their command
 /// (Dockerfile reference, "Shell and exec form").
 public enum CommandForm: Sendable, Hashable {
-    /// A JSON array, run without a shell: `["nginx", "-g", "daemon off;"]`, elements decoded.
+    /// A JSON array, run without a shell: `["nginx", "-g", "daemon off;"]`, elements decoded
+    /// (each with its range when written without escapes).
     case exec([InstructionWord])
     /// A command line the shell runs, as written after the keyword and flags.
     case shell(InstructionWord)
@@ -23,7 +24,7 @@ public enum CommandForm: Sendable, Hashable {
     init?(_ instruction: Instruction, dropping leading: Int = 0) {
         let words = Array(instruction.argumentWords.dropFirst(leading))
         if instruction.isJSONForm {
-            self = .exec(words.map { InstructionWord(text: $0.text, range: nil) })
+            self = .exec(words)
         } else if let line = words.first {
             self = .shell(line)
         } else {

@@ -24,7 +24,6 @@ extension Instruction {
     public var asCopy: CopyInstruction? {
         guard knownKeyword == .copy || knownKeyword == .add else { return nil }
         var words = argumentWords
-        if isJSONForm { words = words.map { InstructionWord(text: $0.text, range: nil) } }
         let destination = words.count >= 2 ? words.removeLast() : nil
         return CopyInstruction(
             from: flagWord("from"), chown: flagWord("chown"), chmod: flagWord("chmod"), checksum: flagWord("checksum"),

@@ -27,6 +27,6 @@ extension Instruction {
     /// keywords.
     public var listValues: [InstructionWord]? {
         guard knownKeyword == .expose || knownKeyword == .volume else { return nil }
-        return isJSONForm ? argumentWords.map { InstructionWord(text: $0.text, range: nil) } : argumentWords
+        return argumentWords
     }
 }

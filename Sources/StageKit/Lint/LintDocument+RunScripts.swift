@@ -58,13 +58,9 @@ extension LintDocument {
         }
         var script = RunScript(entryIndex: index, entry: entry, run: run, commands: [])
         if run.isJSONForm {
-            // Each argument where it is written, when it holds no JSON escape; else the keyword.
-            var searchFrom = 0
-            let words = run.arguments.map { argument in
-                let offset = entry.offset(of: "\"" + argument + "\"", from: searchFrom)
-                if let offset { searchFrom = offset + argument.unicodeScalars.count + 2 }
-                let location = offset.map { entry.map.location(ofLogicalOffset: $0 + 1) } ?? entry.start
-                return ShellScript.Word(text: argument, isQuoted: true, location: location)
+            // Each argument where it is written (where its arguments start when it holds a JSON escape).
+            let words = run.argumentWords.map { word in
+                ShellScript.Word(text: word.text, isQuoted: true, location: run.location(of: word))
             }
             let argv = ShellScript.Command(words: words, heredocDelimiters: [], separator: .end)
             script.commands = [argv]
@@ -73,9 +69,9 @@ extension LintDocument {
             }
             return script
         }
-        let text = run.arguments.first ?? ""
-        let base = entry.offset(ofTrailing: text)
-        let commandLine = ShellScript(text, locate: { entry.map.location(ofLogicalOffset: base + $0) }).commands
+        let command = run.argumentWords.first
+        let base = command?.range?.lowerBound ?? run.argumentsOffset
+        let commandLine = ShellScript(command?.text ?? "", locate: { run.lineMap.location(ofOffset: base + $0) }).commands
         script.commands = commandLine
         let bodyStarts = entry.map.bodyStartLines(of: run.heredocs)
         for (position, heredoc) in run.heredocs.enumerated() where isShellScript(heredoc, commandLine: commandLine) {

@@ -29,15 +29,14 @@ public struct LintDocument: Sendable {
     /// - Parameters:
     ///   - tree: The syntax tree from `DockerfileParser.parse(_:)`.
     ///   - readsRunScripts: False for a document asked only for its images (compose reads
-    ///     each part's so): the shell commands of its `RUN`s are then not read, nor the
-    ///     scalars of each line kept for the text searches of lint rules, nor its pragmas.
+    ///     each part's so): the shell commands of its `RUN`s are then not read, nor its pragmas.
     public init(_ tree: DockerfileSyntaxTree, readsRunScripts: Bool = true) {
         self.tree = tree
         let escape = tree.directives.escapeCharacter.scalar
         var entries: [Entry] = []
         for element in tree.elements {
             guard case .instruction(let instruction) = element.kind else { continue }
-            entries.append(Entry(instruction: instruction, keepsScalars: readsRunScripts))
+            entries.append(Entry(instruction: instruction))
         }
         self.entries = entries
         let stages = Self.buildStages(entries)
@@ -65,48 +64,17 @@ public struct LintDocument: Sendable {
         var instruction: Instruction
         /// The keyword in upper case (`Instruction.kind`, computed once).
         var kind: String
-        /// The logical line's Unicode scalars, kept for the offset searches of a document that
-        /// is linted; empty for one read only for its images.
-        private var keptScalars: [Unicode.Scalar]
         /// Maps offsets in the instruction's logical line and heredoc bodies to the file.
         var map: SourceMap
 
-        init(instruction: Instruction, keepsScalars: Bool = true) {
+        init(instruction: Instruction) {
             self.instruction = instruction
             kind = instruction.kind
-            keptScalars = keepsScalars ? instruction.logicalLine.scalars : []
             map = SourceMap(instruction)
         }
 
-        /// The logical line's Unicode scalars.
-        var scalars: [Unicode.Scalar] { keptScalars.isEmpty ? instruction.logicalLine.scalars : keptScalars }
-
         /// Where the keyword starts.
         var start: SourceLocation { map.location(ofLogicalOffset: 0) }
-
-        /// Where a text first occurs in the logical line at or after an offset, or the
-        /// keyword's position when it does not occur (it was written with quotes, say).
-        ///
-        /// - Parameters:
-        ///   - needle: The text to find.
-        ///   - offset: The 0-based offset in the logical line to search from.
-        func location(of needle: String, from offset: Int = 0) -> SourceLocation {
-            self.offset(of: needle, from: offset).map(map.location(ofLogicalOffset:)) ?? start
-        }
-
-        /// The 0-based offset of a text in the logical line at or after `from`, in Unicode scalars.
-        func offset(of needle: String, from: Int = 0) -> Int? {
-            Instruction.offset(of: needle, in: scalars, from: from)
-        }
-
-        /// The offset in the logical line where a trailing argument text starts: BuildKit
-        /// keeps the rest of the line after the flags, trimmed, as a shell-form command.
-        func offset(ofTrailing text: String) -> Int {
-            let line = scalars
-            var end = line.count
-            while end > 0, line[end - 1].properties.isWhitespace { end -= 1 }
-            return max(0, end - text.unicodeScalars.count)
-        }
     }
 
     /// The text after `=` of a `NAME=value` word with quotes removed, as BuildKit reads an

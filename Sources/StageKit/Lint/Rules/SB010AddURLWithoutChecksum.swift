@@ -29,14 +29,9 @@ struct SB010AddURLWithoutChecksum: LintRule {
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for entry in document.entries where entry.kind == "ADD" {
-            if let checksum = entry.instruction.flag("checksum"), !checksum.isEmpty { continue }
-            let sources = entry.instruction.arguments.dropLast()
-            var searchFrom = entry.instruction.keyword.unicodeScalars.count
-            for source in sources where Self.remotePrefixes.contains(where: { source.lowercased().hasPrefix($0) }) {
-                let offset = entry.offset(of: source, from: searchFrom)
-                if let offset { searchFrom = offset + 1 }
-                let location = offset.map(entry.map.location(ofLogicalOffset:)) ?? entry.start
-                findings.append(finding("ADD \(source) without --checksum", at: location))
+            guard let add = entry.instruction.asCopy, add.checksum?.text.isEmpty ?? true else { continue }
+            for source in add.sources where Self.remotePrefixes.contains(where: { source.text.lowercased().hasPrefix($0) }) {
+                findings.append(finding("ADD \(source.text) without --checksum", at: entry.instruction.location(of: source)))
             }
         }
         return findings

@@ -63,10 +63,11 @@ struct SB012RootUser: LintRule {
             if templateFollows { return [] }
             if let index = lastUser {
                 let user = document.entries[index]
-                let value = user.instruction.arguments.first ?? ""
+                guard let written = user.instruction.asUser?.word else { return [] }
+                let value = written.text
                 let expanded = document.expand(document.unquoted(value), before: index) ?? value
                 guard Self.isRoot(expanded) else { return [] }
-                let location = user.location(of: value, from: user.instruction.keyword.unicodeScalars.count)
+                let location = user.instruction.location(of: written)
                 return [finding("the final build stage switches to USER \(expanded), so it runs as root", at: location)]
             }
             guard let parent = parents[stageIndex] else { break }

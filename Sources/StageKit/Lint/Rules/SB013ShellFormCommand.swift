@@ -27,12 +27,12 @@ struct SB013ShellFormCommand: LintRule {
     func check(_ document: LintDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
             let instruction = entry.instruction
-            guard entry.kind == "CMD" || entry.kind == "ENTRYPOINT", !instruction.isJSONForm,
-                let command = instruction.arguments.first, !command.isEmpty
+            guard entry.kind == "CMD" || entry.kind == "ENTRYPOINT", case .shell(let command) = instruction.command,
+                !command.text.isEmpty
             else { return nil }
-            let location = entry.map.location(ofLogicalOffset: entry.offset(ofTrailing: command))
             return finding(
-                "\(entry.kind) in shell form runs under /bin/sh -c, which does not pass signals on", at: location)
+                "\(entry.kind) in shell form runs under /bin/sh -c, which does not pass signals on",
+                at: instruction.location(of: command))
         }
     }
 }

@@ -100,19 +100,13 @@ struct SB014SecretInArgOrEnv: LintRule {
         var findings: [LintFinding] = []
         for entry in document.entries where entry.kind == "ARG" || entry.kind == "ENV" {
             let kind = entry.kind
-            let names: [String] =
-                kind == "ARG"
-                ? entry.instruction.arguments.map { String($0.prefix { $0 != "=" }) }
-                : stride(from: 0, to: entry.instruction.arguments.count, by: 2).map { entry.instruction.arguments[$0] }
-            var searchFrom = entry.instruction.keyword.unicodeScalars.count
-            for name in names {
-                let offset = entry.offset(of: name, from: searchFrom)
-                if let offset { searchFrom = offset + name.unicodeScalars.count }
-                guard Self.looksSecret(name) else { continue }
-                let location = offset.map(entry.map.location(ofLogicalOffset:)) ?? entry.start
+            let instruction = entry.instruction
+            let names = instruction.asArg?.declarations.map(\.name) ?? instruction.asKeyValue?.pairs.map(\.key) ?? []
+            for name in names where Self.looksSecret(name.text) {
                 let storage =
                     kind == "ARG" ? "build arguments are kept in the image history" : "ENV values are stored in the image"
-                findings.append(finding("\(kind) \(name) looks like a secret; \(storage)", at: location))
+                findings.append(
+                    finding("\(kind) \(name.text) looks like a secret; \(storage)", at: instruction.location(of: name)))
             }
         }
         return findings

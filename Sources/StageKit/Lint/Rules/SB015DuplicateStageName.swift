@@ -29,15 +29,12 @@ struct SB015DuplicateStageName: LintRule {
         var firstLines: [String: Int] = [:]
         var findings: [LintFinding] = []
         for stage in document.stages {
-            guard let from = stage.from, let written = stage.writtenAlias, let alias = stage.alias else { continue }
+            guard let from = stage.from, let written = from.instruction.asFrom?.alias, let alias = stage.alias else { continue }
             if let firstLine = firstLines[alias] {
-                // The name is the last word of the line: search from after the image.
-                let keyword = from.instruction.keyword.unicodeScalars.count
-                let base = stage.base ?? ""
-                let afterBase = from.offset(of: base, from: keyword).map { $0 + base.unicodeScalars.count } ?? keyword
-                let location = from.location(of: written, from: afterBase)
                 findings.append(
-                    finding("build stage name \(written) is already used by the stage on line \(firstLine)", at: location))
+                    finding(
+                        "build stage name \(written.text) is already used by the stage on line \(firstLine)",
+                        at: from.instruction.location(of: written)))
             } else {
                 firstLines[alias] = from.start.line
             }
