@@ -29,9 +29,19 @@ public struct ProbeResult: Sendable, Equatable {
     /// The proxy's status code for CONNECT, when a tunnel was asked for and answered.
     public var connectStatus: Int?
     /// TLS facts for `https://` targets whose handshake began: always the target's.
-    public var tls: TLSFacts?
+    public var tls: TLSFacts? {
+        get { tlsBox?.value }
+        set { tlsBox = newValue.map(TLSFactsBox.init) }
+    }
     /// TLS facts of an `https://` proxy whose handshake began (JSON `proxyTls`).
-    public var proxyTLS: TLSFacts?
+    public var proxyTLS: TLSFacts? {
+        get { proxyTLSBox?.value }
+        set { proxyTLSBox = newValue.map(TLSFactsBox.init) }
+    }
+    // Out of line: a result is copied several times on its way to the report (a million of
+    // them in a run cut short), and the two sets of facts are two fifths of its size.
+    private var tlsBox: TLSFactsBox?
+    private var proxyTLSBox: TLSFactsBox?
     /// Phase timings, when the call started.
     public var timings: ProbeTimings?
     /// The address connected to, `ip:port` (IPv6 in brackets); the proxy's through a proxy.
@@ -54,7 +64,7 @@ public struct ProbeResult: Sendable, Equatable {
         message: String? = nil, warnings: [String] = [], httpStatus: Int? = nil, connectStatus: Int? = nil,
         tls: TLSFacts? = nil, timings: ProbeTimings? = nil, remoteAddress: String? = nil, proxyTLS: TLSFacts? = nil
     ) {
-        self.proxyTLS = proxyTLS
+        self.proxyTLSBox = proxyTLS.map(TLSFactsBox.init)
         self.target = target
         self.method = method
         self.repetition = repetition
@@ -65,7 +75,7 @@ public struct ProbeResult: Sendable, Equatable {
         self.warnings = warnings
         self.httpStatus = httpStatus
         self.connectStatus = connectStatus
-        self.tls = tls
+        self.tlsBox = tls.map(TLSFactsBox.init)
         self.timings = timings
         self.remoteAddress = remoteAddress
     }
@@ -120,4 +130,15 @@ public struct ProbeResult: Sendable, Equatable {
         }
         return copy
     }
+}
+
+/// TLS facts held by reference, read-only: a copy of a result shares them.
+private final class TLSFactsBox: Sendable, Equatable {
+    let value: TLSFacts
+
+    init(_ value: TLSFacts) {
+        self.value = value
+    }
+
+    static func == (lhs: TLSFactsBox, rhs: TLSFactsBox) -> Bool { lhs.value == rhs.value }
 }

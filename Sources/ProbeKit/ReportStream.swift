@@ -84,6 +84,8 @@ public struct ReportStream: Sendable {
             part.summary = ProbeSummary([])
             part.longestCall = 0
             var bytes: [UInt8] = []
+            // A compact record is about 200 bytes: one allocation for the chunk, not a doubling series.
+            bytes.reserveCapacity(size * 256)
             for offset in chunk * size..<min(count, (chunk + 1) * size) { part.append(result(offset), to: &bytes) }
             rendered.withLock { $0[chunk] = (bytes, part.summary, part.longestCall) }
         }
