@@ -39,7 +39,7 @@ let package = Package(
         // The only importer of CRE2: regular expressions users give, matched in linear time.
         .target(name: "Patterns", dependencies: ["CRE2"]),
         // Probe requests through HTTP proxies: proxy selection as curl does it, policies, outcomes.
-        .target(name: "ProbeKit", dependencies: ["Curl", "Patterns"]),
+        .target(name: "ProbeKit", dependencies: ["Curl", "Patterns", "Digests"]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
 

@@ -1,6 +1,7 @@
 // A small door into OpenSSL's libcrypto (Debian's libssl-dev) for Swift: SHA-256 through the
-// EVP digest interface, the one OpenSSL 3 keeps undeprecated, and reading PEM certificates as
-// libcurl's CA file loading does. Only the Swift module `Digests` imports this module.
+// EVP digest interface, the one OpenSSL 3 keeps undeprecated, reading PEM certificates as
+// libcurl's CA file loading does, and verifying a chain a server showed as a client's trust
+// store would. Only the Swift module `Digests` imports this module.
 
 #ifndef STAGEBUILD_CCRYPTO_SHIM_H
 #define STAGEBUILD_CCRYPTO_SHIM_H
@@ -10,6 +11,9 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
+#include <string.h>
 
 // A fresh SHA-256 context, or NULL when OpenSSL cannot make one (out of memory).
 static inline EVP_MD_CTX *ccrypto_sha256_new(void) {
@@ -58,6 +62,65 @@ static inline long ccrypto_pem_certificate_count(const void *bytes, int length, 
         X509_free(certificate);
         count += 1;
     }
+}
+
+// Reads one PEM certificate from text; NULL when it cannot be read.
+static inline X509 *ccrypto_read_certificate(const char *pem) {
+    BIO *bio = BIO_new_mem_buf(pem, -1);
+    if (bio == NULL) return NULL;
+    X509 *certificate = PEM_read_bio_X509(bio, NULL, NULL, NULL);
+    BIO_free(bio);
+    return certificate;
+}
+
+// What a chain shown by a server comes to under a trust store.
+typedef struct {
+    // X509_V_OK (0) when the chain leads to a trusted root and every certificate is in its
+    // validity period; else OpenSSL's X509_V_ERR_* code (x509_vfy.h). -1 when the leaf cannot
+    // be read.
+    int verify_error;
+    // 1 when the leaf names the host (X509_check_host, or X509_check_ip_asc for an IP
+    // literal: subjectAltName first, the CN only without DNS names, as OpenSSL does).
+    int host_matches;
+    // The leaf's SubjectPublicKeyInfo in DER (what a pin hashes), and its length; free with
+    // OPENSSL_free.
+    unsigned char *public_key;
+    int public_key_length;
+} ccrypto_chain_check;
+
+// Verifies `pems[0]` (the leaf) with `pems[1...]` as untrusted intermediates against the CA
+// file, or the system's default trust store when `ca_file` is NULL, at the time `now` (seconds
+// since 1970), and checks the leaf's name against `host`.
+static inline ccrypto_chain_check ccrypto_check_chain(
+    const char *const *pems, int count, const char *ca_file, const char *host, int host_is_ip, long now
+) {
+    ccrypto_chain_check check = { -1, 0, NULL, 0 };
+    if (count < 1) return check;
+    X509 *leaf = ccrypto_read_certificate(pems[0]);
+    if (leaf == NULL) return check;
+    STACK_OF(X509) *untrusted = sk_X509_new_null();
+    for (int index = 1; index < count && untrusted != NULL; index++) {
+        X509 *certificate = ccrypto_read_certificate(pems[index]);
+        if (certificate != NULL) sk_X509_push(untrusted, certificate);
+    }
+    X509_STORE *store = X509_STORE_new();
+    X509_STORE_CTX *context = X509_STORE_CTX_new();
+    if (store != NULL && context != NULL) {
+        int loaded = ca_file != NULL ? X509_STORE_load_file(store, ca_file) : X509_STORE_set_default_paths(store);
+        if (loaded == 1 && X509_STORE_CTX_init(context, store, leaf, untrusted) == 1) {
+            X509_STORE_CTX_set_time(context, 0, (time_t)now);
+            check.verify_error = X509_verify_cert(context) == 1 ? X509_V_OK : X509_STORE_CTX_get_error(context);
+        }
+    }
+    check.host_matches = host_is_ip ? X509_check_ip_asc(leaf, host, 0) == 1 : X509_check_host(leaf, host, strlen(host), 0, NULL) == 1;
+    check.public_key_length = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(leaf), &check.public_key);
+    if (check.public_key_length < 0) check.public_key_length = 0;
+    X509_STORE_CTX_free(context);
+    X509_STORE_free(store);
+    sk_X509_pop_free(untrusted, X509_free);
+    X509_free(leaf);
+    ERR_clear_error();
+    return check;
 }
 
 #endif

@@ -90,6 +90,14 @@ public struct CurlProbeEngine: ProbeEngine {
             proxyTLS: classifier.proxyTLSFacts(response: response, reason: reason, proxyCertificate: proxyCertificate))
         result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
         result.redirects = Self.redirects(in: response)
+        if request.isHTTPS, !settings.appleClients.isEmpty {
+            // The chain the call already fetched (or its second look): no other connection.
+            let chain = response.certificates.isEmpty ? (secondLook.map { [$0] } ?? []) : response.certificates
+            if let facts = TrustFacts(chain: chain, host: request.host, policy: settings.security, now: Int(time(nil))) {
+                result.appleClients = AppleClientVerdicts.verdicts(
+                    for: facts, policy: settings.security, clients: settings.appleClients)
+            }
+        }
         if settings.collectsTrace { result.trace = Redaction.text(response.debugLog.text) }
         return result
     }

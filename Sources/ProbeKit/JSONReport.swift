@@ -73,6 +73,7 @@ public struct JSONReport: Sendable {
             ),
             ("tls", result.tls.map(Self.object) ?? .null),
             ("proxyTls", result.proxyTLS.map(Self.object) ?? .null),
+            ("appleClients", .array(result.appleClients.map(Self.object))),
             ("timings", result.timings.map(Self.object) ?? .null),
             ("remoteAddress", .string(result.remoteAddress)),
         ])
@@ -82,6 +83,19 @@ public struct JSONReport: Sendable {
         .object([
             ("code", .integer(error.code)), ("name", .string(error.name)), ("domain", .string(error.domain)),
             ("note", .string(error.note)),
+        ])
+    }
+
+    private static func object(_ verdict: AppleClientVerdict) -> JSONValue {
+        .object([
+            ("client", .string(verdict.client.rawValue)),
+            ("outcome", .string(verdict.succeeded ? "succeeded" : "failed")),
+            ("errorDomain", .string(verdict.errorDomain)),
+            ("errorCode", .integer(verdict.errorCode)),
+            ("errorCase", .string(verdict.errorCase)),
+            ("rule", .string(verdict.rule)),
+            ("fixes", .array(verdict.fixes.map(JSONValue.string))),
+            ("warnings", .array(verdict.warnings.map(JSONValue.string))),
         ])
     }
 

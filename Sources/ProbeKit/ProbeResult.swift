@@ -52,6 +52,9 @@ public struct ProbeResult: Sendable, Equatable {
     public var started = true
     /// The redirects followed with `-L`, in order; empty without `-L` or when none came.
     public var redirects: [ProbeRedirect] = []
+    /// What each Apple client stack would do with the certificate shown (``AppleClientVerdicts``);
+    /// empty for `http://` targets and calls whose TLS showed no certificate.
+    public var appleClients: [AppleClientVerdict] = []
     /// libcurl's trace of the call as curl's `-v` prints it (`* ` text, `> ` sent, `< `
     /// received), credentials redacted; `nil` unless asked for (`-v`).
     public var trace: String?

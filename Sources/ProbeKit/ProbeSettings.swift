@@ -36,6 +36,9 @@ public struct ProbeSettings: Sendable, Equatable {
     public var followsRedirects = false
     /// The most redirects followed with ``followsRedirects``.
     public var maxRedirects = 50
+    /// The Apple client stacks to give a verdict for on an `https://` call (`--client`), in
+    /// report order; all four by default.
+    public var appleClients: [AppleClient] = AppleClient.allCases
 
     /// Settings.
     ///

@@ -86,6 +86,7 @@ public struct TextReport: Sendable {
             lines.append(("status", status))
         }
         for redirect in result.redirects { lines.append(("redirect", "\(redirect.status) to \(redirect.location)")) }
+        for verdict in result.appleClients { lines.append(("apple", Self.line(verdict))) }
         if let tls = result.tls { lines.append(("tls", describe(tls))) }
         if let tls = result.proxyTLS { lines.append(("proxy tls", describe(tls))) }
         if let timings = result.timings { lines.append(("timings", describe(timings))) }
@@ -121,6 +122,23 @@ public struct TextReport: Sendable {
         func shown(_ value: Double?) -> String { value.map { "\(Seconds.milliseconds($0)) ms" } ?? "-" }
         return "dns \(shown(timings.dns)), connect \(shown(timings.connect)), tls \(shown(timings.tls)), "
             + "first byte \(shown(timings.firstByte)), total \(shown(timings.total))"
+    }
+
+    /// One Apple client's verdict on one line: `AFNetworking 3: fails with -999 cancelled (rule);
+    /// fix: validatesDomainName = NO`.
+    static func line(_ verdict: AppleClientVerdict) -> String {
+        var text = "\(verdict.client.rawValue): "
+        if verdict.succeeded {
+            text += "succeeds (\(verdict.rule))"
+        } else {
+            let code = verdict.errorCode.map { AppleClientError.urlError(code: $0) }
+            let error = verdict.errorCase.map { "\(verdict.errorDomain ?? "").\($0)" } ?? ""
+            text += "fails with \(error.isEmpty ? "" : error + " over ")\(code.map { "\($0.code) \($0.name)" } ?? "an error")"
+            text += " (\(verdict.rule))"
+            if let fix = verdict.fixes.first { text += "; fix: \(fix)" }
+        }
+        for warning in verdict.warnings { text += "; warning: \(warning)" }
+        return text
     }
 }
 

@@ -124,6 +124,11 @@ enum ProbeCommand: Subcommand {
                 names: ["--max-redirs"], takesValue: true, valueName: "N",
                 help: "The most redirects -L follows (default 50, as curl)."),
             ArgumentScanner.Option(
+                names: ["--client"], takesValue: true, valueName: "STACK",
+                help:
+                    "Apple client verdicts to show: urlsession, afnetworking3, afnetworking4, alamofire5 (repeatable; default all)."
+            ),
+            ArgumentScanner.Option(
                 names: ["-v", "--verbose"], takesValue: false,
                 help: "Print each call's libcurl trace on stderr, as curl -v (credentials redacted)."),
             ArgumentScanner.Option(

@@ -105,6 +105,15 @@ struct ProbePlan {
             }
             settings.collectsTrace = arguments.has("--verbose")
             settings.followsRedirects = arguments.has("--location")
+            let clients = arguments.all("--client")
+            if !clients.isEmpty {
+                settings.appleClients = try clients.map { text throws(Failure) in
+                    guard let client = AppleClient(option: text) else {
+                        throw usage("--client is urlsession, afnetworking3, afnetworking4 or alamofire5, not '\(text)'")
+                    }
+                    return client
+                }
+            }
             if let text = arguments.value("--max-redirs") {
                 guard let count = Int(text), (0...1_000).contains(count) else {
                     throw usage("--max-redirs must be a whole number from 0 to 1000, not '\(text)'")

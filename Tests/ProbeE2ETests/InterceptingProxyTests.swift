@@ -70,4 +70,45 @@ struct InterceptingProxyTests {
         #expect(probe.tls?.nameVerified == false && probe.tls?.chainVerified == true, "\(call.json.summary)")
         #expect(call.words.contains("warning"), "\(call.text.summary)")
     }
+
+    /// The origin story as an iOS developer lives it: an intercepting proxy re-signs TLS with
+    /// its own CA for the right name; the app sets allowInvalidCertificates = YES and keeps
+    /// validatesDomainName = YES. The probe's --allow-invalid-certificates alone passes, but
+    /// AFNetworking 3 cancels the challenge (-999) and only validatesDomainName = NO gets through.
+    @Test(.timeLimit(.minutes(1)))
+    func eachAppleStackGetsWhatItsSourceGivesThroughAnInterceptor() async throws {
+        let servers = try E2EServers.current()
+        let target = servers.url("https", "localhost", "TLS_VALID_PORT")
+        let call = try await ProbeCall.run(["--proxy", servers.proxy("MITM_PORT"), "--allow-invalid-certificates", target])
+        try call.expectSucceeded()
+        let probe = try call.probe
+        #expect(probe.appleClients?.map(\.client) == ["URLSession", "AFNetworking 3", "AFNetworking 4", "Alamofire 5"])
+        let af3 = try #require(probe.verdict("AFNetworking 3"), "\(call.json.summary)")
+        #expect(af3.outcome == "failed" && af3.errorCode == -999, "\(call.json.summary)")
+        #expect(af3.fixes.first == "validatesDomainName = NO", "\(call.json.summary)")
+        #expect(probe.verdict("AFNetworking 4")?.errorCode == -1202, "\(call.json.summary)")
+        #expect(probe.verdict("URLSession")?.errorCode == -1202, "\(call.json.summary)")
+        #expect(call.words.contains("afnetworking 3: fails with -999 cancelled"), "\(call.text.summary)")
+        let both = try await ProbeCall.run([
+            "--proxy", servers.proxy("MITM_PORT"), "--allow-invalid-certificates", "--no-validate-domain-name",
+            "--client", "afnetworking3", target,
+        ])
+        try both.expectSucceeded()
+        let verdicts = try both.probe.appleClients ?? []
+        #expect(verdicts.map(\.client) == ["AFNetworking 3"], "\(both.json.summary)")
+        #expect(verdicts.first?.outcome == "succeeded", "\(both.json.summary)")
+        #expect(verdicts.first?.warnings.contains("neither the chain nor the name is verified") == true)
+    }
+
+    /// With the interceptor's CA installed (--cacert: trusted on the device), every stack passes.
+    @Test(.timeLimit(.minutes(1)))
+    func everyAppleStackPassesWithTheInterceptorsCAInstalled() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("MITM_PORT"), "--cacert", servers["MITM_CA_CERT"],
+            servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        try call.expectSucceeded()
+        #expect(try call.probe.appleClients?.allSatisfy { $0.outcome == "succeeded" } == true, "\(call.json.summary)")
+    }
 }

@@ -45,8 +45,8 @@ import FoundationXML
         let probes = try #require(object["probes"] as? [[String: Any]])
         let fields: Set = [
             "target", "method", "repetition", "engine", "route", "proxy", "noProxyMatch", "outcome", "reason", "message", "hop",
-            "urlError", "hint", "warnings", "httpStatus", "connectStatus", "redirects", "tls", "proxyTls", "timings",
-            "remoteAddress",
+            "urlError", "hint", "warnings", "httpStatus", "connectStatus", "redirects", "tls", "proxyTls", "appleClients",
+            "timings", "remoteAddress",
         ]
         // A call that never started has the compact record; every other one every field.
         let compact: Set = ["target", "method", "repetition", "engine", "outcome", "message"]

@@ -26,8 +26,24 @@ struct ProbeReport: Decodable, Sendable {
         var tls: TLSFacts?
         var proxyTls: TLSFacts?
         var redirects: [Redirect]?
+        var appleClients: [AppleClientVerdict]?
         var timings: Timings?
         var remoteAddress: String?
+
+        /// The verdict of one stack, e.g. `"AFNetworking 3"`.
+        func verdict(_ client: String) -> AppleClientVerdict? { appleClients?.first { $0.client == client } }
+    }
+
+    /// What one Apple client stack would do with the certificate shown.
+    struct AppleClientVerdict: Decodable, Sendable {
+        var client: String
+        var outcome: String
+        var errorDomain: String?
+        var errorCode: Int?
+        var errorCase: String?
+        var rule: String
+        var fixes: [String]
+        var warnings: [String]
     }
 
     /// The `URLError` an Apple client would see.

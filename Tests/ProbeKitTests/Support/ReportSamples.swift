@@ -7,7 +7,7 @@ enum ReportSamples {
 
     static var results: [ProbeResult] {
         get throws {
-            [
+            var results = [
                 ProbeResult(
                     target: "https://localhost:8443/health", method: "GET", engine: "curl",
                     route: .proxy(proxy, source: .option("--proxy")), outcome: .succeeded,
@@ -62,6 +62,10 @@ enum ReportSamples {
                     try ProbeRequest(parsing: "https://later.test/"), engine: "urlsession", route: .direct(.noProxyConfigured),
                     cause: .deadline(seconds: 5), inFlight: false),
             ]
+            // What the four stacks make of the certificate that names another host.
+            results[1].appleClients = AppleClientVerdicts.verdicts(
+                for: TrustFacts(chain: .trusted, nameMatches: false), policy: SecurityPolicy())
+            return results
         }
     }
 }

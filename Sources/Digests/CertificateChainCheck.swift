@@ -1,0 +1,47 @@
+import CCrypto
+import Glibc
+
+/// What a certificate chain a server showed comes to under a trust store, checked by OpenSSL's
+/// libcrypto as a client would check it (`X509_verify_cert`, `X509_check_host`): the facts
+/// the probe's Apple client verdicts are decided on, whatever checks the call itself skipped.
+public struct CertificateChainCheck: Sendable, Equatable {
+    /// OpenSSL's verification result: 0 (`X509_V_OK`) for a chain to a trusted root with every
+    /// certificate in its validity period, else an `X509_V_ERR_*` code (x509_vfy.h), e.g. 10
+    /// expired, 9 not yet valid, 18 self-signed, 20 unknown issuer; -1 when the leaf is unreadable.
+    public var verifyError: Int
+    /// Whether the leaf names the host.
+    public var hostMatches: Bool
+    /// SHA-256 of the leaf's SubjectPublicKeyInfo (DER): what `--pinned-public-key sha256//…` names.
+    public var publicKeySHA256: SHA256Digest?
+
+    /// `X509_V_ERR_CERT_NOT_YET_VALID`.
+    public static let notYetValid = 9
+    /// `X509_V_ERR_CERT_HAS_EXPIRED`.
+    public static let expired = 10
+
+    /// Checks a chain.
+    ///
+    /// - Parameters:
+    ///   - certificates: PEM text of each certificate, the leaf first, as the server sent them.
+    ///   - caFile: A PEM file of trusted roots (`--cacert`), or `nil` for the system's store.
+    ///   - host: The host the client asked for (an IP literal without brackets).
+    ///   - now: The time to check validity at, in seconds since 1970.
+    /// - Returns: The check; `verifyError` -1 without a readable leaf.
+    public static func check(certificates: [String], caFile: String?, host: String, now: Int) -> CertificateChainCheck {
+        let isIP = host.contains(":") || (!host.isEmpty && host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
+        var pointers = certificates.map { strdup($0) }
+        defer { for pointer in pointers { free(pointer) } }
+        let result = pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { base in
+                ccrypto_check_chain(base, Int32(buffer.count), caFile, host, isIP ? 1 : 0, now)
+            }
+        }
+        var digest: SHA256Digest?
+        if let key = result.public_key, result.public_key_length > 0 {
+            digest = SHA256Digest(of: UnsafeBufferPointer(start: key, count: Int(result.public_key_length)))
+            CRYPTO_free(key, #file, #line)
+        }
+        return CertificateChainCheck(
+            verifyError: Int(result.verify_error), hostMatches: result.host_matches == 1, publicKeySHA256: digest)
+    }
+}
