@@ -330,7 +330,8 @@ extension FailureReason {
                 "issue the \(hop == .proxy ? "proxy's " : "")certificate with extendedKeyUsage serverAuth; "
                 + (hop == .proxy ? "--proxy-insecure" : "--allow-invalid-certificates") + " accepts it unverified"
             return FailureReason(
-                code: .certificateNotTrusted, hop: hop, message: message, hint: hint, appleError: .serverCertificateUntrusted)
+                code: .certificateNotTrusted, hop: hop, message: message, hint: hint,
+                appleError: trustFailure(.serverCertificateUntrusted, hop: hop))
         }
         if hop == .proxy {
             hint = "--proxy-cacert FILE with the CA that issued the proxy's certificate, or --proxy-insecure"
@@ -339,7 +340,23 @@ extension FailureReason {
             if throughProxy { hint += "; a proxy that intercepts TLS shows its own certificate: give its CA with --cacert" }
         }
         return FailureReason(
-            code: .certificateNotTrusted, hop: hop, message: message, hint: hint, appleError: .serverCertificateUntrusted)
+            code: .certificateNotTrusted, hop: hop, message: message, hint: hint,
+            appleError: trustFailure(.serverCertificateUntrusted, hop: hop))
+    }
+
+    /// What an app sees for a target certificate its stack refuses: the code plain URLSession
+    /// gets, and in the note the other stacks' (appleClients has each verdict). A proxy's own
+    /// certificate gets no note: the stacks' trust evaluation is about the target's.
+    ///
+    /// - Parameters:
+    ///   - error: URLSession's error for the failure.
+    ///   - hop: Whose certificate failed.
+    static func trustFailure(_ error: AppleClientError, hop: ProbeHop) -> AppleClientError {
+        guard hop == .target else { return error }
+        return error.noting(
+            "URLSession's default handling; AFNetworking 3: -999 cancelled (it cancels the challenge); AFNetworking 4: "
+                + "-1202; Alamofire 5 with a ServerTrustManager: AFError.serverTrustEvaluationFailed over -999 "
+                + "(appleClients gives each)")
     }
 
     /// `hostNameMismatch`: the certificate does not name the host asked for.
@@ -370,8 +387,7 @@ extension FailureReason {
             : "--no-validate-domain-name (an app's validatesDomainName = false; the chain is still verified), or a certificate that names \(host)"
         return FailureReason(
             code: .hostNameMismatch, hop: hop, message: message, hint: hint,
-            appleError: AppleClientError.serverCertificateUntrusted.noting(
-                "-999 cancelled in an app that cancels the trust challenge, as AFNetworking 3 did"))
+            appleError: trustFailure(.serverCertificateUntrusted, hop: hop))
     }
 
     /// `certificateExpired`.
@@ -387,7 +403,7 @@ extension FailureReason {
                 + (notAfter.map { " (not after \($0))" } ?? ""),
             hint: "renew the certificate (or check this machine's clock); "
                 + (hop == .proxy ? "--proxy-insecure skips the check" : "--allow-invalid-certificates skips the check"),
-            appleError: .serverCertificateHasBadDate)
+            appleError: trustFailure(.serverCertificateHasBadDate, hop: hop))
     }
 
     /// `certificateNotYetValid`.
@@ -403,7 +419,7 @@ extension FailureReason {
                 + (notBefore.map { " (not before \($0))" } ?? ""),
             hint: "check this machine's clock; "
                 + (hop == .proxy ? "--proxy-insecure skips the check" : "--allow-invalid-certificates skips the check"),
-            appleError: .serverCertificateNotYetValid)
+            appleError: trustFailure(.serverCertificateNotYetValid, hop: hop))
     }
 
     /// `pinnedKeyMismatch`: the server's public key is not pinned.
@@ -420,7 +436,8 @@ extension FailureReason {
                 "the server's public key \(serverKey.map { "\($0) " } ?? "")is not \(pinnedCount == 1 ? "" : "among ")\(keys)",
             hint: serverKey.map { "if the new key is expected, pin it: --pinned-public-key \($0)" },
             appleError: AppleClientError.cancelled.noting(
-                "an app that pins keys (AFNetworking, Alamofire, TrustKit) cancels the trust challenge"))
+                "AFNetworking 3 and TrustKit cancel the challenge; AFNetworking 4: -1202; Alamofire 5: "
+                    + "AFError.serverTrustEvaluationFailed(.publicKeyPinningFailed) over -999 (appleClients gives each)"))
     }
 
     /// `timeout` at the target, in a phase.
