@@ -103,7 +103,10 @@ private struct ParseState {
                     if let directive { .directive(name: directive.name, value: directive.value) } else if line.isComment {
                         .comment
                     } else { .blank }
-                elements.append(SyntaxElement(kind: kind, text: text(ofLines: start..<start + 1), startLine: start + 1))
+                elements.append(
+                    SyntaxElement(
+                        kind: kind, text: text(ofLines: start..<start + 1), startLine: start + 1,
+                        byteOffset: line.utf8.lowerBound))
                 continue
             }
             let leading = line.content.count - stripped.count
@@ -129,7 +132,9 @@ private struct ParseState {
             instruction.onbuildTrigger?.lineMap = lineMap.dropping(first: triggerStart)
             instruction.continuesPastEndOfFile = !ends
             let text = self.text(ofLines: start..<index)
-            elements.append(SyntaxElement(kind: .instruction(instruction), text: text, startLine: start + 1))
+            elements.append(
+                SyntaxElement(
+                    kind: .instruction(instruction), text: text, startLine: start + 1, byteOffset: lines[start].utf8.lowerBound))
         }
     }
 

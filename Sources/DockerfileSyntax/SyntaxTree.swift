@@ -28,6 +28,38 @@ public struct DockerfileSyntaxTree: Sendable, Hashable {
         }
     }
 
+    /// The byte offset of a position in the file's UTF-8 (after a byte order mark), for tools
+    /// that address text by bytes; `nil` for a position outside the file.
+    ///
+    /// - Parameter location: A 1-based line and column (columns in Unicode scalars).
+    /// - Returns: The 0-based offset of the position's first byte.
+    public func byteOffset(of location: SourceLocation) -> Int? {
+        // The last element starting at or before the line.
+        var low = 0
+        var high = elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            if elements[middle].startLine <= location.line { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return nil }
+        let element = elements[low - 1]
+        var offset = element.byteOffset
+        var line = element.startLine
+        var column = 1
+        for scalar in element.text.unicodeScalars {
+            if line == location.line && column == location.column { return offset }
+            offset += UTF8.width(scalar)
+            if scalar == "\n" {
+                if line == location.line { return nil }
+                line += 1
+                column = 1
+            } else if line == location.line {
+                column += 1
+            }
+        }
+        return line == location.line && column == location.column ? offset : nil
+    }
+
     /// The file's text: every element's source text in order.
     public var text: String {
         var text = hasByteOrderMark ? "\u{FEFF}" : ""
@@ -58,6 +90,9 @@ public struct SyntaxElement: Sendable, Hashable {
     public var text: String
     /// The 1-based line where the element starts.
     public var startLine: Int
+    /// Where the element's text starts in the file's UTF-8, after a byte order mark; 0 for an
+    /// element the parser did not read.
+    public var byteOffset: Int
 
     /// Creates an element.
     ///
@@ -65,10 +100,12 @@ public struct SyntaxElement: Sendable, Hashable {
     ///   - kind: What it is.
     ///   - text: Its source text with line endings.
     ///   - startLine: Its 1-based first line.
-    public init(kind: Kind, text: String, startLine: Int) {
+    ///   - byteOffset: Where its text starts in the file's UTF-8.
+    public init(kind: Kind, text: String, startLine: Int, byteOffset: Int = 0) {
         self.kind = kind
         self.text = text
         self.startLine = startLine
+        self.byteOffset = byteOffset
     }
 
     /// The comment's text after `#` and surrounding white space; `nil` for other elements.

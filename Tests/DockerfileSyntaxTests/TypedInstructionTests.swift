@@ -128,6 +128,10 @@ import Testing
                 #expect(String(scalars: line[range]) == word.text, "\(file):\(instruction.startLine)")
                 if let source = instruction.sourceRange(of: word) {
                     #expect(Self.text(at: source, in: body) == word.text, "\(file):\(instruction.startLine)")
+                    let offset = try #require(tree.byteOffset(of: source.start), "\(file):\(instruction.startLine)")
+                    let bytes = Array(body.utf8)
+                    let wordBytes = Array(word.text.utf8)
+                    #expect(Array(bytes[offset..<min(bytes.count, offset + wordBytes.count)]) == wordBytes)
                 }
             }
         }
