@@ -14,6 +14,7 @@
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
 #include <string.h>
+#include <time.h>
 
 // A fresh SHA-256 context, or NULL when OpenSSL cannot make one (out of memory).
 static inline EVP_MD_CTX *ccrypto_sha256_new(void) {
@@ -121,6 +122,59 @@ static inline ccrypto_chain_check ccrypto_check_chain(
     X509_free(leaf);
     ERR_clear_error();
     return check;
+}
+
+// Facts of a leaf certificate that Apple's trust requirements read.
+typedef struct {
+    // 1 when an extendedKeyUsage extension holds serverAuth, 0 when it lacks it, -1 without one.
+    int server_auth;
+    // How many DNS and IP names its subjectAltName holds.
+    int san_names;
+    // EVP_PKEY_RSA, EVP_PKEY_EC, ... (EVP_PKEY_get_base_id) and the key's size in bits.
+    int key_type;
+    int key_bits;
+    // The signature's digest NID (e.g. NID_sha256, NID_sha1), NID_undef when unknown.
+    int signature_digest;
+    // notBefore and notAfter in seconds since 1970.
+    long long not_before;
+    long long not_after;
+    // 0 when the certificate cannot be read.
+    int readable;
+} ccrypto_leaf_facts;
+
+static inline long long ccrypto_seconds(const ASN1_TIME *time) {
+    struct tm parts;
+    memset(&parts, 0, sizeof parts);
+    if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) return 0;
+    return (long long)timegm(&parts);
+}
+
+static inline ccrypto_leaf_facts ccrypto_read_leaf_facts(const char *pem) {
+    ccrypto_leaf_facts facts = { -1, 0, 0, 0, NID_undef, 0, 0, 0 };
+    X509 *leaf = ccrypto_read_certificate(pem);
+    if (leaf == NULL) return facts;
+    facts.readable = 1;
+    if (X509_get_extension_flags(leaf) & EXFLAG_XKUSAGE) {
+        facts.server_auth = (X509_get_extended_key_usage(leaf) & XKU_SSL_SERVER) ? 1 : 0;
+    }
+    GENERAL_NAMES *names = X509_get_ext_d2i(leaf, NID_subject_alt_name, NULL, NULL);
+    for (int index = 0; names != NULL && index < sk_GENERAL_NAME_num(names); index++) {
+        int type = sk_GENERAL_NAME_value(names, index)->type;
+        if (type == GEN_DNS || type == GEN_IPADD) facts.san_names += 1;
+    }
+    GENERAL_NAMES_free(names);
+    EVP_PKEY *key = X509_get0_pubkey(leaf);
+    if (key != NULL) {
+        facts.key_type = EVP_PKEY_get_base_id(key);
+        facts.key_bits = EVP_PKEY_get_bits(key);
+    }
+    int digest = NID_undef;
+    if (X509_get_signature_info(leaf, &digest, NULL, NULL, NULL) == 1) facts.signature_digest = digest;
+    facts.not_before = ccrypto_seconds(X509_get0_notBefore(leaf));
+    facts.not_after = ccrypto_seconds(X509_get0_notAfter(leaf));
+    X509_free(leaf);
+    ERR_clear_error();
+    return facts;
 }
 
 #endif

@@ -48,14 +48,24 @@ public struct TrustFacts: Sendable, Equatable {
     public var nameMatches: Bool
     /// Whether the leaf's public key is among `--pinned-public-key`; `nil` without pins.
     public var pinMatches: Bool?
+    /// The first of Apple's certificate requirements the leaf fails (``AppleTrustRules``), e.g.
+    /// `"extendedKeyUsage with serverAuth"`; `nil` when it meets them.
+    public var failedRequirement: String?
+    /// The first App Transport Security rule the connection fails; `nil` when it meets them.
+    public var failedATSRule: String?
 
     /// Facts.
     ///
     /// - Parameters: one per property.
-    public init(chain: Chain, nameMatches: Bool, pinMatches: Bool? = nil) {
+    public init(
+        chain: Chain, nameMatches: Bool, pinMatches: Bool? = nil, failedRequirement: String? = nil,
+        failedATSRule: String? = nil
+    ) {
         self.chain = chain
         self.nameMatches = nameMatches
         self.pinMatches = pinMatches
+        self.failedRequirement = failedRequirement
+        self.failedATSRule = failedATSRule
     }
 }
 

@@ -20,10 +20,11 @@ public enum AppleClientVerdicts {
         for facts: TrustFacts, policy: SecurityPolicy, clients: [AppleClient] = AppleClient.allCases
     ) -> [AppleClientVerdict] {
         clients.map { client in
+            if let rule = facts.failedATSRule { return atsFailure(client, rule: rule) }
             switch client {
-            case .urlSession: urlSession(facts, policy: policy)
-            case .afNetworking3, .afNetworking4: afNetworking(client, facts, policy: policy)
-            case .alamofire5: alamofire(facts, policy: policy)
+            case .urlSession: return urlSession(facts, policy: policy)
+            case .afNetworking3, .afNetworking4: return afNetworking(client, facts, policy: policy)
+            case .alamofire5: return alamofire(facts, policy: policy)
             }
         }
     }
@@ -39,8 +40,29 @@ public enum AppleClientVerdicts {
             if validatesHost && !facts.nameMatches {
                 return (AppleClientError.serverCertificateUntrusted.code, "the certificate does not name the host")
             }
+            if let requirement = facts.failedRequirement {
+                return (
+                    AppleClientError.serverCertificateUntrusted.code,
+                    "the certificate fails Apple's trust requirement \(requirement) (the code is what the platform returns)"
+                )
+            }
             return nil
         }
+    }
+
+    /// App Transport Security refuses the connection before any trust evaluation: every stack
+    /// fails alike (-1200, as observed).
+    static func atsFailure(_ client: AppleClient, rule: String) -> AppleClientVerdict {
+        AppleClientVerdict(
+            client: client, succeeded: false, errorDomain: AppleClientError.urlErrorDomain,
+            errorCode: AppleClientError.secureConnectionFailed.code,
+            rule: "App Transport Security: \(rule) (the code is what the platform returns)",
+            fixes: [
+                "a server with TLS 1.2 or later and ECDHE ciphers",
+                "an NSAppTransportSecurity exception for the domain (NSExceptionDomains with NSExceptionMinimumTLSVersion "
+                    + "or NSExceptionRequiresForwardSecrecy = NO)",
+            ],
+            warnings: ["an ATS exception lets the app use a connection Apple considers weak"])
     }
 
     /// The fixes for a failed platform evaluation, in any stack: what changes the facts.
@@ -53,7 +75,9 @@ public enum AppleClientVerdicts {
             ]
         case .expired: return ["renew the server's certificate"]
         case .notYetValid: return ["check the device's clock, or wait until the certificate's validity begins"]
-        case .trusted: return facts.nameMatches ? [] : ["a certificate whose subjectAltName names the host"]
+        case .trusted:
+            if !facts.nameMatches { return ["a certificate whose subjectAltName names the host"] }
+            return facts.failedRequirement.map { ["reissue the certificate to meet Apple's requirement: \($0)"] } ?? []
         }
     }
 

@@ -1,4 +1,5 @@
 import Curl
+import Digests
 import Foundation
 
 /// The default engine: libcurl driven directly, so every switch is honoured exactly.
@@ -93,7 +94,13 @@ public struct CurlProbeEngine: ProbeEngine {
         if request.isHTTPS, !settings.appleClients.isEmpty {
             // The chain the call already fetched (or its second look): no other connection.
             let chain = response.certificates.isEmpty ? (secondLook.map { [$0] } ?? []) : response.certificates
-            if let facts = TrustFacts(chain: chain, host: request.host, policy: settings.security, now: Int(time(nil))) {
+            if let leaf = chain.first?.pem.flatMap(LeafCertificateFacts.init(pem:)) {
+                result.appleTrust = AppleTrustRules.checks(
+                    leaf: leaf, preloadedRoot: settings.security.caFile == nil, tls: result.tls)
+            }
+            if let facts = TrustFacts(
+                chain: chain, host: request.host, policy: settings.security, now: Int(time(nil)), appleTrust: result.appleTrust)
+            {
                 result.appleClients = AppleClientVerdicts.verdicts(
                     for: facts, policy: settings.security, clients: settings.appleClients)
             }

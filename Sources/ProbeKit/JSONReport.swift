@@ -74,6 +74,16 @@ public struct JSONReport: Sendable {
             ("tls", result.tls.map(Self.object) ?? .null),
             ("proxyTls", result.proxyTLS.map(Self.object) ?? .null),
             ("appleClients", .array(result.appleClients.map(Self.object))),
+            (
+                "appleTrust",
+                .array(
+                    result.appleTrust.map {
+                        .object([
+                            ("rule", .string($0.rule)), ("passed", .bool($0.passed)), ("detail", .string($0.detail)),
+                            ("source", .string($0.source)),
+                        ])
+                    })
+            ),
             ("timings", result.timings.map(Self.object) ?? .null),
             ("remoteAddress", .string(result.remoteAddress)),
         ])

@@ -55,6 +55,9 @@ public struct ProbeResult: Sendable, Equatable {
     /// What each Apple client stack would do with the certificate shown (``AppleClientVerdicts``);
     /// empty for `http://` targets and calls whose TLS showed no certificate.
     public var appleClients: [AppleClientVerdict] = []
+    /// Apple's requirements checked on the certificate and connection (``AppleTrustRules``);
+    /// empty when ``appleClients`` is.
+    public var appleTrust: [AppleTrustCheck] = []
     /// libcurl's trace of the call as curl's `-v` prints it (`* ` text, `> ` sent, `< `
     /// received), credentials redacted; `nil` unless asked for (`-v`).
     public var trace: String?

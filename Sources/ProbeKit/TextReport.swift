@@ -86,6 +86,9 @@ public struct TextReport: Sendable {
             lines.append(("status", status))
         }
         for redirect in result.redirects { lines.append(("redirect", "\(redirect.status) to \(redirect.location)")) }
+        for check in result.appleTrust where !check.passed {
+            lines.append(("apple", "fails Apple's requirement \(check.rule): \(check.detail) (\(check.source))"))
+        }
         for verdict in result.appleClients { lines.append(("apple", Self.line(verdict))) }
         if let tls = result.tls { lines.append(("tls", describe(tls))) }
         if let tls = result.proxyTLS { lines.append(("proxy tls", describe(tls))) }

@@ -11,8 +11,9 @@ extension TrustFacts {
     ///   - host: The host asked for.
     ///   - policy: The probe's switches: the CA file and the pins.
     ///   - now: The time to check validity at, seconds since 1970.
+    ///   - appleTrust: Apple's requirements as checked on the leaf and the connection.
     /// - Returns: `nil` when the chain has no readable leaf.
-    init?(chain: [PeerCertificate], host: String, policy: SecurityPolicy, now: Int) {
+    init?(chain: [PeerCertificate], host: String, policy: SecurityPolicy, now: Int, appleTrust: [AppleTrustCheck]) {
         let pems = chain.compactMap(\.pem)
         guard !pems.isEmpty else { return nil }
         let check = CertificateChainCheck.check(certificates: pems, caFile: policy.caFile, host: host, now: now)
@@ -29,6 +30,9 @@ extension TrustFacts {
             let pin = "sha256//" + Data(digest.bytes).base64EncodedString()
             pinMatches = policy.pinnedPublicKeys.contains { $0.text == pin }
         }
-        self.init(chain: standing, nameMatches: check.hostMatches, pinMatches: pinMatches)
+        self.init(
+            chain: standing, nameMatches: check.hostMatches, pinMatches: pinMatches,
+            failedRequirement: appleTrust.first { !$0.passed && !$0.isATS }?.rule,
+            failedATSRule: appleTrust.first { !$0.passed && $0.isATS }?.rule)
     }
 }
