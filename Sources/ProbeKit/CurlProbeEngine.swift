@@ -94,6 +94,9 @@ public struct CurlProbeEngine: ProbeEngine {
         if request.isHTTPS, !settings.appleClients.isEmpty {
             // The chain the call already fetched (or its second look): no other connection.
             let chain = response.certificates.isEmpty ? (secondLook.map { [$0] } ?? []) : response.certificates
+            if let issuer = chain.first?.issuer {
+                result.certificateFrom = InterceptionProducts.origin(issuer: issuer, throughProxy: route.server != nil)
+            }
             if let leaf = chain.first?.pem.flatMap(LeafCertificateFacts.init(pem:)) {
                 result.appleTrust = AppleTrustRules.checks(
                     leaf: leaf, preloadedRoot: settings.security.caFile == nil, tls: result.tls)

@@ -74,6 +74,8 @@ public struct JSONReport: Sendable {
             ("tls", result.tls.map(Self.object) ?? .null),
             ("proxyTls", result.proxyTLS.map(Self.object) ?? .null),
             ("appleClients", .array(result.appleClients.map(Self.object))),
+            ("certificateFrom", .string(result.certificateFrom?.origin.rawValue)),
+            ("certificateFromEvidence", .string(result.certificateFrom?.evidence)),
             (
                 "appleTrust",
                 .array(

@@ -86,6 +86,9 @@ public struct TextReport: Sendable {
             lines.append(("status", status))
         }
         for redirect in result.redirects { lines.append(("redirect", "\(redirect.status) to \(redirect.location)")) }
+        if let from = result.certificateFrom, from.origin != .target {
+            lines.append(("cert from", "\(from.origin.rawValue): \(from.evidence)"))
+        }
         for check in result.appleTrust where !check.passed {
             lines.append(("apple", "fails Apple's requirement \(check.rule): \(check.detail) (\(check.source))"))
         }

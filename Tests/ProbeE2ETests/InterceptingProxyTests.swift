@@ -89,6 +89,8 @@ struct InterceptingProxyTests {
         #expect(probe.verdict("AFNetworking 4")?.errorCode == -1202, "\(call.json.summary)")
         #expect(probe.verdict("URLSession")?.errorCode == -1202, "\(call.json.summary)")
         #expect(call.words.contains("afnetworking 3: fails with -999 cancelled"), "\(call.text.summary)")
+        #expect(probe.certificateFrom == "interceptor", "\(call.json.summary)")
+        #expect(probe.certificateFromEvidence?.contains("mitmproxy") == true, "\(call.json.summary)")
         let both = try await ProbeCall.run([
             "--proxy", servers.proxy("MITM_PORT"), "--allow-invalid-certificates", "--no-validate-domain-name",
             "--client", "afnetworking3", target,

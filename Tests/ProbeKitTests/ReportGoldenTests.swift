@@ -46,7 +46,7 @@ import FoundationXML
         let fields: Set = [
             "target", "method", "repetition", "engine", "route", "proxy", "noProxyMatch", "outcome", "reason", "message", "hop",
             "urlError", "hint", "warnings", "httpStatus", "connectStatus", "redirects", "tls", "proxyTls", "appleClients",
-            "appleTrust", "timings", "remoteAddress",
+            "appleTrust", "certificateFrom", "certificateFromEvidence", "timings", "remoteAddress",
         ]
         // A call that never started has the compact record; every other one every field.
         let compact: Set = ["target", "method", "repetition", "engine", "outcome", "message"]

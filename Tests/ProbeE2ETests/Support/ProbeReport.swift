@@ -27,6 +27,8 @@ struct ProbeReport: Decodable, Sendable {
         var proxyTls: TLSFacts?
         var redirects: [Redirect]?
         var appleClients: [AppleClientVerdict]?
+        var certificateFrom: String?
+        var certificateFromEvidence: String?
         var timings: Timings?
         var remoteAddress: String?
 
