@@ -52,6 +52,19 @@ public struct JUnitReport: Sendable {
         let open =
             "    <testcase classname=\"stagebuild.probe.\(Self.escaped(result.engine))\" name=\"\(Self.escaped(name))\" time=\"\(time)\""
         var inner = ""
+        // One property per Apple client stack (JUnit's testcase <properties>, as the Ant schema has it).
+        if !result.appleClients.isEmpty {
+            inner += "      <properties>\n"
+            for verdict in result.appleClients {
+                let value =
+                    verdict.succeeded
+                    ? "succeeded"
+                    : "failed \(verdict.errorCode.map(String.init) ?? "")\(verdict.errorCase.map { " \($0)" } ?? "")"
+                inner +=
+                    "        <property name=\"apple.\(Self.escaped(verdict.client.rawValue))\" value=\"\(Self.escaped(value))\"/>\n"
+            }
+            inner += "      </properties>\n"
+        }
         let details = TextReport.detailLines(result).map { "\($0.0): \($0.1)" }.joined(separator: "\n")
         switch result.outcome {
         case .succeeded:
