@@ -83,10 +83,6 @@ typedef struct {
     // 1 when the leaf names the host (X509_check_host, or X509_check_ip_asc for an IP
     // literal: subjectAltName first, the CN only without DNS names, as OpenSSL does).
     int host_matches;
-    // The leaf's SubjectPublicKeyInfo in DER (what a pin hashes), and its length; free with
-    // OPENSSL_free.
-    unsigned char *public_key;
-    int public_key_length;
 } ccrypto_chain_check;
 
 // Verifies `pems[0]` (the leaf) with `pems[1...]` as untrusted intermediates against the CA
@@ -95,7 +91,7 @@ typedef struct {
 static inline ccrypto_chain_check ccrypto_check_chain(
     const char *const *pems, int count, const char *ca_file, const char *host, int host_is_ip, long now
 ) {
-    ccrypto_chain_check check = { -1, 0, NULL, 0 };
+    ccrypto_chain_check check = { -1, 0 };
     if (count < 1) return check;
     X509 *leaf = ccrypto_read_certificate(pems[0]);
     if (leaf == NULL) return check;
@@ -114,14 +110,23 @@ static inline ccrypto_chain_check ccrypto_check_chain(
         }
     }
     check.host_matches = host_is_ip ? X509_check_ip_asc(leaf, host, 0) == 1 : X509_check_host(leaf, host, strlen(host), 0, NULL) == 1;
-    check.public_key_length = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(leaf), &check.public_key);
-    if (check.public_key_length < 0) check.public_key_length = 0;
     X509_STORE_CTX_free(context);
     X509_STORE_free(store);
     sk_X509_pop_free(untrusted, X509_free);
     X509_free(leaf);
     ERR_clear_error();
     return check;
+}
+
+// A certificate's SubjectPublicKeyInfo in DER (what a pin hashes) in `*der` (free with
+// OPENSSL_free); returns its length, or 0 when the certificate cannot be read.
+static inline int ccrypto_public_key_der(const char *pem, unsigned char **der) {
+    X509 *certificate = ccrypto_read_certificate(pem);
+    if (certificate == NULL) return 0;
+    int length = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(certificate), der);
+    X509_free(certificate);
+    ERR_clear_error();
+    return length < 0 ? 0 : length;
 }
 
 // Facts of a leaf certificate that Apple's trust requirements read.

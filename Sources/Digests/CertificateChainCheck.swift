@@ -11,8 +11,18 @@ public struct CertificateChainCheck: Sendable, Equatable {
     public var verifyError: Int
     /// Whether the leaf names the host.
     public var hostMatches: Bool
-    /// SHA-256 of the leaf's SubjectPublicKeyInfo (DER): what `--pinned-public-key sha256//…` names.
-    public var publicKeySHA256: SHA256Digest?
+
+    /// SHA-256 of a certificate's SubjectPublicKeyInfo (DER), the hash a `sha256//` pin names.
+    ///
+    /// - Parameter pem: One certificate in PEM.
+    /// - Returns: The digest; `nil` when libcrypto cannot read the certificate.
+    public static func publicKeySHA256(pem: String) -> SHA256Digest? {
+        var der: UnsafeMutablePointer<UInt8>?
+        let length = ccrypto_public_key_der(pem, &der)
+        guard length > 0, let der else { return nil }
+        defer { CRYPTO_free(der, #file, #line) }
+        return SHA256Digest(of: UnsafeBufferPointer(start: der, count: Int(length)))
+    }
 
     /// `X509_V_ERR_CERT_NOT_YET_VALID`.
     public static let notYetValid = 9
@@ -36,12 +46,7 @@ public struct CertificateChainCheck: Sendable, Equatable {
                 ccrypto_check_chain(base, Int32(buffer.count), caFile, host, isIP ? 1 : 0, now)
             }
         }
-        var digest: SHA256Digest?
-        if let key = result.public_key, result.public_key_length > 0 {
-            digest = SHA256Digest(of: UnsafeBufferPointer(start: key, count: Int(result.public_key_length)))
-            CRYPTO_free(key, #file, #line)
-        }
         return CertificateChainCheck(
-            verifyError: Int(result.verify_error), hostMatches: result.host_matches == 1, publicKeySHA256: digest)
+            verifyError: Int(result.verify_error), hostMatches: result.host_matches == 1)
     }
 }

@@ -80,7 +80,7 @@ public struct AppleClientVerdict: Sendable, Equatable {
     /// The `URLError` code the app sees, or underneath Alamofire's error (-999: it cancels
     /// the challenge); `nil` on success.
     public var errorCode: Int?
-    /// The case of the stack's own error, e.g. `serverTrustEvaluationFailed(reason: .hostValidationFailed)`.
+    /// The case of the stack's own error, e.g. `serverTrustEvaluationFailed(reason: .trustEvaluationFailed(error:))`.
     public var errorCase: String?
     /// The rule that decided, in the stack's own terms.
     public var rule: String

@@ -151,7 +151,7 @@ public enum AppleClientVerdicts {
         }
         guard facts.pinMatches == true else {
             return failed(
-                "no public key of the chain is among the pinned keys", fixes: ["pin the server's current public key"])
+                "no public key of the chain is among the pinned keys", fixes: ["pin one of the chain's current public keys"])
         }
         return succeeded(
             "a pinned public key is in the chain",
@@ -161,23 +161,28 @@ public enum AppleClientVerdicts {
 
     // MARK: - Alamofire
 
-    /// Alamofire 5's `ServerTrustManager` evaluators (ServerTrustEvaluation.swift); a thrown
-    /// error cancels the challenge (SessionDelegate.swift), so the request fails with
-    /// `AFError.serverTrustEvaluationFailed(reason:)` over -999.
+    /// Alamofire 5's `ServerTrustManager` evaluators (ServerTrustEvaluation.swift: on iOS 12 /
+    /// macOS 10.14 and later each validation step throws `.trustEvaluationFailed(error:)`); a
+    /// thrown error cancels the challenge (SessionDelegate.swift), so the request fails with
+    /// `AFError.serverTrustEvaluationFailed(reason:)` over -999. Without a `ServerTrustManager`
+    /// Alamofire leaves the challenge to URLSession (the URLSession verdict).
     static func alamofire(_ facts: TrustFacts, policy: SecurityPolicy) -> AppleClientVerdict {
         let validateHost = policy.validatesDomainName
         var warnings: [String] = []
         let evaluator: String
         var reason: String?
+        // On iOS 12 / macOS 10.14 and later every validation step evaluates with
+        // SecTrustEvaluateWithError and throws .trustEvaluationFailed(error:).
+        func failed(in step: String) { reason = ".trustEvaluationFailed(error:) in \(step)" }
         var hostFix: String?
         if !policy.pinnedPublicKeys.isEmpty {
             let defaults = !policy.allowsInvalidCertificates
             evaluator = "PublicKeysTrustEvaluator(performDefaultValidation: \(defaults), validateHost: \(validateHost))"
             if defaults, platformTrust(facts, validatesHost: false) != nil {
-                reason = ".defaultEvaluationFailed"
+                failed(in: "its default validation")
             } else if validateHost, platformTrust(facts, validatesHost: true) != nil {
-                reason = ".hostValidationFailed"
-                hostFix = "validateHost: false"
+                failed(in: "its host validation")
+                if facts.chain == .trusted && !facts.nameMatches { hostFix = "validateHost: false" }
             } else if facts.pinMatches != true {
                 reason = ".publicKeyPinningFailed"
             }
@@ -191,10 +196,12 @@ public enum AppleClientVerdicts {
         } else {
             evaluator = "DefaultTrustEvaluator(validateHost: \(validateHost))"
             if validateHost, platformTrust(facts, validatesHost: true) != nil {
-                reason = ".hostValidationFailed"
-                if facts.chain == .trusted { hostFix = "DefaultTrustEvaluator(validateHost: false)" }
+                failed(in: "its host validation")
+                if facts.chain == .trusted && !facts.nameMatches && facts.failedRequirement == nil {
+                    hostFix = "DefaultTrustEvaluator(validateHost: false)"
+                }
             } else if platformTrust(facts, validatesHost: false) != nil {
-                reason = ".defaultEvaluationFailed"
+                failed(in: "its default validation")
             }
         }
         guard let reason else {
@@ -202,11 +209,12 @@ public enum AppleClientVerdicts {
             return AppleClientVerdict(
                 client: .alamofire5, succeeded: true, rule: "\(evaluator) passes", fixes: [], warnings: warnings)
         }
-        var fixes = reason == ".publicKeyPinningFailed" ? ["pin the server's current public key"] : trustFixes(facts)
+        var fixes = reason == ".publicKeyPinningFailed" ? ["pin one of the chain's current public keys"] : trustFixes(facts)
         if let hostFix { fixes.append(hostFix) }
+        let errorCase = reason.hasPrefix(".trustEvaluationFailed") ? ".trustEvaluationFailed(error:)" : reason
         return AppleClientVerdict(
             client: .alamofire5, succeeded: false, errorDomain: "Alamofire.AFError", errorCode: AppleClientError.cancelled.code,
-            errorCase: "serverTrustEvaluationFailed(reason: \(reason))", rule: "\(evaluator) throws \(reason)", fixes: fixes,
-            warnings: warnings)
+            errorCase: "serverTrustEvaluationFailed(reason: \(errorCase))", rule: "\(evaluator) throws \(reason)",
+            fixes: fixes, warnings: warnings)
     }
 }

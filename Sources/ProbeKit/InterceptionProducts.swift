@@ -52,6 +52,10 @@ public enum InterceptionProducts {
                     + "that CA (install it) or pin it"
             )
         }
-        return (.unknown, "through a proxy whose certificate issuer names no known interception product")
+        return (
+            .unknown,
+            "through a proxy; the target's certificate names no known interception product as its issuer, so it may be "
+                + "the target's own or an interceptor's"
+        )
     }
 }

@@ -115,7 +115,8 @@ public struct TextReport: Sendable {
         if let issuer = tls.issuer { parts.append("issuer \(issuer)") }
         if let notBefore = tls.notBefore { parts.append("not before \(notBefore)") }
         if let notAfter = tls.notAfter {
-            parts.append("not after \(notAfter)" + (tls.daysUntilExpiry.map { " (\($0) days left)" } ?? ""))
+            let days = tls.daysUntilExpiry.map { $0 < 0 ? " (expired \(-$0) days ago)" : " (\($0) days left)" }
+            parts.append("not after \(notAfter)" + (days ?? ""))
         }
         if let version = tls.version {
             parts.append([version, tls.cipher, tls.alpn.map { "ALPN \($0)" }].compactMap { $0 }.joined(separator: " "))

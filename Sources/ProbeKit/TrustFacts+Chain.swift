@@ -13,7 +13,9 @@ extension TrustFacts {
     ///   - now: The time to check validity at, seconds since 1970.
     ///   - appleTrust: Apple's requirements as checked on the leaf and the connection.
     /// - Returns: `nil` when the chain has no readable leaf.
-    init?(chain: [PeerCertificate], host: String, policy: SecurityPolicy, now: Int, appleTrust: [AppleTrustCheck]) {
+    public init?(
+        chain: [PeerCertificate], host: String, policy: SecurityPolicy, now: Int, appleTrust: [AppleTrustCheck] = []
+    ) {
         let pems = chain.compactMap(\.pem)
         guard !pems.isEmpty else { return nil }
         let check = CertificateChainCheck.check(certificates: pems, caFile: policy.caFile, host: host, now: now)
@@ -25,10 +27,13 @@ extension TrustFacts {
             case CertificateChainCheck.notYetValid: .notYetValid
             default: .untrusted
             }
+        // AFNetworking and Alamofire accept a pinned key anywhere in the chain the server sent.
         var pinMatches: Bool?
-        if !policy.pinnedPublicKeys.isEmpty, let digest = check.publicKeySHA256 {
-            let pin = "sha256//" + Data(digest.bytes).base64EncodedString()
-            pinMatches = policy.pinnedPublicKeys.contains { $0.text == pin }
+        if !policy.pinnedPublicKeys.isEmpty {
+            let keys = pems.compactMap(CertificateChainCheck.publicKeySHA256(pem:)).map {
+                "sha256//" + Data($0.bytes).base64EncodedString()
+            }
+            pinMatches = policy.pinnedPublicKeys.contains { keys.contains($0.text) }
         }
         self.init(
             chain: standing, nameMatches: check.hostMatches, pinMatches: pinMatches,

@@ -41,7 +41,7 @@ enum ComposeCommand: Subcommand {
             help: "Also lint the composed Dockerfile; findings go to stderr, exit 1 at warning or above."),
         ArgumentScanner.Option(
             names: ["--format"], takesValue: true, valueName: "FORMAT",
-            help: "--lint findings as text (stderr) or json (stdout; needs -o FILE or --check)."),
+            help: "--lint findings as text (stderr) or json (stdout; needs -o FILE)."),
         CatalogSearchPath.option,
     ]
 
@@ -64,8 +64,9 @@ enum ComposeCommand: Subcommand {
         guard ["text", "json"].contains(format) else { throw UsageError("--format is text or json, not '\(format)'") }
         if format == "json" {
             guard arguments.has("--lint") else { throw UsageError("--format sets how --lint reports; add --lint") }
-            guard outputPath != nil else {
-                throw UsageError("--format json writes the findings to stdout, which holds the Dockerfile; add -o FILE")
+            guard outputArgument != nil, outputArgument != "-", !checking else {
+                throw UsageError(
+                    "--format json writes the findings to stdout, which holds the Dockerfile (or --check's diff); add -o FILE")
             }
         }
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
@@ -130,8 +131,10 @@ enum ComposeCommand: Subcommand {
         let written = write(
             composed, to: outputPath, checking: checking, context: context, display: display, rerun: rerun)
         guard written == .success, arguments.has("--lint") else { return written }
+        // The output named as the user gave it, as the Stagefile is.
         return lint(
-            composed, as: outputPath.map(display) ?? "<stdout>", lineOrigins: lineOrigins, json: format == "json",
+            composed, as: outputArgument.flatMap { $0 == "-" ? nil : $0 } ?? outputPath.map(display) ?? "<stdout>",
+            lineOrigins: lineOrigins, json: format == "json",
             context: context)
     }
 

@@ -15,7 +15,7 @@ enum ProbeCommand: Subcommand {
         probe [--proxy URL] [--noproxy LIST] [--proxytunnel] [--no-validate-domain-name] \
         [--allow-invalid-certificates] [--cacert FILE] [--pinned-public-key sha256//B64]... \
         [--expect-status LIST] [-X METHOD] [-H 'Name: value']... [--targets FILE|-] \
-        [--format text|json|junit] [--engine curl|urlsession] URL...
+        [--format text|json|junit] [--engine curl|urlsession] [--client STACK]... URL...
         """
     static let discussion = """
         Makes one call per URL (and per --repeat) and reports it as succeeded, failed or

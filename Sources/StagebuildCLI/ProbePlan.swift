@@ -107,12 +107,15 @@ struct ProbePlan {
             settings.followsRedirects = arguments.has("--location")
             let clients = arguments.all("--client")
             if !clients.isEmpty {
-                settings.appleClients = try clients.map { text throws(Failure) in
+                var chosen: [AppleClient] = []
+                for text in clients {
                     guard let client = AppleClient(option: text) else {
                         throw usage("--client is urlsession, afnetworking3, afnetworking4 or alamofire5, not '\(text)'")
                     }
-                    return client
+                    // Each stack once, in the order first asked for.
+                    if !chosen.contains(client) { chosen.append(client) }
                 }
+                settings.appleClients = chosen
             }
             if let text = arguments.value("--max-redirs") {
                 guard let count = Int(text), (0...1_000).contains(count) else {

@@ -1,3 +1,5 @@
+import Curl
+import Foundation
 import ProbeKit
 import Testing
 
@@ -75,7 +77,23 @@ import Testing
         let verdict = AppleClientVerdicts.verdicts(
             for: TrustFacts(chain: .expired, nameMatches: true), policy: SecurityPolicy(), clients: [.alamofire5])[0]
         #expect(verdict.errorDomain == "Alamofire.AFError")
-        #expect(verdict.errorCase == "serverTrustEvaluationFailed(reason: .hostValidationFailed)")
+        #expect(verdict.errorCase == "serverTrustEvaluationFailed(reason: .trustEvaluationFailed(error:))")
         #expect(verdict.errorCode == -999)
+    }
+
+    /// A pin names any key of the chain the server sent: the CA's pins as well as the leaf's.
+    @Test func aPinnedKeyAnywhereInTheChainMatches() throws {
+        let pki = try TestPKI.shared.get()
+        let chain = try ["good", "ca"].map { name in
+            let path = name == "ca" ? pki.caPath : pki.certificatePath(name)
+            return PeerCertificate(fields: [HeaderField(name: "Cert", value: try String(contentsOfFile: path, encoding: .utf8))])
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        for (pin, matches) in [(try pki.pin("good"), true), (try pki.pin("ca"), true), (try pki.pin("other"), false)] {
+            let policy = SecurityPolicy(caFile: pki.caPath, pinnedPublicKeys: [try PublicKeyPin(parsing: pin)])
+            let facts = try #require(TrustFacts(chain: chain, host: "localhost", policy: policy, now: now))
+            #expect(facts.chain == .trusted && facts.nameMatches)
+            #expect(facts.pinMatches == matches, "\(pin)")
+        }
     }
 }

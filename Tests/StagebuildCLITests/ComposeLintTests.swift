@@ -55,7 +55,7 @@ import Testing
         let pin = try #require(records.first { $0["rule"] as? String == "SB003" })
         #expect(pin["file"] as? String == "Stages/tools.Dockerfile")
         #expect(pin["line"] as? Int == 2)
-        #expect(pin["composedFile"] as? String == "Dockerfile")
+        #expect(pin["composedFile"] as? String == "Dockerfile", "the output as given to -o")
         #expect(pin["composedLine"] as? Int == aptLine)
         #expect(pin["composedColumn"] as? Int == pin["column"] as? Int)
     }
@@ -65,5 +65,8 @@ import Testing
         let result = scratch.run(["compose", "--lint", "--format", "json"])
         #expect(result.status == .usage)
         #expect(result.stderr.contains("add -o FILE"))
+        // --check prints its diff on stdout: no place for the findings either.
+        let checking = scratch.run(["compose", "--lint", "--format", "json", "--check"])
+        #expect(checking.status == .usage)
     }
 }
