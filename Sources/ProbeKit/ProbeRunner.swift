@@ -17,6 +17,9 @@ public final class ProbeRunner: Sendable {
     public let concurrency: Int
     /// The overall limit in seconds, or `nil` for none.
     public let deadline: Double?
+    /// When the deadline's clock started: the command's start, so that reading a million
+    /// targets counts against it too.
+    public let start: ContinuousClock.Instant
     /// The run's cancel switch.
     public let cancellation = ProbeCancellation()
 
@@ -26,10 +29,15 @@ public final class ProbeRunner: Sendable {
     ///   - engine: the engine.
     ///   - concurrency: the most calls at once (`--concurrency`, default 8); values below 1 count as 1.
     ///   - deadline: the overall limit in seconds (`--deadline`), or `nil`.
-    public init(engine: any ProbeEngine, concurrency: Int = 8, deadline: Double? = nil) {
+    ///   - start: when the deadline's clock started; now by default.
+    public init(
+        engine: any ProbeEngine, concurrency: Int = 8, deadline: Double? = nil,
+        start: ContinuousClock.Instant = .now
+    ) {
         self.engine = engine
         self.concurrency = max(1, concurrency)
         self.deadline = deadline
+        self.start = start
     }
 
     /// Cancels the run: every call in flight ends with this cause, no further call starts.
@@ -87,7 +95,9 @@ public final class ProbeRunner: Sendable {
         var timer: DispatchWorkItem?
         if let deadline {
             let item = DispatchWorkItem { [cancellation] in cancellation.cancel(.deadline(seconds: deadline)) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: item)
+            let spent = ContinuousClock.now - start
+            let left = max(0, deadline - (Double(spent.components.seconds) + Double(spent.components.attoseconds) / 1e18))
+            DispatchQueue.global().asyncAfter(deadline: .now() + left, execute: item)
             timer = item
         }
         let work = Work(

@@ -37,7 +37,8 @@ enum ProbeCommand: Subcommand {
         certificate without the host's name: the report says which names it carries.
 
         Time: --connect-timeout bounds connecting (proxy, its CONNECT answer, TLS handshake);
-        --max-time bounds each call, the --expect-body match included; --deadline bounds the run.
+        --max-time bounds each call, the --expect-body match included; --deadline bounds the whole
+        run from the command's start, reading --targets included.
         Ctrl-C (SIGINT), SIGTERM or SIGHUP cancels the run: calls in flight and not started are
         reported cancelled, and the report is written.
 
@@ -146,6 +147,7 @@ enum ProbeCommand: Subcommand {
         ]
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
+        let start = ContinuousClock.now
         let plan: ProbePlan
         do throws(ProbePlan.Failure) {
             plan = try ProbePlan(arguments, context: context)
@@ -173,7 +175,7 @@ enum ProbeCommand: Subcommand {
                 throw UsageError(Redaction.text(error.description))
             }
         }
-        let runner = ProbeRunner(engine: engine, concurrency: plan.concurrency, deadline: plan.deadline)
+        let runner = ProbeRunner(engine: engine, concurrency: plan.concurrency, deadline: plan.deadline, start: start)
         let interruption = context.handlesInterrupts ? InterruptHandler(cancelling: runner) : nil
         let showsProgress = context.standardError.isTerminal
         var progress: (@Sendable (ProbeProgress) -> Void)?

@@ -68,6 +68,17 @@ import Testing
         #expect(ProbeSummary(results).description == "0 succeeded, 0 failed, 6 cancelled")
     }
 
+    /// The deadline counts from the command's start: time spent before the run (reading a
+    /// large targets file) is part of it.
+    @Test func theDeadlineCountsFromTheGivenStart() throws {
+        let runner = ProbeRunner(
+            engine: SleepingEngine(delay: .seconds(30)), concurrency: 2, deadline: 1, start: .now - .seconds(5))
+        let results = runner.run(try requests(4))
+        #expect(results.count == 4)
+        #expect(results.allSatisfy { $0.outcome == .cancelled(.deadline(seconds: 1)) })
+        #expect(results.filter { $0.message?.hasPrefix("cancelled in flight") == true }.count <= 2)
+    }
+
     @Test func cancelFromAnotherThreadEndsARealTransferToAPeerThatNeverAnswers() throws {
         let lab = try LoopbackLab.shared.get()
         let runner = ProbeRunner(
