@@ -95,7 +95,14 @@ public struct CurlProbeEngine: ProbeEngine {
             // The chain the call already fetched (or its second look): no other connection.
             let chain = response.certificates.isEmpty ? (secondLook.map { [$0] } ?? []) : response.certificates
             if let issuer = chain.first?.issuer {
-                result.certificateFrom = InterceptionProducts.origin(issuer: issuer, throughProxy: route.server != nil)
+                let from = InterceptionProducts.origin(issuer: issuer, throughProxy: route.server != nil)
+                result.certificateFrom = from
+                if from.origin == .interceptor,
+                    let reason = Self.interceptorsOwnAnswer(result, request: request, response: response, issuer: issuer)
+                {
+                    result.outcome = .failed(reason)
+                    result.message = reason.message
+                }
             }
             if let leaf = chain.first?.pem.flatMap(LeafCertificateFacts.init(pem:)) {
                 result.appleTrust = AppleTrustRules.checks(
@@ -110,6 +117,42 @@ public struct CurlProbeEngine: ProbeEngine {
         }
         if settings.collectsTrace { result.trace = Redaction.text(response.debugLog.text) }
         return result
+    }
+
+    /// A 502, 503 or 504 inside a tunnel whose certificate an interceptor made is the
+    /// interceptor's own answer, not the target's: it could not reach the target or refused
+    /// the target's certificate, and its body says which (mitmproxy: "Certificate verify
+    /// failed: certificate has expired").
+    static func interceptorsOwnAnswer(
+        _ result: ProbeResult, request: ProbeRequest, response: CurlResponse, issuer: String
+    ) -> FailureReason? {
+        guard case .failed(let reason) = result.outcome, reason.code == .unexpectedStatus, reason.hop == .target,
+            let status = result.httpStatus, [502, 503, 504].contains(status)
+        else { return nil }
+        // The body's words, markup removed (interceptors answer in HTML), white space collapsed.
+        var words = ""
+        var inTag = false
+        for character in String(decoding: response.body.prefix(2048), as: UTF8.self) {
+            switch character {
+            case "<": inTag = true
+            case ">":
+                inTag = false
+                words += " "
+            default: if !inTag { words.append(character.isWhitespace ? " " : character) }
+            }
+        }
+        let said = words.split(separator: " ").joined(separator: " ")
+        let product = InterceptionProducts.product(inIssuer: issuer) ?? "the interceptor"
+        var bad = FailureReason.proxyBadGateway(
+            status: response.heads.last.map { ProxyAnswer.status(line: $0.statusLine, code: status) } ?? "\(status)",
+            authority: request.authority,
+            onConnect: false,
+            evidence: "answered inside the tunnel by \(product), which re-signs TLS"
+                + (said.isEmpty ? "" : ": \(Redaction.text(String(said.prefix(200))))"))
+        bad.hint =
+            "\(product) could not reach the target or refused its certificate (its answer says which): check the target, "
+            + "or the proxy's own trust of it"
+        return bad
     }
 
     /// The 3xx answers with a `Location` that libcurl followed, in order: every head but the

@@ -113,4 +113,20 @@ struct InterceptingProxyTests {
         try call.expectSucceeded()
         #expect(try call.probe.appleClients?.allSatisfy { $0.outcome == "succeeded" } == true, "\(call.json.summary)")
     }
+
+    /// An interceptor that refuses the target's certificate answers 502 inside the tunnel
+    /// itself: the report names the proxy and says why, not "an unexpected status from the target".
+    @Test(.timeLimit(.minutes(1)))
+    func anInterceptorsOwn502IsTheProxysAnswer() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("MITM_PORT"), "--cacert", servers["MITM_CA_CERT"],
+            servers.url("https", "localhost", "TLS_EXPIRED_PORT"),
+        ])
+        try call.expectFailed("proxyBadGateway")
+        let probe = try call.probe
+        #expect(probe.hop == "proxy", "\(call.json.summary)")
+        #expect(probe.message?.contains("certificate has expired") == true, "\(call.json.summary)")
+        #expect(probe.hint?.contains("--expect-status") != true, "\(call.json.summary)")
+    }
 }
