@@ -207,14 +207,16 @@ public enum AppleClientVerdicts {
         guard let reason else {
             if evaluator.hasPrefix("DisabledTrustEvaluator") { warnings.append("neither the chain nor the name is verified") }
             return AppleClientVerdict(
-                client: .alamofire5, succeeded: true, rule: "\(evaluator) passes", fixes: [], warnings: warnings)
+                client: .alamofire5, succeeded: true, rule: "a ServerTrustManager with \(evaluator) passes", fixes: [],
+                warnings: warnings)
         }
         var fixes = reason == ".publicKeyPinningFailed" ? ["pin one of the chain's current public keys"] : trustFixes(facts)
         if let hostFix { fixes.append(hostFix) }
         let errorCase = reason.hasPrefix(".trustEvaluationFailed") ? ".trustEvaluationFailed(error:)" : reason
         return AppleClientVerdict(
             client: .alamofire5, succeeded: false, errorDomain: "Alamofire.AFError", errorCode: AppleClientError.cancelled.code,
-            errorCase: "serverTrustEvaluationFailed(reason: \(errorCase))", rule: "\(evaluator) throws \(reason)",
+            errorCase: "serverTrustEvaluationFailed(reason: \(errorCase))",
+            rule: "a ServerTrustManager with \(evaluator) throws \(reason)",
             fixes: fixes, warnings: warnings)
     }
 }

@@ -103,6 +103,13 @@ public struct CurlProbeEngine: ProbeEngine {
                     result.outcome = .failed(reason)
                     result.message = reason.message
                 }
+                // The key seen through an interceptor is the interceptor's: pinning it defeats the pin.
+                if from.origin == .interceptor, case .failed(var reason) = result.outcome, reason.code == .pinnedKeyMismatch {
+                    reason.hint =
+                        "the key seen is the intercepting proxy's (\(issuer)), not the target's: pinning it would defeat "
+                        + "the pin; the target's own key cannot be seen through this proxy"
+                    result.outcome = .failed(reason)
+                }
             }
             if let leaf = chain.first?.pem.flatMap(LeafCertificateFacts.init(pem:)) {
                 result.appleTrust = AppleTrustRules.checks(
