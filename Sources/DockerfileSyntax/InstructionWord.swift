@@ -26,8 +26,8 @@ extension Instruction {
     /// written without escapes (the range of its text inside the quotes).
     public var argumentWords: [InstructionWord] {
         let line = logicalLine.scalars
-        var searchFrom = argumentsOffset
         if isJSONForm {
+            var searchFrom = argumentsOffset
             return arguments.map { argument in
                 guard let start = Self.offset(of: "\"" + argument + "\"", in: line, from: searchFrom) else {
                     return InstructionWord(text: argument, range: nil)
@@ -37,13 +37,24 @@ extension Instruction {
                 return InstructionWord(text: argument, range: start + 1..<end)
             }
         }
-        return arguments.map { argument in
-            guard !argument.isEmpty, let start = Self.offset(of: argument, in: line, from: searchFrom) else {
-                return InstructionWord(text: argument, range: nil)
+        return placed(arguments, in: line)
+    }
+
+    /// Words the split kept verbatim, each with its range: found in order from
+    /// ``argumentsOffset``, each search starting where the word before it ended.
+    ///
+    /// - Parameters:
+    ///   - words: The words in the order written.
+    ///   - line: The logical line's scalars.
+    func placed(_ words: [String], in line: [Unicode.Scalar]) -> [InstructionWord] {
+        var searchFrom = argumentsOffset
+        return words.map { word in
+            guard !word.isEmpty, let start = Self.offset(of: word, in: line, from: searchFrom) else {
+                return InstructionWord(text: word, range: nil)
             }
-            let end = start + argument.unicodeScalars.count
+            let end = start + word.unicodeScalars.count
             searchFrom = end
-            return InstructionWord(text: argument, range: start..<end)
+            return InstructionWord(text: word, range: start..<end)
         }
     }
 

@@ -49,23 +49,21 @@ public struct SourceEdit: Sendable, Hashable {
         guard !edits.isEmpty else { return (text, []) }
         // Split on the scalar: as a Character, "\r\n" is one grapheme and not "\n".
         var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
-        var skipped: [SourceEdit] = []
+        var skipped: [Int] = []
         // Right to left, so that the columns of edits still to come stay valid.
-        for edit in edits.sorted(by: { $0.range.start > $1.range.start }) {
-            let index = edit.range.start.line - 1
+        for (position, edit) in edits.enumerated().sorted(by: { $0.element.range.start > $1.element.range.start }) {
+            let line = edit.range.start.line - 1
             let start = edit.range.start.column - 1
             let end = start + edit.range.length
-            guard lines.indices.contains(index), start >= 0, end <= lines[index].count,
-                lines[index][start..<end].elementsEqual(edit.expected.unicodeScalars)
+            guard lines.indices.contains(line), start >= 0, end <= lines[line].count,
+                lines[line][start..<end].elementsEqual(edit.expected.unicodeScalars)
             else {
-                skipped.append(edit)
+                skipped.append(position)
                 continue
             }
-            lines[index].replaceSubrange(start..<end, with: edit.replacement.unicodeScalars)
+            lines[line].replaceSubrange(start..<end, with: edit.replacement.unicodeScalars)
         }
-        let order = Dictionary(edits.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        skipped.sort { order[$0, default: 0] < order[$1, default: 0] }
-        return (lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n"), skipped)
+        return (lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n"), skipped.sorted().map { edits[$0] })
     }
 }
 

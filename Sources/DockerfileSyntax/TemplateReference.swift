@@ -34,13 +34,6 @@ extension Instruction {
     public var templateReferenceWords: [InstructionWord]? {
         guard isTemplateReference else { return nil }
         let line = logicalLine.scalars
-        var searchFrom = argumentsOffset
-        return WordSplitter.words(in: line[min(argumentsOffset, line.count)...], escape: escapeCharacter).map { word in
-            guard let start = Self.offset(of: word, in: line, from: searchFrom) else {
-                return InstructionWord(text: word, range: nil)
-            }
-            searchFrom = start + word.unicodeScalars.count
-            return InstructionWord(text: word, range: start..<searchFrom)
-        }
+        return placed(WordSplitter.words(in: line[min(argumentsOffset, line.count)...], escape: escapeCharacter), in: line)
     }
 }

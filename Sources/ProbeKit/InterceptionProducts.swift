@@ -9,6 +9,14 @@ public enum CertificateOrigin: String, Sendable, Equatable {
     case unknown
 }
 
+/// Whose certificate a call saw, and why the probe says so.
+public struct CertificateSource: Sendable, Equatable {
+    /// The target's, an interceptor's, or unknown.
+    public var origin: CertificateOrigin
+    /// The evidence in words.
+    public var evidence: String
+}
+
 /// The interception products whose CA names the probe knows, matched on the certificate's
 /// issuer (case-insensitively): one table, each entry tested.
 public enum InterceptionProducts {
@@ -43,19 +51,18 @@ public enum InterceptionProducts {
     ///   - issuer: The target certificate's issuer; `nil` when unknown.
     ///   - throughProxy: Whether a proxy was in the path.
     /// - Returns: The origin and its evidence in words.
-    public static func origin(issuer: String?, throughProxy: Bool) -> (origin: CertificateOrigin, evidence: String) {
-        guard throughProxy else { return (.target, "no proxy was in the path") }
+    public static func origin(issuer: String?, throughProxy: Bool) -> CertificateSource {
+        guard throughProxy else { return CertificateSource(origin: .target, evidence: "no proxy was in the path") }
         if let issuer, let product = product(inIssuer: issuer) {
-            return (
-                .interceptor,
-                "the issuer (\(issuer)) names \(product): the proxy re-signs TLS with its own CA, so an app must trust "
-                    + "that CA (install it) or pin it"
-            )
+            return CertificateSource(
+                origin: .interceptor,
+                evidence:
+                    "the issuer (\(issuer)) names \(product): the proxy re-signs TLS with its own CA, so an app must trust "
+                    + "that CA (install it) or pin it")
         }
-        return (
-            .unknown,
-            "through a proxy; the target's certificate names no known interception product as its issuer, so it may be "
-                + "the target's own or an interceptor's"
-        )
+        return CertificateSource(
+            origin: .unknown,
+            evidence: "through a proxy; the target's certificate names no known interception product as its issuer, so it may be "
+                + "the target's own or an interceptor's")
     }
 }

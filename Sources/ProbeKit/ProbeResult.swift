@@ -60,15 +60,7 @@ public struct ProbeResult: Sendable, Equatable {
     public var appleTrust: [AppleTrustCheck] = []
     /// For `https://` targets with a certificate: whether it is the target's or an
     /// interceptor's (``InterceptionProducts``), with the evidence; `nil` otherwise.
-    public var certificateFrom: (origin: CertificateOrigin, evidence: String)? {
-        get { certificateOrigin.map { ($0, certificateEvidence ?? "") } }
-        set {
-            certificateOrigin = newValue?.origin
-            certificateEvidence = newValue?.evidence
-        }
-    }
-    private var certificateOrigin: CertificateOrigin?
-    private var certificateEvidence: String?
+    public var certificateFrom: CertificateSource?
     /// libcurl's trace of the call as curl's `-v` prints it (`* ` text, `> ` sent, `< `
     /// received), credentials redacted; `nil` unless asked for (`-v`).
     public var trace: String?

@@ -95,8 +95,7 @@ public final class ProbeRunner: Sendable {
         var timer: DispatchWorkItem?
         if let deadline {
             let item = DispatchWorkItem { [cancellation] in cancellation.cancel(.deadline(seconds: deadline)) }
-            let spent = ContinuousClock.now - start
-            let left = max(0, deadline - (Double(spent.components.seconds) + Double(spent.components.attoseconds) / 1e18))
+            let left = max(0, deadline - (ContinuousClock.now - start).inSeconds)
             DispatchQueue.global().asyncAfter(deadline: .now() + left, execute: item)
             timer = item
         }

@@ -15,3 +15,11 @@ enum Seconds {
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
 }
+
+extension Duration {
+    /// The duration in seconds, e.g. `1.5` for 1.5 s: the one conversion the runner's deadline,
+    /// the engines' timings and the report's elapsed time share.
+    public var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -171,7 +171,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
         cancellation.removeHandler(token)
         let redirects = redirectPolicy.take(task.taskIdentifier)
         let elapsed = clock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = elapsed.inSeconds * 1000
 
         var result = ProbeResult(
             target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,

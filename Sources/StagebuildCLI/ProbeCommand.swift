@@ -209,7 +209,7 @@ enum ProbeCommand: Subcommand {
         let elapsed = ContinuousClock.now - started
         interruption?.stop()
         if showsProgress { context.standardError.write("\r\u{1B}[K") }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         let summary = output.finish(elapsed: seconds)
         switch runner.cancellation.cause {
         case .interrupted: return .interrupted
