@@ -224,9 +224,16 @@ public final class EasyHandle {
             recorder.receiveDebug(type: type, UnsafeRawBufferPointer(start: data, count: size))
             // A status line received: the handshake of the connection it came on is done; the
             // last one is the final response's, on the target's connection. One look per
-            // response, not per header line.
-            if type == CURLINFO_HEADER_IN, let handle, let data, size >= 5,
-                UnsafeRawBufferPointer(start: data, count: 5).elementsEqual("HTTP/".utf8),
+            // response, not per header line. libcurl's "SSL connection using" line ends a
+            // handshake too: a call refused after it (a pinned key that does not match) gets no
+            // status line. CURLINFO_TLS_SSL_PTR names the target's connection only, never an
+            // https:// proxy's.
+            if let handle, let data,
+                (type == CURLINFO_HEADER_IN && size >= 5
+                    && UnsafeRawBufferPointer(start: data, count: 5).elementsEqual("HTTP/".utf8))
+                    || (type == CURLINFO_TEXT && size >= EasyHandle.handshakeLine.count
+                        && UnsafeRawBufferPointer(start: data, count: EasyHandle.handshakeLine.count).elementsEqual(
+                            EasyHandle.handshakeLine)),
                 let session = EasyHandle.tlsSession(of: handle)
             {
                 recorder.tlsSession = session
@@ -316,6 +323,10 @@ public final class EasyHandle {
             proxyErrorCode: long(CURLINFO_PROXY_ERROR),
             debugLog: recorder.debugLog, tlsSession: recorder.tlsSession)
     }
+
+    /// The start of libcurl's text line after a finished handshake (OpenSSL backend:
+    /// "SSL connection using TLSv1.3 / TLS_AES_256_GCM_SHA384").
+    static let handshakeLine = Array("SSL connection using ".utf8)
 
     /// The negotiated TLS of a handle's connection, while the transfer holds it: libcurl
     /// detaches the connection when the transfer is done.

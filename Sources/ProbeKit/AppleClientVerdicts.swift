@@ -69,8 +69,9 @@ public enum AppleClientVerdicts {
     static func trustFixes(_ facts: TrustFacts) -> [String] {
         switch facts.chain {
         case .untrusted:
+            let ca = facts.interceptor.map { "\($0)'s CA (the intercepting proxy's)" } ?? "the issuing CA"
             return [
-                "install the issuing CA on the device and turn on full trust for it (Settings > General > About > "
+                "install \(ca) on the device and turn on full trust for it (Settings > General > About > "
                     + "Certificate Trust Settings)"
             ]
         case .expired: return ["renew the server's certificate"]
@@ -81,15 +82,31 @@ public enum AppleClientVerdicts {
         }
     }
 
+    /// The fix for a pin that matches no key of the chain. Through an interceptor the chain is
+    /// the interceptor's: pinning its key would defeat the pin, and the target's key cannot be
+    /// seen through it.
+    static func pinFixes(_ facts: TrustFacts) -> [String] {
+        guard let interceptor = facts.interceptor else { return ["pin one of the chain's current public keys"] }
+        return [
+            "test the pin without \(interceptor) in the path: the key seen is the interceptor's, and pinning it would "
+                + "defeat the pin"
+        ]
+    }
+
     // MARK: - URLSession
 
     /// Default handling: the system evaluates chain and name; a failure is the task's error.
     static func urlSession(_ facts: TrustFacts, policy: SecurityPolicy) -> AppleClientVerdict {
         var warnings: [String] = []
-        if !policy.validatesDomainName || policy.allowsInvalidCertificates || !policy.pinnedPublicKeys.isEmpty {
+        let given = [
+            policy.allowsInvalidCertificates ? "--allow-invalid-certificates" : nil,
+            policy.validatesDomainName ? nil : "--no-validate-domain-name",
+            policy.pinnedPublicKeys.isEmpty ? nil : "--pinned-public-key",
+        ].compactMap { $0 }
+        if !given.isEmpty {
             warnings.append(
-                "URLSession's default handling has no switch for the probe's trust options: an app needs a delegate "
-                    + "answering urlSession(_:didReceive:completionHandler:) for them")
+                "default handling has no equivalent of \(given.joined(separator: ", ")): that takes a "
+                    + "urlSession(_:didReceive:completionHandler:) delegate")
         }
         let rule = "default server-trust handling (SecTrustEvaluateWithError, SSL policy for the host)"
         guard let failure = platformTrust(facts, validatesHost: true) else {
@@ -131,7 +148,10 @@ public enum AppleClientVerdicts {
                 fixes: [
                     "validatesDomainName = NO", "pin the server's public key (AFSSLPinningModePublicKey)",
                 ] + trustFixes(facts).map { "\($0), with allowInvalidCertificates = NO" },
-                warnings: ["validatesDomainName = NO with allowInvalidCertificates = YES verifies neither the chain nor the name"]
+                warnings: [
+                    "validatesDomainName = NO with allowInvalidCertificates = YES verifies neither the chain nor the name",
+                    "pinning with allowInvalidCertificates = YES checks the pin only: the name is not verified",
+                ]
             )
         }
         let trust = platformTrust(facts, validatesHost: validatesName)
@@ -150,8 +170,7 @@ public enum AppleClientVerdicts {
             return failed("the server trust does not evaluate as valid: \(trust.reason)", fixes: trustFixes(facts))
         }
         guard facts.pinMatches == true else {
-            return failed(
-                "no public key of the chain is among the pinned keys", fixes: ["pin one of the chain's current public keys"])
+            return failed("no public key of the chain is among the pinned keys", fixes: pinFixes(facts))
         }
         return succeeded(
             "a pinned public key is in the chain",
@@ -210,7 +229,7 @@ public enum AppleClientVerdicts {
                 client: .alamofire5, succeeded: true, rule: "a ServerTrustManager with \(evaluator) passes", fixes: [],
                 warnings: warnings)
         }
-        var fixes = reason == ".publicKeyPinningFailed" ? ["pin one of the chain's current public keys"] : trustFixes(facts)
+        var fixes = reason == ".publicKeyPinningFailed" ? pinFixes(facts) : trustFixes(facts)
         if let hostFix { fixes.append(hostFix) }
         let errorCase = reason.hasPrefix(".trustEvaluationFailed") ? ".trustEvaluationFailed(error:)" : reason
         return AppleClientVerdict(

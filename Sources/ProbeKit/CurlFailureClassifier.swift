@@ -18,6 +18,8 @@ struct CurlFailureClassifier {
     var route: ProxyRoute
     var tunnel: Bool
     var settings: ProbeSettings
+    /// Whose certificate the call saw for its target, once known.
+    var certificateFrom: CertificateSource?
 
     /// `X509_V_ERR_CERT_NOT_YET_VALID` (OpenSSL x509_vfy.h).
     static let certificateNotYetValid = 9
@@ -32,6 +34,11 @@ struct CurlFailureClassifier {
     private var proxyAddress: String {
         guard let server = route.server else { return "" }
         return server.host.contains(":") ? "[\(server.host)]:\(server.port)" : "\(server.host):\(server.port)"
+    }
+
+    /// ``certificateFrom``, or what the route alone tells.
+    private var certificateSource: CertificateSource {
+        certificateFrom ?? InterceptionProducts.origin(issuer: nil, throughProxy: route.server != nil)
     }
 
     private var responseCheck: ResponseCheck {
@@ -178,7 +185,9 @@ struct CurlFailureClassifier {
         if isNameMismatch(error.message) {
             let facts = Self.facts(of: leaf)
             let asked = Self.quotedName(in: error.message) ?? (atProxy ? route.server?.host ?? "" : request.host)
-            return .hostNameMismatch(hop: hop, host: asked, names: facts.certificateNames, throughProxy: route.server != nil)
+            return .hostNameMismatch(
+                hop: hop, host: asked, names: facts.certificateNames,
+                certificateFrom: certificateSource)
         }
         let verifyResult = atProxy ? partial.proxyTLSVerifyResult : partial.tlsVerifyResult
         let problem = Self.certificateProblem(in: error.message) ?? error.reason
@@ -188,7 +197,9 @@ struct CurlFailureClassifier {
         } else if verifyResult == Self.certificateNotYetValid || problem.contains("not yet valid") {
             reason = .certificateNotYetValid(hop: hop, notBefore: leaf?.notBefore)
         } else {
-            reason = .certificateNotTrusted(hop: hop, problem: problem, issuer: leaf?.issuer, throughProxy: route.server != nil)
+            reason = .certificateNotTrusted(
+                hop: hop, problem: problem, issuer: leaf?.issuer,
+                certificateFrom: certificateSource)
         }
         return atProxy ? reason : withNameProblem(reason, leaf: leaf)
     }
@@ -266,7 +277,8 @@ struct CurlFailureClassifier {
         var facts = Self.facts(of: leaf)
         facts.secondLook = response.certificates.isEmpty && secondLook != nil
         let handshakeDone = response.timings.appConnect > 0 || response.statusCode > 0
-        if handshakeDone, let session = response.tlsSession {
+        // A session is recorded only once a handshake with the target finished.
+        if let session = response.tlsSession {
             facts.version = session.version
             facts.cipher = session.cipher
             facts.alpn = session.alpn

@@ -51,16 +51,15 @@ public struct CurlProbeEngine: ProbeEngine {
         }
         let tunnel = settings.tunnels(request, on: route)
         let transfer = Self.transfer(options(for: request, route: route, tunnel: tunnel), cancellation: cancellation)
-        let classifier = CurlFailureClassifier(request: request, route: route, tunnel: tunnel, settings: settings)
+        var classifier = CurlFailureClassifier(request: request, route: route, tunnel: tunnel, settings: settings)
 
         let response: CurlResponse
-        var reason: FailureReason?
+        var failure: CurlError?
         var secondLook: PeerCertificate?
         var proxyCertificate: PeerCertificate?
         switch transfer {
         case .success(let received):
             response = received
-            reason = classifier.failure(of: received)
         case .failure(let error):
             response = error.partialResponse ?? CurlResponse()
             if error.code == .abortedByCallback, let cause = cancellation.cause {
@@ -69,13 +68,21 @@ public struct CurlProbeEngine: ProbeEngine {
                 result.remoteAddress = Self.remoteAddress(response)
                 return result
             }
+            failure = error
             if classifier.needsSecondLook(error) {
                 secondLook = self.secondLook(request, route: route, tunnel: tunnel, cancellation: cancellation)
             } else if classifier.needsProxyLook(error), let proxy = route.server {
                 proxyCertificate = look(at: proxy, cancellation: cancellation)
             }
-            reason = classifier.failure(of: error, secondLook: secondLook, proxyCertificate: proxyCertificate)
         }
+        // The chain the call already fetched (or its second look): the verdicts need no other
+        // connection; only --compare-direct makes one more, to the target itself.
+        let chain =
+            !request.isHTTPS ? [] : response.certificates.isEmpty ? (secondLook.map { [$0] } ?? []) : response.certificates
+        classifier.certificateFrom = certificateSource(request, route: route, chain: chain, cancellation: cancellation)
+        var reason =
+            failure.map { classifier.failure(of: $0, secondLook: secondLook, proxyCertificate: proxyCertificate) }
+            ?? classifier.failure(of: response)
 
         reason = classifier.explainingNegotiate(reason, log: response.debugLog)
         let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: secondLook)
@@ -91,20 +98,15 @@ public struct CurlProbeEngine: ProbeEngine {
             proxyTLS: classifier.proxyTLSFacts(response: response, reason: reason, proxyCertificate: proxyCertificate))
         result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
         result.redirects = Self.redirects(in: response)
-        if request.isHTTPS, !settings.appleClients.isEmpty {
-            // The chain the call already fetched (or its second look): no other connection.
-            let chain = response.certificates.isEmpty ? (secondLook.map { [$0] } ?? []) : response.certificates
-            if let issuer = chain.first?.issuer {
-                let from = InterceptionProducts.origin(issuer: issuer, throughProxy: route.server != nil)
-                result.certificateFrom = from
-                if from.origin == .interceptor,
-                    let reason = Self.interceptorsOwnAnswer(result, request: request, response: response, issuer: issuer)
-                {
+        if request.isHTTPS {
+            result.certificateFrom = classifier.certificateFrom
+            if let from = classifier.certificateFrom, from.origin == .interceptor, let issuer = chain.first?.issuer {
+                if let reason = Self.interceptorsOwnAnswer(result, request: request, response: response, source: from) {
                     result.outcome = .failed(reason)
                     result.message = reason.message
                 }
                 // The key seen through an interceptor is the interceptor's: pinning it defeats the pin.
-                if from.origin == .interceptor, case .failed(var reason) = result.outcome, reason.code == .pinnedKeyMismatch {
+                if case .failed(var reason) = result.outcome, reason.code == .pinnedKeyMismatch {
                     reason.hint =
                         "the key seen is the intercepting proxy's (\(issuer)), not the target's: pinning it would defeat "
                         + "the pin; the target's own key cannot be seen through this proxy"
@@ -115,9 +117,12 @@ public struct CurlProbeEngine: ProbeEngine {
                 result.appleTrust = AppleTrustRules.checks(
                     leaf: leaf, preloadedRoot: settings.security.caFile == nil, tls: result.tls)
             }
-            if let facts = TrustFacts(
-                chain: chain, host: request.host, policy: settings.security, now: Int(time(nil)), appleTrust: result.appleTrust)
+            if !settings.appleClients.isEmpty,
+                var facts = TrustFacts(
+                    chain: chain, host: request.host, policy: settings.security, now: Int(time(nil)),
+                    appleTrust: result.appleTrust)
             {
+                facts.interceptor = result.certificateFrom?.interceptor
                 result.appleClients = AppleClientVerdicts.verdicts(
                     for: facts, policy: settings.security, clients: settings.appleClients)
             }
@@ -131,7 +136,7 @@ public struct CurlProbeEngine: ProbeEngine {
     /// the target's certificate, and its body says which (mitmproxy: "Certificate verify
     /// failed: certificate has expired").
     static func interceptorsOwnAnswer(
-        _ result: ProbeResult, request: ProbeRequest, response: CurlResponse, issuer: String
+        _ result: ProbeResult, request: ProbeRequest, response: CurlResponse, source: CertificateSource
     ) -> FailureReason? {
         guard case .failed(let reason) = result.outcome, reason.code == .unexpectedStatus, reason.hop == .target,
             let status = result.httpStatus, [502, 503, 504].contains(status)
@@ -149,7 +154,7 @@ public struct CurlProbeEngine: ProbeEngine {
             }
         }
         let said = words.split(separator: " ").joined(separator: " ")
-        let product = InterceptionProducts.product(inIssuer: issuer) ?? "the interceptor"
+        let product = source.product ?? "the interceptor"
         var bad = FailureReason.proxyBadGateway(
             status: response.heads.last.map { ProxyAnswer.status(line: $0.statusLine, code: status) } ?? "\(status)",
             authority: request.authority,
@@ -224,6 +229,29 @@ public struct CurlProbeEngine: ProbeEngine {
 
     private func timeoutOptions(connect: Double, total: Double) -> [EasyOption] {
         [.connectTimeout(milliseconds: Int((connect * 1000).rounded())), .timeout(milliseconds: Int((total * 1000).rounded()))]
+    }
+
+    /// Whose certificate the chain is: the issuer's word, or with `--compare-direct` through a
+    /// proxy, what one direct handshake with the target shows. `nil` without a certificate.
+    private func certificateSource(
+        _ request: ProbeRequest, route: ProxyRoute, chain: [PeerCertificate], cancellation: ProbeCancellation
+    ) -> CertificateSource? {
+        guard let leaf = chain.first, let issuer = leaf.issuer else { return nil }
+        var direct: DirectLook?
+        if settings.comparesDirect, route.server != nil {
+            var options = ProxyRoute.direct(.noProxyConfigured).curlOptions
+            options += [.url("https://\(request.authority)/"), .certInfo(true)]
+            if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
+            direct =
+                switch certificate(with: options, cancellation: cancellation) {
+                case nil: .unreachable
+                case let seen? where seen.pem != nil && seen.pem == leaf.pem: .sameCertificate
+                case let seen?:
+                    .otherCertificate(subject: seen.subject ?? "an unknown subject", issuer: seen.issuer ?? "an unknown issuer")
+                }
+        }
+        return InterceptionProducts.origin(
+            issuer: issuer, subject: leaf.subject, throughProxy: route.server != nil, direct: direct)
     }
 
     // MARK: - Second look

@@ -309,10 +309,10 @@ extension FailureReason {
     ///   - hop: the proxy (an `https://` proxy) or the target.
     ///   - problem: OpenSSL's words, e.g. `"self-signed certificate"` or `"unable to get local issuer certificate"`.
     ///   - issuer: the leaf's issuer, e.g. `"CN = Test CA"`, when known.
-    ///   - throughProxy: whether a proxy carried the call (it may intercept TLS).
+    ///   - certificateFrom: whose certificate it is: through a proxy it may be an interceptor's.
     /// - Returns: the reason.
     public static func certificateNotTrusted(
-        hop: ProbeHop, problem: String, issuer: String?, throughProxy: Bool
+        hop: ProbeHop, problem: String, issuer: String?, certificateFrom: CertificateSource
     )
         -> FailureReason
     {
@@ -333,11 +333,39 @@ extension FailureReason {
                 code: .certificateNotTrusted, hop: hop, message: message, hint: hint,
                 appleError: trustFailure(.serverCertificateUntrusted, hop: hop))
         }
+        // OpenSSL's X509_V_ERR_EE_KEY_TOO_SMALL, _CA_KEY_TOO_SMALL and _CA_MD_TOO_WEAK: the chain
+        // may lead to a trusted CA, but a key or signature is below OpenSSL's security level
+        // (Debian's default, level 2: RSA keys of 2048 bits or more, no SHA-1 signatures).
+        if problem.contains("too weak") {
+            message =
+                "the \(hop == .proxy ? "proxy's " : "")certificate is too weak for OpenSSL's security level (Debian's "
+                + "default, level 2, wants RSA keys of 2048 bits or more and no SHA-1 signatures): \(problem)"
+                + (issuer.map { "; issued by \($0)" } ?? "")
+            hint =
+                "reissue the \(hop == .proxy ? "proxy's " : "")certificate with an RSA key of 2048 bits or more (or an EC "
+                + "key), signed with SHA-256; "
+                + (hop == .proxy ? "--proxy-insecure" : "--allow-invalid-certificates") + " accepts it unverified"
+            return FailureReason(
+                code: .certificateNotTrusted, hop: hop, message: message, hint: hint,
+                appleError: trustFailure(.serverCertificateUntrusted, hop: hop))
+        }
         if hop == .proxy {
             hint = "--proxy-cacert FILE with the CA that issued the proxy's certificate, or --proxy-insecure"
         } else {
-            hint = "--cacert FILE with the CA that issued it, or --allow-invalid-certificates (the chain is then not verified)"
-            if throughProxy { hint += "; a proxy that intercepts TLS shows its own certificate: give its CA with --cacert" }
+            switch certificateFrom.origin {
+            case .interceptor:
+                hint =
+                    "the certificate is \(certificateFrom.interceptor ?? "the proxy")'s, which re-signs TLS with its own CA: "
+                    + "--cacert FILE with that CA (on a device: install it and turn on full trust), or "
+                    + "--allow-invalid-certificates (the chain is then not verified)"
+            case .unknown:
+                hint =
+                    "--cacert FILE with the CA that issued it, or --allow-invalid-certificates (the chain is then not verified); "
+                    + "a proxy that intercepts TLS shows its own certificate: give its CA with --cacert"
+            case .target:
+                hint =
+                    "--cacert FILE with the CA that issued it, or --allow-invalid-certificates (the chain is then not verified)"
+            }
         }
         return FailureReason(
             code: .certificateNotTrusted, hop: hop, message: message, hint: hint,
@@ -366,10 +394,10 @@ extension FailureReason {
     ///   - host: the name asked for.
     ///   - names: the names the certificate carries (subject alternative names, or the subject's
     ///     CN when it has none), e.g. `["localhost", "probe.test"]`.
-    ///   - throughProxy: whether a proxy carried the call (it may intercept TLS).
+    ///   - certificateFrom: whose certificate it is: through a proxy it may be an interceptor's.
     /// - Returns: the reason.
     public static func hostNameMismatch(
-        hop: ProbeHop, host: String, names: [String], throughProxy: Bool
+        hop: ProbeHop, host: String, names: [String], certificateFrom: CertificateSource
     )
         -> FailureReason
     {
@@ -378,13 +406,21 @@ extension FailureReason {
             names.isEmpty
             ? "\(whose) does not name \(host) (the name asked for)"
             : "\(whose) names \(names.joined(separator: ", ")), not \(host) (the name asked for)"
-        if throughProxy && hop == .target {
-            message += "; if the proxy intercepts TLS, this certificate is the proxy's"
+        if hop == .target {
+            switch certificateFrom.origin {
+            case .interceptor:
+                message += "; this certificate is \(certificateFrom.interceptor ?? "the proxy")'s, which intercepts TLS"
+            case .unknown: message += "; if the proxy intercepts TLS, this certificate is the proxy's"
+            case .target: break
+            }
         }
-        let hint =
+        var hint =
             hop == .proxy
             ? "use a proxy host name its certificate carries, or --proxy-insecure"
             : "--no-validate-domain-name (an app's validatesDomainName = false; the chain is still verified), or a certificate that names \(host)"
+        if hop == .target, let interceptor = certificateFrom.interceptor {
+            hint += " (the certificate is \(interceptor)'s: it must present one that names \(host))"
+        }
         return FailureReason(
             code: .hostNameMismatch, hop: hop, message: message, hint: hint,
             appleError: trustFailure(.serverCertificateUntrusted, hop: hop))

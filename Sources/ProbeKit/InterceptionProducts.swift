@@ -3,10 +3,22 @@
 public enum CertificateOrigin: String, Sendable, Equatable {
     /// The target's: no proxy was in the path.
     case target
-    /// An interceptor's: the issuer names a known interception product.
+    /// An interceptor's: the issuer names a known interception product, or a direct handshake
+    /// with the target (`--compare-direct`) shows another certificate.
     case interceptor
     /// Through a proxy, with nothing that tells.
     case unknown
+}
+
+/// What one direct TLS handshake with the target showed (`--compare-direct`), beside the
+/// certificate seen through the proxy.
+public enum DirectLook: Sendable, Equatable {
+    /// The same leaf certificate.
+    case sameCertificate
+    /// Another leaf certificate, with its subject and issuer as OpenSSL prints them.
+    case otherCertificate(subject: String, issuer: String)
+    /// No handshake: the target is not reachable without the proxy.
+    case unreachable
 }
 
 /// Whose certificate a call saw, and why the probe says so.
@@ -15,6 +27,14 @@ public struct CertificateSource: Sendable, Equatable {
     public var origin: CertificateOrigin
     /// The evidence in words.
     public var evidence: String
+    /// The interception product the issuer names, e.g. `"mitmproxy"`; `nil` when none.
+    public var product: String?
+
+    /// Who re-signed the certificate, for a sentence: the product, else "the proxy"; `nil`
+    /// unless the certificate is an interceptor's.
+    public var interceptor: String? {
+        origin == .interceptor ? product ?? "the proxy" : nil
+    }
 }
 
 /// The interception products whose CA names the probe knows, matched on the certificate's
@@ -45,24 +65,48 @@ public enum InterceptionProducts {
         return table.first { entry in entry.issuerWords.contains { lowered.contains($0) } }?.product
     }
 
-    /// Whose certificate it was, and why the probe says so.
+    /// Whose certificate it was, and why the probe says so. A direct look decides when it
+    /// reached the target (it sees the target's own certificate); else the issuer does.
     ///
     /// - Parameters:
     ///   - issuer: The target certificate's issuer; `nil` when unknown.
+    ///   - subject: The target certificate's subject; `nil` when unknown.
     ///   - throughProxy: Whether a proxy was in the path.
+    ///   - direct: What a direct handshake showed (`--compare-direct`); `nil` when none was made.
     /// - Returns: The origin and its evidence in words.
-    public static func origin(issuer: String?, throughProxy: Bool) -> CertificateSource {
+    public static func origin(
+        issuer: String?, subject: String? = nil, throughProxy: Bool, direct: DirectLook? = nil
+    ) -> CertificateSource {
         guard throughProxy else { return CertificateSource(origin: .target, evidence: "no proxy was in the path") }
-        if let issuer, let product = product(inIssuer: issuer) {
+        let product = issuer.flatMap(product(inIssuer:))
+        let resigns = "the proxy re-signs TLS with its own CA, so an app must trust that CA (install it) or pin it"
+        switch direct {
+        case .sameCertificate?:
+            return CertificateSource(
+                origin: .target,
+                evidence: "a direct TLS handshake with the target (--compare-direct) shows the same certificate", product: product
+            )
+        case .otherCertificate(let directSubject, let directIssuer)?:
+            let seen = "\(subject ?? "an unknown subject"), issued by \(issuer ?? "an unknown issuer")"
             return CertificateSource(
                 origin: .interceptor,
-                evidence:
-                    "the issuer (\(issuer)) names \(product): the proxy re-signs TLS with its own CA, so an app must trust "
-                    + "that CA (install it) or pin it")
+                evidence: "a direct TLS handshake with the target (--compare-direct) shows another certificate "
+                    + "(\(directSubject), issued by \(directIssuer)) than the proxy does (\(seen)"
+                    + (product.map { ", \($0)" } ?? "") + "): the proxy intercepts TLS and shows a certificate of its own, "
+                    + "so an app must trust its issuer (install it) or pin it",
+                product: product)
+        case .unreachable?, nil:
+            let tried = direct == nil ? "" : "; a direct TLS handshake (--compare-direct) could not reach the target"
+            if let issuer, let product {
+                return CertificateSource(
+                    origin: .interceptor, evidence: "the issuer (\(issuer)) names \(product): " + resigns + tried,
+                    product: product)
+            }
+            return CertificateSource(
+                origin: .unknown,
+                evidence: "through a proxy; the target's certificate names no known interception product as its issuer, so it "
+                    + "may be the target's own or an interceptor's"
+                    + (direct == nil ? " (--compare-direct tells them apart when the target is reachable directly)" : tried))
         }
-        return CertificateSource(
-            origin: .unknown,
-            evidence: "through a proxy; the target's certificate names no known interception product as its issuer, so it may be "
-                + "the target's own or an interceptor's")
     }
 }

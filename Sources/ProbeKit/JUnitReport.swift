@@ -65,7 +65,12 @@ public struct JUnitReport: Sendable {
             }
             inner += "      </properties>\n"
         }
-        let details = TextReport.detailLines(result).map { "\($0.0): \($0.1)" }.joined(separator: "\n")
+        // A line of a block (no label of its own) goes under the block's label.
+        var label = ""
+        let details = TextReport.detailLines(result).map { line in
+            if !line.0.isEmpty { label = line.0 }
+            return "\(label): \(line.1)"
+        }.joined(separator: "\n")
         switch result.outcome {
         case .succeeded:
             break

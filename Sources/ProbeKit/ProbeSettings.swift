@@ -39,6 +39,9 @@ public struct ProbeSettings: Sendable, Equatable {
     /// The Apple client stacks to give a verdict for on an `https://` call (`--client`), in
     /// report order; all four by default.
     public var appleClients: [AppleClient] = AppleClient.allCases
+    /// Whether an `https://` call through a proxy also makes one direct TLS handshake with the
+    /// target (`--compare-direct`), to tell its own certificate from an interceptor's.
+    public var comparesDirect = false
 
     /// Settings.
     ///

@@ -86,13 +86,16 @@ public struct TextReport: Sendable {
             lines.append(("status", status))
         }
         for redirect in result.redirects { lines.append(("redirect", "\(redirect.status) to \(redirect.location)")) }
-        if let from = result.certificateFrom, from.origin != .target {
+        // Through a proxy the origin is news either way; direct, the certificate is the target's.
+        if let from = result.certificateFrom, result.route?.server != nil {
             lines.append(("cert from", "\(from.origin.rawValue): \(from.evidence)"))
         }
-        for check in result.appleTrust where !check.passed {
-            lines.append(("apple", "fails Apple's requirement \(check.rule): \(check.detail) (\(check.source))"))
-        }
-        for verdict in result.appleClients { lines.append(("apple", Self.line(verdict))) }
+        // One block, the label once: the requirements failed, then one line per client, the
+        // names aligned.
+        let apple =
+            result.appleTrust.filter { !$0.passed }.map { "fails Apple's requirement \($0.rule): \($0.detail) (\($0.source))" }
+            + result.appleClients.map(Self.line)
+        for (index, line) in apple.enumerated() { lines.append((index == 0 ? "apple" : "", line)) }
         if let tls = result.tls { lines.append(("tls", describe(tls))) }
         if let tls = result.proxyTLS { lines.append(("proxy tls", describe(tls))) }
         if let timings = result.timings { lines.append(("timings", describe(timings))) }
@@ -134,14 +137,15 @@ public struct TextReport: Sendable {
     /// One Apple client's verdict on one line: `AFNetworking 3: fails with -999 cancelled (rule);
     /// fix: validatesDomainName = NO`.
     static func line(_ verdict: AppleClientVerdict) -> String {
-        var text = "\(verdict.client.rawValue): "
+        // "AFNetworking 3" is the longest name.
+        var text = verdict.client.rawValue.padding(toLength: 14) + " "
         if verdict.succeeded {
-            text += "succeeds (\(verdict.rule))"
+            text += "succeeds: \(verdict.rule)"
         } else {
             let code = verdict.errorCode.map { AppleClientError.urlError(code: $0) }
             let error = verdict.errorCase.map { "\(verdict.errorDomain ?? "").\($0)" } ?? ""
-            text += "fails with \(error.isEmpty ? "" : error + " over ")\(code.map { "\($0.code) \($0.name)" } ?? "an error")"
-            text += " (\(verdict.rule))"
+            text += "fails, \(error.isEmpty ? "" : error + " over ")\(code.map { "\($0.code) \($0.name)" } ?? "an error")"
+            text += ": \(verdict.rule)"
             if let fix = verdict.fixes.first { text += "; fix: \(fix)" }
         }
         for warning in verdict.warnings { text += "; warning: \(warning)" }

@@ -25,18 +25,23 @@ public struct TrustFacts: Sendable, Equatable {
     public var failedRequirement: String?
     /// The first App Transport Security rule the connection fails; `nil` when it meets them.
     public var failedATSRule: String?
+    /// Who re-signed the certificate when it is an intercepting proxy's
+    /// (``CertificateSource/interceptor``), e.g. `"mitmproxy"`; `nil` when it is the target's
+    /// or unknown. Trusting or pinning it is then about the proxy, not the target.
+    public var interceptor: String?
 
     /// Facts.
     ///
     /// - Parameters: one per property.
     public init(
         chain: Chain, nameMatches: Bool, pinMatches: Bool? = nil, failedRequirement: String? = nil,
-        failedATSRule: String? = nil
+        failedATSRule: String? = nil, interceptor: String? = nil
     ) {
         self.chain = chain
         self.nameMatches = nameMatches
         self.pinMatches = pinMatches
         self.failedRequirement = failedRequirement
         self.failedATSRule = failedATSRule
+        self.interceptor = interceptor
     }
 }

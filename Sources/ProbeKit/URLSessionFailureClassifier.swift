@@ -77,13 +77,16 @@ struct URLSessionFailureClassifier {
             || description.contains("no alternative certificate subject name matches")
         {
             return .hostNameMismatch(
-                hop: tlsHop, host: tlsHop == .proxy ? server?.host ?? "" : request.host, names: [], throughProxy: server != nil)
+                hop: tlsHop, host: tlsHop == .proxy ? server?.host ?? "" : request.host, names: [],
+                certificateFrom: InterceptionProducts.origin(issuer: nil, throughProxy: server != nil))
         }
         if let range = description.range(of: "SSL certificate problem: ") {
             let problem = String(description[range.upperBound...])
             if problem.contains("expired") { return .certificateExpired(hop: tlsHop, notAfter: nil) }
             if problem.contains("not yet valid") { return .certificateNotYetValid(hop: tlsHop, notBefore: nil) }
-            return .certificateNotTrusted(hop: tlsHop, problem: problem, issuer: nil, throughProxy: server != nil)
+            return .certificateNotTrusted(
+                hop: tlsHop, problem: problem, issuer: nil,
+                certificateFrom: InterceptionProducts.origin(issuer: nil, throughProxy: server != nil))
         }
         if description.contains("Empty reply from server") || code == AppleClientError.badServerResponse.code {
             return .noResponse(hop: server != nil && !tunnel ? .proxy : .target, detail: description)

@@ -72,7 +72,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
     /// Every option ``unsupportedOptions(in:)`` can refuse, in its order.
     public static let refusedOptionNames = [
         "--no-validate-domain-name", "--allow-invalid-certificates", "--pinned-public-key", "--cacert", "--proxy-cacert",
-        "--proxy-insecure", "--proxytunnel", "--resolve", "--connect-timeout",
+        "--proxy-insecure", "--proxytunnel", "--resolve", "--connect-timeout", "--compare-direct",
     ]
 
     /// The reason, its hint marked as one for the curl engine when it names an option this
@@ -111,6 +111,9 @@ public struct URLSessionProbeEngine: ProbeEngine {
         if !settings.resolve.isEmpty { refused.append(("--resolve", noOption + " (CURLOPT_RESOLVE)")) }
         if settings.connectTimeout != nil {
             refused.append(("--connect-timeout", "URLSession has only whole-request limits (use --max-time)"))
+        }
+        if settings.comparesDirect {
+            refused.append(("--compare-direct", "FoundationNetworking on Linux shows no certificate to compare"))
         }
         return refused
     }

@@ -15,7 +15,7 @@ enum ProbeCommand: Subcommand {
         probe [--proxy URL] [--noproxy LIST] [--proxytunnel] [--no-validate-domain-name] \
         [--allow-invalid-certificates] [--cacert FILE] [--pinned-public-key sha256//B64]... \
         [--expect-status LIST] [-X METHOD] [-H 'Name: value']... [--targets FILE|-] \
-        [--format text|json|junit] [--engine curl|urlsession] [--client STACK]... URL...
+        [--format text|json|junit] [--engine curl|urlsession] [--client STACK]... [--compare-direct] URL...
         """
     static let discussion = """
         Makes one call per URL (and per --repeat) and reports it as succeeded, failed or
@@ -128,6 +128,11 @@ enum ProbeCommand: Subcommand {
                 names: ["--client"], takesValue: true, valueName: "STACK",
                 help:
                     "Apple client verdicts to show: urlsession, afnetworking3, afnetworking4, alamofire5 (repeatable; default all)."
+            ),
+            ArgumentScanner.Option(
+                names: ["--compare-direct"], takesValue: false,
+                help:
+                    "Through a proxy, also shake hands with an https:// target directly: another certificate is an interceptor's."
             ),
             ArgumentScanner.Option(
                 names: ["-v", "--verbose"], takesValue: false,

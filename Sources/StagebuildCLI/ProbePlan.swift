@@ -105,6 +105,7 @@ struct ProbePlan {
             }
             settings.collectsTrace = arguments.has("--verbose")
             settings.followsRedirects = arguments.has("--location")
+            settings.comparesDirect = arguments.has("--compare-direct")
             let clients = arguments.all("--client")
             if !clients.isEmpty {
                 var chosen: [AppleClient] = []

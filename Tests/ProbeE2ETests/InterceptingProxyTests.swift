@@ -88,7 +88,7 @@ struct InterceptingProxyTests {
         #expect(af3.fixes.first == "validatesDomainName = NO", "\(call.json.summary)")
         #expect(probe.verdict("AFNetworking 4")?.errorCode == -1202, "\(call.json.summary)")
         #expect(probe.verdict("URLSession")?.errorCode == -1202, "\(call.json.summary)")
-        #expect(call.words.contains("afnetworking 3: fails with -999 cancelled"), "\(call.text.summary)")
+        #expect(call.words.contains("afnetworking 3 fails, -999 cancelled"), "\(call.text.summary)")
         #expect(probe.certificateFrom == "interceptor", "\(call.json.summary)")
         #expect(probe.certificateFromEvidence?.contains("mitmproxy") == true, "\(call.json.summary)")
         let both = try await ProbeCall.run([
@@ -128,5 +128,61 @@ struct InterceptingProxyTests {
         #expect(probe.hop == "proxy", "\(call.json.summary)")
         #expect(probe.message?.contains("certificate has expired") == true, "\(call.json.summary)")
         #expect(probe.hint?.contains("--expect-status") != true, "\(call.json.summary)")
+    }
+
+    /// --compare-direct tells an interceptor's certificate from the target's by one direct
+    /// handshake: squid's tunnel shows the target's own; mitmdump --certs shows other.test from
+    /// the same CA, which no issuer table can tell. The verdicts' fixes then speak of the proxy.
+    @Test(.timeLimit(.minutes(1)))
+    func aDirectHandshakeTellsWhoseCertificateItIs() async throws {
+        let servers = try E2EServers.current()
+        let target = servers.url("https", "localhost", "TLS_VALID_PORT")
+        let tunnel = try await ProbeCall.run([
+            "--proxy", servers.proxy("SQUID_PORT"), "--cacert", servers["CA_CERT"], "--compare-direct", target,
+        ])
+        try tunnel.expectSucceeded()
+        #expect(try tunnel.probe.certificateFrom == "target", "\(tunnel.json.summary)")
+        #expect(try tunnel.probe.certificateFromEvidence?.contains("shows the same certificate") == true)
+        #expect(tunnel.words.contains("cert from  target: a direct tls handshake"), "\(tunnel.text.summary)")
+
+        let fixed = try await ProbeCall.run([
+            "--proxy", servers.proxy("MITM_FIXED_PORT"), "--cacert", servers["CA_CERT"], "--compare-direct", target,
+        ])
+        try fixed.expectFailed("hostNameMismatch")
+        let probe = try fixed.probe
+        #expect(probe.certificateFrom == "interceptor", "\(fixed.json.summary)")
+        #expect(probe.certificateFromEvidence?.contains("CN = other.test") == true, "\(fixed.json.summary)")
+        #expect(probe.message?.contains("this certificate is the proxy's, which intercepts TLS") == true)
+        #expect(probe.hint?.contains("it must present one that names localhost") == true, "\(fixed.json.summary)")
+
+        let unknown = try await ProbeCall.run([
+            "--proxy", servers.proxy("MITM_FIXED_PORT"), "--cacert", servers["CA_CERT"], target,
+        ])
+        #expect(try unknown.probe.certificateFrom == "unknown", "\(unknown.json.summary)")
+        #expect(try unknown.probe.certificateFromEvidence?.contains("--compare-direct tells them apart") == true)
+    }
+
+    /// A pin checked through an interceptor sees the interceptor's key: no verdict tells the
+    /// developer to pin it, and an untrusted interceptor CA is named as the one to install.
+    /// AFNetworking with allowInvalidCertificates = YES checks only the pin; Alamofire's
+    /// PublicKeysTrustEvaluator still validates the host, which evaluates the chain.
+    @Test(.timeLimit(.minutes(1)))
+    func throughAnInterceptorTheFixesSpeakOfTheInterceptor() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run([
+            "--proxy", servers.proxy("MITM_PORT"), "--cacert", servers["CA_CERT"], "--allow-invalid-certificates",
+            "--pinned-public-key", servers["VALID_CERT_PIN"], servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        try call.expectFailed("pinnedKeyMismatch")
+        let probe = try call.probe
+        #expect(probe.tls?.version?.hasPrefix("TLSv1.") == true, "the handshake finished: \(call.json.summary)")
+        for client in ["AFNetworking 3", "AFNetworking 4"] {
+            let fix = try #require(probe.verdict(client)?.fixes.first, "\(call.json.summary)")
+            #expect(fix.contains("without mitmproxy in the path"), "\(client): \(fix)")
+        }
+        for client in ["URLSession", "Alamofire 5"] {
+            let fix = try #require(probe.verdict(client)?.fixes.first, "\(call.json.summary)")
+            #expect(fix.contains("install mitmproxy's CA"), "\(client): \(fix)")
+        }
     }
 }

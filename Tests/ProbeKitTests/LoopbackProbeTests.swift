@@ -139,6 +139,14 @@ import Testing
         #expect(result.code == .pinnedKeyMismatch)
         #expect(result.reasonMessage == "the server's public key \(try pki.pin("good")) is not the pinned key")
         #expect(result.outcome.failureReason?.appleError?.code == -999)
+        // The handshake finished before the key was refused: what it agreed on is known.
+        #expect(result.tls?.version?.hasPrefix("TLSv1.") == true, "\(String(describing: result.tls))")
+        #expect(result.tls?.cipher != nil)
+        let tunnelled = try probe(
+            lab.secure("good"), settings: try settings(proxy: "http://127.0.0.1:\(lab.proxy)", policy: other)
+        ).result
+        #expect(tunnelled.code == .pinnedKeyMismatch)
+        #expect(tunnelled.tls?.version?.hasPrefix("TLSv1.") == true)
     }
 
     // MARK: - Through a proxy
@@ -266,7 +274,7 @@ import Testing
         #expect(
             report.contains(
                 "urlError   -1202 serverCertificateUntrusted; URLSession's default handling; AFNetworking 3: -999 cancelled"))
-        #expect(report.contains("apple      AFNetworking 3: fails with -999 cancelled"))
+        #expect(report.contains("             AFNetworking 3 fails, -999 cancelled"))
         #expect(report.contains("hint       --no-validate-domain-name"))
     }
 }

@@ -15,17 +15,18 @@ import Testing
     }
 
     @Test func optionsURLSessionCannotHonourAreRefusedNotIgnored() throws {
-        let settings = ProbeSettings(
+        var settings = ProbeSettings(
             forcesTunnel: true,
             security: SecurityPolicy(
                 validatesDomainName: false, allowsInvalidCertificates: true, caFile: "/ca.pem",
                 pinnedPublicKeys: [try PublicKeyPin(parsing: "sha256//" + Data(count: 32).base64EncodedString())],
                 proxyCAFile: "/p.pem", proxyInsecure: true),
             resolve: [try ResolveEntry(parsing: "a.test:443:127.0.0.1")], connectTimeout: 3)
+        settings.comparesDirect = true
         #expect(
             URLSessionProbeEngine.unsupportedOptions(in: settings).map(\.option) == [
                 "--no-validate-domain-name", "--allow-invalid-certificates", "--pinned-public-key", "--cacert", "--proxy-cacert",
-                "--proxy-insecure", "--proxytunnel", "--resolve", "--connect-timeout",
+                "--proxy-insecure", "--proxytunnel", "--resolve", "--connect-timeout", "--compare-direct",
             ])
         #expect(URLSessionProbeEngine.unsupportedOptions(in: settings).map(\.option) == URLSessionProbeEngine.refusedOptionNames)
         #expect(throws: ProbeEngineError.self) { try URLSessionProbeEngine(settings: settings, setEnvironment: { _, _ in }) }

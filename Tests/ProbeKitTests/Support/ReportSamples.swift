@@ -25,9 +25,12 @@ enum ReportSamples {
                     target: "https://127.0.0.1:8443/health", method: "GET", engine: "curl",
                     route: .proxy(proxy, source: .option("--proxy")),
                     outcome: .failed(
-                        .hostNameMismatch(hop: .target, host: "127.0.0.1", names: ["other.test"], throughProxy: true)),
+                        .hostNameMismatch(
+                            hop: .target, host: "127.0.0.1", names: ["other.test"],
+                            certificateFrom: InterceptionProducts.origin(issuer: "CN = Probe Test CA", throughProxy: true))),
                     message: FailureReason.hostNameMismatch(
-                        hop: .target, host: "127.0.0.1", names: ["other.test"], throughProxy: true
+                        hop: .target, host: "127.0.0.1", names: ["other.test"],
+                        certificateFrom: InterceptionProducts.origin(issuer: "CN = Probe Test CA", throughProxy: true)
                     )
                     .message,
                     connectStatus: 200,

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+/// Every Apple client verdict against the real servers: each certificate case × the policy
+/// switches × the four stacks, in one table a reader can check against the sources cited in
+/// docs/apple-clients.md. `--cacert CA_CERT` (the test CA, installed and fully trusted on the
+/// device) is given in every row.
+///
+/// How each column decides, by source:
+/// - URLSession: default handling, `SecTrustEvaluateWithError` with the SSL policy for the
+///   host; the probe's switches have no equivalent, so they change nothing;
+/// - AFNetworking 3 and 4: `-[AFSecurityPolicy evaluateServerTrust:forDomain:]`. With
+///   `allowInvalidCertificates = YES`, `validatesDomainName = YES` and no pinning it returns NO
+///   at once; with both YES/NO it returns YES without evaluating; else it evaluates (SSL policy
+///   for the host, or basic X.509 with `validatesDomainName = NO`) and then checks pins. A NO
+///   cancels the challenge: -999 in 3.x; 4.x completes with its stored -1202;
+/// - Alamofire 5, with a `ServerTrustManager`: `DefaultTrustEvaluator(validateHost:)`,
+///   `DisabledTrustEvaluator` for `--allow-invalid-certificates`, `PublicKeysTrustEvaluator`
+///   for pins. A thrown error cancels the challenge: `AFError.serverTrustEvaluationFailed`
+///   over -999 (`AF` in the table).
+///
+/// Apple's certificate requirements (no serverAuth EKU, 1000 days, CN only, SHA-1, RSA-1024)
+/// belong to the trust evaluation: they fail every stack that evaluates, with the platform's
+/// -1202, as an untrusted chain does.
+@Suite(.enabled(if: E2EServers.isConfigured), .serialized)
+struct AppleClientMatrixTests {
+    /// A certificate case: the server, the proxy in between, the pin given.
+    enum Case: String, CaseIterable {
+        case interceptorsCA = "interceptor's own CA, right name (mitmdump)"
+        case interceptorsOtherName = "interceptor's other.test certificate from the test CA (mitmdump --certs)"
+        case expired, notYetValid = "not yet valid", selfSigned = "self-signed"
+        case pinMatch = "pin matches", pinMismatch = "pin does not match"
+        case pinThroughInterceptor = "the target's pin, through the interceptor"
+        case noServerAuth = "no extendedKeyUsage", longValidity = "1000 days of validity", commonNameOnly = "CN only"
+        case sha1 = "SHA-1 signature", rsa1024 = "RSA-1024 key"
+
+        func arguments(_ servers: E2EServers) -> [String] {
+            let url = { (key: String) in servers.url("https", "localhost", key) }
+            switch self {
+            case .interceptorsCA: return ["--proxy", servers.proxy("MITM_PORT"), url("TLS_VALID_PORT")]
+            case .interceptorsOtherName: return ["--proxy", servers.proxy("MITM_FIXED_PORT"), url("TLS_VALID_PORT")]
+            case .expired: return [url("TLS_EXPIRED_PORT")]
+            case .notYetValid: return [url("TLS_NOT_YET_VALID_PORT")]
+            case .selfSigned: return [url("TLS_SELF_SIGNED_PORT")]
+            case .pinMatch: return ["--pinned-public-key", servers["VALID_CERT_PIN"], url("TLS_VALID_PORT")]
+            case .pinMismatch: return ["--pinned-public-key", servers["OTHER_CERT_PIN"], url("TLS_VALID_PORT")]
+            case .pinThroughInterceptor:
+                return [
+                    "--proxy", servers.proxy("MITM_PORT"), "--pinned-public-key", servers["VALID_CERT_PIN"],
+                    url("TLS_VALID_PORT"),
+                ]
+            case .noServerAuth: return [url("TLS_NO_EKU_PORT")]
+            case .longValidity: return [url("TLS_LONG_VALIDITY_PORT")]
+            case .commonNameOnly: return [url("TLS_CN_ONLY_PORT")]
+            case .sha1: return [url("TLS_SHA1_PORT")]
+            case .rsa1024: return [url("TLS_RSA1024_PORT")]
+            }
+        }
+    }
+
+    static let none: [String] = []
+    static let allowInvalid = ["--allow-invalid-certificates"]
+    static let noName = ["--no-validate-domain-name"]
+    static let neither = ["--allow-invalid-certificates", "--no-validate-domain-name"]
+
+    /// `(case, switches, "URLSession AFNetworking3 AFNetworking4 Alamofire5")`: `ok` succeeds,
+    /// a number is the URL error code the app gets, `AF` is Alamofire's
+    /// `serverTrustEvaluationFailed` over -999.
+    static let table: [(Case, [String], String)] = [
+        // An untrusted chain: only AFNetworking with both switches, or Alamofire's
+        // DisabledTrustEvaluator, lets it through; allowInvalidCertificates alone is refused.
+        (.interceptorsCA, none, "-1202 -999 -1202 AF"),
+        (.interceptorsCA, allowInvalid, "-1202 -999 -1202 ok"),
+        (.interceptorsCA, noName, "-1202 -999 -1202 AF"),
+        (.interceptorsCA, neither, "-1202 ok ok ok"),
+        (.selfSigned, none, "-1202 -999 -1202 AF"),
+        (.selfSigned, allowInvalid, "-1202 -999 -1202 ok"),
+        (.selfSigned, neither, "-1202 ok ok ok"),
+        // Dates: URLSession names them (-1201, -1204); the libraries do not.
+        (.expired, none, "-1201 -999 -1202 AF"),
+        (.expired, noName, "-1201 -999 -1202 AF"),
+        (.expired, neither, "-1201 ok ok ok"),
+        (.notYetValid, none, "-1204 -999 -1202 AF"),
+        (.notYetValid, neither, "-1204 ok ok ok"),
+        // A trusted chain for another name: validatesDomainName = NO (validateHost: false) is the switch.
+        (.interceptorsOtherName, none, "-1202 -999 -1202 AF"),
+        (.interceptorsOtherName, allowInvalid, "-1202 -999 -1202 ok"),
+        (.interceptorsOtherName, noName, "-1202 ok ok ok"),
+        // Pins: URLSession has none; the libraries compare the chain's keys.
+        (.pinMatch, none, "ok ok ok ok"),
+        (.pinMatch, allowInvalid, "ok ok ok ok"),
+        (.pinMismatch, none, "ok -999 -1202 AF"),
+        (.pinMismatch, allowInvalid, "ok -999 -1202 AF"),
+        (.pinThroughInterceptor, none, "-1202 -999 -1202 AF"),
+        (.pinThroughInterceptor, allowInvalid, "-1202 -999 -1202 AF"),
+        // Apple's requirements: refused as an untrusted chain is, by every stack that evaluates.
+        (.noServerAuth, none, "-1202 -999 -1202 AF"),
+        (.noServerAuth, noName, "-1202 -999 -1202 AF"),
+        (.noServerAuth, neither, "-1202 ok ok ok"),
+        (.longValidity, none, "-1202 -999 -1202 AF"),
+        (.longValidity, allowInvalid, "-1202 -999 -1202 ok"),
+        (.commonNameOnly, none, "-1202 -999 -1202 AF"),
+        (.commonNameOnly, neither, "-1202 ok ok ok"),
+        (.sha1, none, "-1202 -999 -1202 AF"),
+        (.sha1, neither, "-1202 ok ok ok"),
+        (.rsa1024, none, "-1202 -999 -1202 AF"),
+        (.rsa1024, neither, "-1202 ok ok ok"),
+    ]
+
+    /// One column's value for a verdict, as the table writes it.
+    static func cell(_ verdict: ProbeReport.AppleClientVerdict) -> String {
+        if verdict.outcome == "succeeded" { return "ok" }
+        if verdict.errorDomain == "Alamofire.AFError" {
+            return verdict.errorCode == -999 && verdict.errorCase?.hasPrefix("serverTrustEvaluationFailed") == true
+                ? "AF" : "AF?\(verdict.errorCode ?? 0)"
+        }
+        return verdict.errorCode.map(String.init) ?? "?"
+    }
+
+    @Test(.timeLimit(.minutes(2)), arguments: Array(table.indices))
+    func eachStackDecidesAsItsSourceDoes(row: Int) async throws {
+        let servers = try E2EServers.current()
+        let (certificate, switches, expected) = Self.table[row]
+        let run = try await StagebuildProcess.run(
+            ["probe", "--format", "json", "--cacert", servers["CA_CERT"]] + switches + certificate.arguments(servers))
+        let report = try run.report()
+        let probe = try #require(report.probes.first, "\(run.summary)")
+        let verdicts = try #require(probe.appleClients, "\(run.summary)")
+        #expect(verdicts.map(\.client) == ["URLSession", "AFNetworking 3", "AFNetworking 4", "Alamofire 5"])
+        let seen = verdicts.map(Self.cell).joined(separator: " ")
+        #expect(seen == expected, "\(certificate.rawValue) with \(switches): \(run.summary)")
+        for verdict in verdicts where verdict.outcome == "failed" {
+            #expect(!verdict.fixes.isEmpty, "a failed verdict says what would pass: \(verdict)")
+        }
+    }
+
+    /// Every case is in the table, and the requirement cases fail for the requirement, not by chance.
+    @Test func theTableCoversEveryCase() {
+        #expect(Set(Self.table.map(\.0)) == Set(Case.allCases))
+    }
+
+    /// Apple's requirement shows in `appleTrust` with its source, beside a verdict that names it.
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [
+            ("TLS_NO_EKU_PORT", "extendedKeyUsage with serverAuth"),
+            ("TLS_LONG_VALIDITY_PORT", "validity at most 825 days"),
+            ("TLS_CN_ONLY_PORT", "DNS name in subjectAltName (a CommonName alone is not trusted)"),
+            ("TLS_SHA1_PORT", "SHA-2 signature"),
+            ("TLS_RSA1024_PORT", "RSA keys of at least 2048 bits"),
+        ])
+    func aFailedRequirementIsNamedWithItsSource(portKey: String, rule: String) async throws {
+        let servers = try E2EServers.current()
+        let run = try await StagebuildProcess.run([
+            "probe", "--format", "json", "--cacert", servers["CA_CERT"], "--client", "urlsession",
+            servers.url("https", "localhost", portKey),
+        ])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.summary)")
+        let probe = try #require((object["probes"] as? [[String: Any]])?.first)
+        let checks = try #require(probe["appleTrust"] as? [[String: Any]], "\(run.summary)")
+        let failed = checks.filter { $0["passed"] as? Bool == false }
+        #expect(failed.map { $0["rule"] as? String } == [rule], "\(run.summary)")
+        #expect((failed.first?["source"] as? String)?.hasPrefix("Apple: ") == true)
+        let verdict = try #require((probe["appleClients"] as? [[String: Any]])?.first)
+        #expect((verdict["rule"] as? String)?.contains(rule) == true, "\(run.summary)")
+    }
+}
