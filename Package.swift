@@ -20,8 +20,11 @@ let package = Package(
         .target(
             name: "StagebuildCLI",
             dependencies: ["StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl", "Digests"]),
-        // HTTP/1.1 sanity upstream on POSIX sockets: a pure request parser, echo routes, graceful shutdown.
-        .target(name: "SanityServer", dependencies: ["Digests"]),
+        // HTTP/1.1 sanity upstream on POSIX sockets: event loops on epoll, a pure request parser, echo
+        // routes, graceful shutdown.
+        .target(name: "SanityServer", dependencies: ["Digests", "CEpoll"]),
+        // <sys/epoll.h>, which the Glibc module leaves out: the event loops' one system header.
+        .systemLibrary(name: "CEpoll"),
         // OpenSSL's libcrypto from Debian's libssl-dev, with a small shim over its EVP digest calls.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The only importer of CCrypto: SHA-256 digests as bytes, hex and "sha256:" + hex, and

@@ -32,6 +32,21 @@ enum ASCII {
     @inline(__always)
     static func isWhitespace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
 
+    /// RFC 3986's `unreserved / sub-delims` (section 2): what a reg-name holds besides `%XX`.
+    static func isHostCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-._~!$&'()*+,;=".utf8.contains(byte)
+        }
+    }
+
+    /// `HEXDIG` (RFC 5234 appendix B.1), either case.
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
     /// Text from header bytes: UTF-8 when valid, otherwise ISO-8859-1 byte for byte
     /// (RFC 9110 section 5.5 treats obs-text as opaque).
     static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {

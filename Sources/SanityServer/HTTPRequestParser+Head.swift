@@ -113,10 +113,48 @@ extension HTTPRequestParser {
         return HTTPField(name: String(decoding: name, as: UTF8.self), value: ASCII.string(value))
     }
 
+    /// Whether a `Host` value is `uri-host [ ":" port ]` (RFC 9110 section 7.2, RFC 3986
+    /// section 3.2.2): an IP literal in brackets, or a reg-name of unreserved characters,
+    /// percent-encodings and sub-delims (an IPv4 address is one too), then an optional port of
+    /// digits. Empty is valid: a target without an authority sends an empty Host.
+    static func isValidHost(_ value: String) -> Bool {
+        var bytes = Substring(value).utf8[...]
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return false }
+            let literal = bytes[bytes.index(after: bytes.startIndex)..<close]
+            // IPv6address or IPvFuture: hex digits, colons and dots; "v" and the IPvFuture characters.
+            guard !literal.isEmpty,
+                literal.allSatisfy({ ASCII.isHostCharacter($0) || $0 == UInt8(ascii: ":") })
+            else { return false }
+            bytes = bytes[bytes.index(after: close)...]
+        } else {
+            let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            var index = bytes.startIndex
+            while index < end {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "%") {
+                    let first = bytes.index(after: index)
+                    guard first < end, bytes.index(after: first) < end,
+                        ASCII.isHexDigit(bytes[first]), ASCII.isHexDigit(bytes[bytes.index(after: first)])
+                    else { return false }
+                    index = bytes.index(first, offsetBy: 2)
+                    continue
+                }
+                guard ASCII.isHostCharacter(byte) else { return false }
+                index = bytes.index(after: index)
+            }
+            bytes = bytes[end...]
+        }
+        guard let colon = bytes.first else { return true }
+        guard colon == UInt8(ascii: ":") else { return false }
+        return bytes.dropFirst().allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
     /// Decides how the body is framed (RFC 9112 section 6.3), checks `Host` (section 3.2) and
     /// `Expect` (RFC 9110 section 10.1.1).
     func decideFraming(_ head: inout RequestHead) throws(HTTPRequestError) {
         var hostCount = 0
+        var hostValue = ""
         var lengths: [String] = []
         var codings: [String] = []
         var sawTransferEncoding = false
@@ -125,6 +163,7 @@ extension HTTPRequestParser {
             let name = field.name.utf8
             if ASCII.bytes(name, equalLowercase: "host") {
                 hostCount += 1
+                hostValue = field.value
             } else if ASCII.bytes(name, equalLowercase: "content-length") {
                 lengths.append(
                     contentsOf: field.value.split(separator: ",", omittingEmptySubsequences: false).map {
@@ -139,6 +178,9 @@ extension HTTPRequestParser {
         }
         if hostCount > 1 { throw .invalidHost("Host is sent \(hostCount) times") }
         if hostCount == 0 && head.version.minor >= 1 { throw .invalidHost("Host is missing from an HTTP/1.1 request") }
+        if hostCount == 1 && !Self.isValidHost(hostValue) {
+            throw .invalidHost("'\(hostValue)' is not uri-host [ \":\" port ]")
+        }
 
         if sawTransferEncoding {
             if head.version.minor == 0 { throw .invalidFraming("Transfer-Encoding in an HTTP/1.0 request") }

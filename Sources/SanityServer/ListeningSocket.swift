@@ -46,7 +46,8 @@ struct ListeningSocket: Sendable {
 
     /// Accepts one queued connection.
     ///
-    /// The new socket is blocking, close-on-exec, with `TCP_NODELAY` so small responses leave at once.
+    /// The new socket is non-blocking and close-on-exec, with `TCP_NODELAY` so small responses
+    /// leave at once.
     ///
     /// - Returns: The connection's descriptor and its peer, or `nil` when none is queued.
     /// - Throws: ``ServerError/systemCall(call:errno:)`` named `"accept4"`, e.g. with `EMFILE`.
@@ -58,7 +59,8 @@ struct ListeningSocket: Sendable {
             accepted = try withUnsafeMutablePointer(to: &storage) { (pointer) throws(ServerError) -> Int32 in
                 try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (address) throws(ServerError) -> Int32 in
                     try SystemCall.run("accept4") {
-                        Self.acceptWithFlags(descriptor, address, &length, Int32(SOCK_CLOEXEC.rawValue))
+                        Self.acceptWithFlags(
+                            descriptor, address, &length, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
                     }
                 }
             }
@@ -100,7 +102,10 @@ struct ListeningSocket: Sendable {
             if let symbol = dlsym(nil, "accept4") { return unsafeBitCast(symbol, to: Accept4.self) }
             return { descriptor, address, length, _ in
                 let accepted = Glibc.accept(descriptor, address, length)
-                if accepted >= 0 { _ = fcntl(accepted, F_SETFD, FD_CLOEXEC) }
+                if accepted >= 0 {
+                    _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
+                    _ = fcntl(accepted, F_SETFL, fcntl(accepted, F_GETFL) | O_NONBLOCK)
+                }
                 return accepted
             }
         }()

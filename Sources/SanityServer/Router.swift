@@ -1,8 +1,9 @@
-/// Maps a request to its response; pure, so every route is testable without sockets. The wait of
-/// `/delay/MS` is returned in ``HTTPResponse/delayMilliseconds`` for the connection to perform.
+/// Maps a request to its response through ``Route/table``; pure, so every route is testable
+/// without sockets. The wait of `/delay/MS` is returned in ``HTTPResponse/delayMilliseconds`` for
+/// the connection to perform.
 struct Router: Sendable {
-    /// The routes, as the 404 body lists them.
-    static let routes = ["/", "/anything[/...]", "/headers", "/ip", "/status/CODE", "/delay/MS", "/healthz"]
+    /// The route patterns, as the 404 body lists them.
+    static let routes = Route.table.map(\.pattern)
 
     /// The methods the routes answer, for `Allow` (RFC 9110 section 10.2.1).
     static let allowedMethods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
@@ -27,32 +28,30 @@ struct Router: Sendable {
             return HTTPResponse(status: 204, fields: [HTTPField(name: "Allow", value: Self.allowedMethods)], body: [])
         }
         let target = RequestTarget(request.target)
-        let format = ResponseFormat.preferred(byAccept: request.values(ofField: "Accept"))
-        let echo = EchoDocument(serverName: serverName, request: request, target: target, peer: peer, local: local)
         let path = target.path
-
-        switch path {
-        case "/", "/anything":
-            return render(echo, format)
-        case _ where path.hasPrefix("/anything/"):
-            return render(echo, format)
-        case "/headers":
-            if format == .text { return .text(200, request.headerFields.map { "\($0.name): \($0.value)\n" }.joined()) }
-            return .json(200, .object([.init("headers", EchoDocument.fields(request.headerFields))]))
-        case "/ip":
-            if format == .text { return .text(200, "\(peer.host)\n") }
-            return .json(200, EchoDocument.address(peer))
-        case "/healthz":
-            return .text(200, "ok\n")
-        default:
-            break
-        }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        if segments.count == 2, segments.first == "status" {
-            return status(String(segments.last ?? ""))
-        }
-        if segments.count == 2, segments.first == "delay" {
-            return delay(String(segments.last ?? ""), echo: echo, format: format)
+        for route in Route.table {
+            guard let parameter = route.parameter(of: path) else { continue }
+            // Only the routes that show the request build its echo and read Accept.
+            var format: ResponseFormat { ResponseFormat.preferred(byAccept: request.values(ofField: "Accept")) }
+            var echo: EchoDocument {
+                EchoDocument(serverName: serverName, request: request, target: target, peer: peer, local: local)
+            }
+            switch route.kind {
+            case .healthz:
+                return .text(200, "ok\n")
+            case .echo:
+                return render(echo, format)
+            case .headers:
+                if format == .text { return .text(200, request.headerFields.map { "\($0.name): \($0.value)\n" }.joined()) }
+                return .json(200, .object([.init("headers", EchoDocument.fields(request.headerFields))]))
+            case .ip:
+                if format == .text { return .text(200, "\(peer.host)\n") }
+                return .json(200, EchoDocument.address(peer))
+            case .status:
+                return status(String(parameter))
+            case .delay:
+                return delay(String(parameter), echo: echo, format: format)
+            }
         }
         return .json(
             404,

@@ -3,12 +3,13 @@ import Synchronization
 
 /// The sanity upstream: an HTTP/1.1 server on POSIX sockets that answers with what reached it.
 ///
-/// One thread accepts, one thread per connection reads requests with ``HTTPRequestParser`` and
-/// answers through the routes (`/`, `/anything[/...]`, `/headers`, `/ip`, `/status/CODE`,
-/// `/delay/MS`, `/healthz`). Connections are persistent (RFC 9112 section 9.3) and may pipeline.
+/// One ``EventLoop`` per processor serves connections on non-blocking sockets with `epoll(7)`:
+/// no thread per connection and no thread that sleeps. Requests are read with
+/// ``HTTPRequestParser`` and answered through the routes (``Route/table``). Connections are
+/// persistent (RFC 9112 section 9.3) and may pipeline.
 ///
 /// ```swift
-/// let server = SanityServer(configuration: ServerConfiguration(port: 0)) { entry in print(entry) }
+/// let server = SanityServer(configuration: ServerConfiguration(port: 0)) { entries in entries.forEach { print($0) } }
 /// let address = try server.start()   // e.g. 127.0.0.1:41234
 /// // ... on SIGTERM:
 /// server.shutdown()                  // in-flight requests finish within the grace period
@@ -17,10 +18,9 @@ public final class SanityServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: ServerConfiguration
     let clock: ServerClock
-    let accessLog: @Sendable (AccessLogEntry) -> Void
+    let accessLog: @Sendable ([AccessLogEntry]) -> Void
     let router: Router
-    private let stopping = Atomic<Bool>(false)
-    /// Phase, bound address and the connections being served; shared by every server thread.
+    /// Phase and bound address.
     let state = Mutex(State())
 
     /// Where the server is in its life.
@@ -32,14 +32,12 @@ public final class SanityServer: Sendable {
         case stopped
     }
 
-    /// What the server's threads share under ``state``'s lock.
+    /// What ``state`` guards.
     struct State: Sendable {
         var phase = Phase.created
         var boundAddress: SocketAddress?
-        /// Connection identifier -> socket, for every connection a thread serves.
-        var connections: [Int: Int32] = [:]
-        var nextConnectionID = 0
-        var acceptLoopRunning = false
+        /// The loops' shared counters, kept after shutdown for ``openConnectionCount``.
+        var control: EventLoop.Control?
     }
 
     /// Creates a server; nothing is bound until ``start()``.
@@ -47,12 +45,14 @@ public final class SanityServer: Sendable {
     /// - Parameters:
     ///   - configuration: Address, name and limits.
     ///   - clock: Wall and monotonic time; ``ServerClock/system`` outside tests.
-    ///   - accessLog: Called once per answered request, from connection threads, possibly at the
-    ///     same time; the caller formats the entry and chooses where it goes.
+    ///   - accessLog: Called with the entries of answered requests, in order and in batches (one
+    ///     entry per request), from one logging thread that the event loops hand entries to, so a
+    ///     slow log never holds up a connection; the caller formats the entries and chooses where
+    ///     they go, ideally in one write per batch.
     public init(
         configuration: ServerConfiguration,
         clock: ServerClock = .system,
-        accessLog: @escaping @Sendable (AccessLogEntry) -> Void = { _ in }
+        accessLog: @escaping @Sendable ([AccessLogEntry]) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.clock = clock
@@ -62,7 +62,13 @@ public final class SanityServer: Sendable {
             maxDelayMilliseconds: Self.milliseconds(configuration.maxDelay))
     }
 
-    /// Binds, listens and starts accepting connections.
+    /// How many event loops serve: as configured, or one per online processor, 1 to 64.
+    var loopCount: Int {
+        configuration.eventLoops > 0
+            ? configuration.eventLoops : min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 64)
+    }
+
+    /// Binds, listens and starts the event loops.
     ///
     /// - Returns: The address actually bound, with the kernel's port when the configuration asked
     ///   for port 0.
@@ -84,44 +90,55 @@ public final class SanityServer: Sendable {
             state.withLock { $0.phase = .created }
             throw error
         }
+        var started = 0
         do throws(ServerError) {
-            try DetachedThread.start { runtime.lingerer.run() }
+            try DetachedThread.start { runtime.logQueue.run() }
+            for loop in runtime.loops {
+                try DetachedThread.start { loop.run() }
+                started += 1
+            }
         } catch {
-            runtime.release(lingererRunning: false)
+            // Loops that run end at once when forced; the others never ran.
+            runtime.control.stage.store(2, ordering: .relaxed)
+            runtime.wakeLoops()
+            let ended = runtime.waitForLoops(started: started, milliseconds: 2000)
+            runtime.loops[started...].forEach { $0.discard() }
+            _ = runtime.logQueue.stop(timeoutMilliseconds: 2000)
+            runtime.release(loopsEnded: ended, runningCount: started)
             state.withLock { $0.phase = .created }
             throw error
         }
         state.withLock { state in
             state.phase = .running(runtime)
             state.boundAddress = runtime.listener.address
-            state.acceptLoopRunning = true
-        }
-        do throws(ServerError) {
-            try DetachedThread.start { [self] in acceptLoop(runtime) }
-        } catch {
-            runtime.release(lingererRunning: true)
-            state.withLock { state in
-                state.phase = .created
-                state.boundAddress = nil
-                state.acceptLoopRunning = false
-            }
-            throw error
+            state.control = runtime.control
         }
         return runtime.listener.address
     }
 
     private func makeRuntime() throws(ServerError) -> ServerRuntime {
         let listener = try ListeningSocket(host: configuration.host, port: configuration.port)
-        var opened: [EventSignal] = []
+        var wakeSignals: [EventSignal] = []
+        var loops: [EventLoop] = []
         do throws(ServerError) {
-            let stopSignal = try EventSignal()
-            opened.append(stopSignal)
-            let forceSignal = try EventSignal()
-            opened.append(forceSignal)
-            let lingerer = try LingeringCloser(lingerSeconds: min(configuration.readDeadline, 2), clock: clock)
-            return ServerRuntime(listener: listener, stopSignal: stopSignal, forceSignal: forceSignal, lingerer: lingerer)
+            for _ in 0..<loopCount { wakeSignals.append(try EventSignal()) }
+            let control = EventLoop.Control(wakeSignals: wakeSignals)
+            let logQueue = try AccessLogQueue(write: accessLog)
+            do throws(ServerError) {
+                for index in wakeSignals.indices {
+                    loops.append(
+                        try EventLoop(
+                            index: index, configuration: configuration, clock: clock, router: router, control: control,
+                            listener: listener, logQueue: logQueue))
+                }
+            } catch {
+                logQueue.discard()
+                throw error
+            }
+            return ServerRuntime(listener: listener, loops: loops, control: control, logQueue: logQueue)
         } catch {
-            opened.forEach { $0.close() }
+            loops.forEach { $0.discard() }
+            wakeSignals.forEach { $0.close() }
             listener.close()
             throw error
         }
@@ -131,15 +148,14 @@ public final class SanityServer: Sendable {
     public var boundAddress: SocketAddress? { state.withLock { $0.boundAddress } }
 
     /// How many connections are being served now (not counting ones only lingering to close).
-    public var openConnectionCount: Int { state.withLock { $0.connections.count } }
-
-    /// Whether ``shutdown(grace:)`` has begun: responses now carry `Connection: close`.
-    var isStopping: Bool { stopping.load(ordering: .relaxed) }
+    public var openConnectionCount: Int {
+        state.withLock { $0.control }?.servedCount.load(ordering: .relaxed) ?? 0
+    }
 
     /// Stops the server gracefully: stop accepting, close idle connections, let requests in flight
     /// finish and close their connections, and after the grace period close what is left.
     ///
-    /// Blocks until every server thread has ended or the grace period plus about two seconds has
+    /// Blocks until every event loop has ended or the grace period plus about two seconds has
     /// passed. Calling it again, or on a server that never started, returns once it is stopped.
     ///
     /// - Parameters:
@@ -169,23 +185,21 @@ public final class SanityServer: Sendable {
             waitUntilStopped()
             return ShutdownResult(forcedConnectionCount: 0)
         }
-        stopping.store(true, ordering: .relaxed)
-        runtime.stopSignal.signal()
+        let control = runtime.control
+        control.stage.store(1, ordering: .relaxed)
+        runtime.wakeLoops()
         let graceNanoseconds = UInt64(Self.milliseconds(grace ?? configuration.grace)) * 1_000_000
-        waitUntil(clock.monotonicNanoseconds() + graceNanoseconds) { $0.connections.isEmpty }
-        let forced = state.withLock { state -> Int in
-            for descriptor in state.connections.values { try? SystemCall.shutdown(descriptor, Int32(SHUT_RDWR)) }
-            return state.connections.count
+        let graceEnd = clock.monotonicNanoseconds() + graceNanoseconds
+        while control.servedCount.load(ordering: .relaxed) > 0 && clock.monotonicNanoseconds() < graceEnd {
+            Self.pause(milliseconds: 2)
         }
-        runtime.forceSignal.signal()
-        let settleDeadline = clock.monotonicNanoseconds() + 2_000_000_000
-        waitUntil(settleDeadline) { $0.connections.isEmpty && !$0.acceptLoopRunning }
-        let lingererEnded = runtime.lingerer.stop(timeoutMilliseconds: 2000)
-        let threadsEnded = state.withLock { $0.connections.isEmpty && !$0.acceptLoopRunning }
-        if lingererEnded && threadsEnded {
-            runtime.stopSignal.close()
-            runtime.forceSignal.close()
-        }
+        let forced = control.servedCount.load(ordering: .relaxed)
+        control.stage.store(2, ordering: .relaxed)
+        runtime.wakeLoops()
+        let loopsEnded = runtime.waitForLoops(started: runtime.loops.count, milliseconds: 2000)
+        // The last entries are written before shutdown returns.
+        _ = runtime.logQueue.stop(timeoutMilliseconds: 2000)
+        runtime.release(loopsEnded: loopsEnded, runningCount: runtime.loops.count)
         state.withLock { $0.phase = .stopped }
         return ShutdownResult(forcedConnectionCount: forced)
     }
@@ -199,12 +213,6 @@ public final class SanityServer: Sendable {
             }
             if stopped { return }
             Self.pause(milliseconds: 10)
-        }
-    }
-
-    private func waitUntil(_ deadline: UInt64, _ condition: (State) -> Bool) {
-        while !state.withLock({ condition($0) }) && clock.monotonicNanoseconds() < deadline {
-            Self.pause(milliseconds: 2)
         }
     }
 

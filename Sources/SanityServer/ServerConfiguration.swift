@@ -12,8 +12,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// echo, so one can tell which upstream answered behind a load balancer. Default `"stagebuild"`.
     public var name: String
     /// How many connections are served at once; a connection above the limit is answered
-    /// `503 Service Unavailable` with `Retry-After` and closed. Default `512`.
+    /// `503 Service Unavailable` with `Retry-After` and closed. At 90% of it, a new connection
+    /// first closes the oldest idle keep-alive connection. Connections lingering to close do not
+    /// count. Default `10000`, bounded by the process's descriptor limit (`RLIMIT_NOFILE`).
     public var maxConnections: Int
+    /// How many event loops (threads) serve connections, as nginx's `worker_processes`; `0`
+    /// means one per online processor. Default `0`.
+    public var eventLoops: Int
     /// The longest wait `/delay/MS` performs, in seconds. Default `10`.
     public var maxDelay: Double
     /// Seconds a client has to send one whole request (head and body), counted from its first
@@ -37,6 +42,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     ///   - port: The TCP port, `0...65535`; `0` picks a free one.
     ///   - name: Sent in `Server` and in every echo.
     ///   - maxConnections: Connections served at once, at least `1`.
+    ///   - eventLoops: Event loop threads, `0` for one per processor, at most `64`.
     ///   - maxDelay: The cap of `/delay/MS`, in seconds.
     ///   - readDeadline: Seconds to send one request; also the keep-alive idle time.
     ///   - grace: Seconds that requests in flight get at shutdown.
@@ -46,7 +52,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         host: String = "127.0.0.1",
         port: Int = 8080,
         name: String = "stagebuild",
-        maxConnections: Int = 512,
+        maxConnections: Int = 10_000,
+        eventLoops: Int = 0,
         maxDelay: Double = 10,
         readDeadline: Double = 15,
         grace: Double = 5,
@@ -57,6 +64,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.port = port
         self.name = name
         self.maxConnections = maxConnections
+        self.eventLoops = eventLoops
         self.maxDelay = maxDelay
         self.readDeadline = readDeadline
         self.grace = grace
@@ -66,7 +74,7 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// The settings ``validate()`` checks, named as the properties.
     public enum Setting: String, Sendable, Equatable {
-        case port, maxConnections, maxDelay, readDeadline, grace, maxHeaderBytes, maxBodyBytes, name
+        case port, maxConnections, eventLoops, maxDelay, readDeadline, grace, maxHeaderBytes, maxBodyBytes, name
     }
 
     /// Checks every value's range; durations are at most one day (86400 seconds).
@@ -79,6 +87,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         }
         try require((0...65535).contains(port), .port, "must be 0...65535, got \(port)")
         try require(maxConnections >= 1, .maxConnections, "must be at least 1, got \(maxConnections)")
+        try require((0...64).contains(eventLoops), .eventLoops, "must be 0...64, got \(eventLoops)")
         try require((0...86_400).contains(maxDelay), .maxDelay, "must be 0...86400 seconds, got \(maxDelay)")
         try require(
             readDeadline > 0 && readDeadline <= 86_400, .readDeadline,

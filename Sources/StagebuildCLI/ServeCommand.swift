@@ -6,19 +6,25 @@ enum ServeCommand: Subcommand {
     static let name = "serve"
     static let summary = "Run the sanity upstream that echoes what reached it."
     static let usage =
-        "serve [--host ADDR] [--port N] [--name NAME] [--max-connections N] [--max-delay S] [--grace S] [--log text|json]"
+        "serve [--host ADDR] [--port N] [--name NAME] [--max-connections N] [--event-loops N] [--max-delay S] [--grace S] "
+        + "[--log text|json]"
     static let discussion = """
         Answers HTTP/1.1 on ADDR:N with what arrived: method, target, every header field in
-        arrival order, peer and local address, body length and SHA-256. Routes: / and
-        /anything[/...] (echo as JSON, or text when the client prefers text/plain), /headers,
-        /ip (the TCP peer, never a header), /status/CODE, /delay/MS (capped by --max-delay),
-        /healthz. Other paths get 404 with the list of routes.
+        arrival order, peer and local address, body length and SHA-256. Routes:
+
+        \(routeList)
+
+        Other paths get 404 with the list of routes.
 
         The first line of stdout is the bound address, e.g. http://127.0.0.1:41234 (use
         --port 0 to let the system pick a free port). One access-log line per request goes
         to stderr. SIGTERM or SIGINT stops accepting, lets requests in flight finish within
         --grace seconds, and exits 0, so it is a well-behaved PID 1 in a container.
         """
+    /// One line per route of the server's table: pattern, then what it answers.
+    static let routeList = Route.table.map { "  " + $0.pattern.padding(toLength: 18, withPad: " ", startingAt: 0) + $0.summary }
+        .joined(separator: "\n")
+
     static let options = [
         ArgumentScanner.Option(
             names: ["--host"], takesValue: true, valueName: "ADDR", help: "Address to listen on (default 127.0.0.1; :: for IPv6)."
@@ -28,7 +34,11 @@ enum ServeCommand: Subcommand {
         ArgumentScanner.Option(
             names: ["--name"], takesValue: true, valueName: "NAME", help: "Server name shown in echoes (default stagebuild)."),
         ArgumentScanner.Option(
-            names: ["--max-connections"], takesValue: true, valueName: "N", help: "Connections served at once (default 512)."),
+            names: ["--max-connections"], takesValue: true, valueName: "N",
+            help: "Connections served at once (default 10000, or fewer when the descriptor limit is lower)."),
+        ArgumentScanner.Option(
+            names: ["--event-loops"], takesValue: true, valueName: "N",
+            help: "Event loop threads (default one per processor, as nginx's worker_processes auto)."),
         ArgumentScanner.Option(
             names: ["--max-delay"], takesValue: true, valueName: "S", help: "Cap of /delay/MS, in seconds (default 10)."),
         ArgumentScanner.Option(
@@ -44,7 +54,9 @@ enum ServeCommand: Subcommand {
         configuration.host = arguments.value("--host") ?? defaults.host
         configuration.port = try integer(arguments, "--port") ?? defaults.port
         configuration.name = arguments.value("--name") ?? defaults.name
-        configuration.maxConnections = try integer(arguments, "--max-connections") ?? defaults.maxConnections
+        configuration.maxConnections =
+            try integer(arguments, "--max-connections") ?? min(defaults.maxConnections, Self.descriptorBudget())
+        configuration.eventLoops = try integer(arguments, "--event-loops") ?? defaults.eventLoops
         configuration.maxDelay = try seconds(arguments, "--max-delay") ?? defaults.maxDelay
         configuration.grace = try seconds(arguments, "--grace") ?? defaults.grace
         let format = arguments.value("--log") ?? "text"
@@ -58,8 +70,14 @@ enum ServeCommand: Subcommand {
         }
 
         let log = context.standardError
-        let server = SanityServer(configuration: configuration) { entry in
-            log.write((format == "json" ? AccessLogFormat.json(entry) : AccessLogFormat.text(entry)) + "\n")
+        // One write per batch of entries: the log thread keeps up with the event loops.
+        let server = SanityServer(configuration: configuration) { entries in
+            var lines = ""
+            for entry in entries {
+                lines += format == "json" ? AccessLogFormat.json(entry) : AccessLogFormat.text(entry)
+                lines += "\n"
+            }
+            log.write(lines)
         }
         // SIGTERM and SIGINT are blocked before any server thread exists (threads inherit the
         // mask), and one thread takes them with sigwait(2): no handler runs in signal context,
@@ -101,11 +119,26 @@ enum ServeCommand: Subcommand {
         switch setting {
         case .port: "--port"
         case .maxConnections: "--max-connections"
+        case .eventLoops: "--event-loops"
         case .maxDelay: "--max-delay"
         case .grace: "--grace"
         case .name: "--name"
         case .readDeadline, .maxHeaderBytes, .maxBodyBytes: setting.rawValue
         }
+    }
+
+    /// Connections the process's descriptors allow, one each plus some for the listener, the
+    /// loops' signals and the log: the soft `RLIMIT_NOFILE` raised to the hard one first, as
+    /// nginx's `worker_rlimit_nofile` and Go's runtime do.
+    private static func descriptorBudget() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 - 64 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return max(Int(clamping: limit.rlim_cur) - 64, 1)
     }
 
     private static func integer(_ arguments: ArgumentScanner.Arguments, _ key: String) throws(UsageError) -> Int? {

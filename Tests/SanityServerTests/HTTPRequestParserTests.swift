@@ -174,6 +174,13 @@ import Testing
         Rejection(name: "whitespace before first field", text: "GET / HTTP/1.1\r\n Host: a\r\n\r\n", status: 400),
         Rejection(name: "missing Host", text: "GET / HTTP/1.1\r\n\r\n", status: 400),
         Rejection(name: "two Hosts", text: "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", status: 400),
+        // RFC 9112 section 3.2: a Host field with an invalid value is a 400, as nginx answers.
+        Rejection(name: "space in Host", text: "GET / HTTP/1.1\r\nHost: a b\r\n\r\n", status: 400),
+        Rejection(name: "port not digits", text: "GET / HTTP/1.1\r\nHost: a:8x\r\n\r\n", status: 400),
+        Rejection(name: "unclosed IP literal", text: "GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", status: 400),
+        Rejection(name: "bad percent-encoding", text: "GET / HTTP/1.1\r\nHost: a%g1\r\n\r\n", status: 400),
+        Rejection(name: "slash in Host", text: "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", status: 400),
+        Rejection(name: "user info in Host", text: "GET / HTTP/1.1\r\nHost: u@a\r\n\r\n", status: 400),
         Rejection(name: "negative length", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", status: 400),
         Rejection(
             name: "different lengths", text: "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
@@ -228,4 +235,12 @@ import Testing
             + "\r\n\r\n"
         #expect(rejection(text, maxHeaderBytes: 128)?.status == 431)
     }
+}
+
+/// Host values RFC 9110 section 7.2 allows: names, IPv4 and IPv6 literals, ports, empty.
+@Test(arguments: ["example.com", "a:8080", "127.0.0.1:1", "[::1]", "[::1]:443", "", "xn--bcher-kva.example", "a%2Db", "a:"])
+func acceptsEveryValidHostForm(host: String) throws {
+    var parser = HTTPRequestParser()
+    let parsed = try parser.parse(Array("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8))
+    #expect(parsed?.request.values(ofField: "Host") == [host])
 }

@@ -114,3 +114,12 @@ import Testing
         #expect(response.fields.contains { $0.name == "Allow" })
     }
 }
+
+/// The README lists the routes from the one table, word for word.
+@Test func theREADMEListsEveryRouteOfTheTable() throws {
+    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+    let text = try String(contentsOf: readme, encoding: .utf8)
+    let rows = Route.table.map { "| `\($0.pattern)` | \($0.summary) |" }
+    let block = (["| route | answers |", "| --- | --- |"] + rows).joined(separator: "\n") + "\n"
+    #expect(text.contains(block), "README.md's route table differs from Route.table:\n\(block)")
+}

@@ -158,6 +158,15 @@ final class TestClient {
         return pending
     }
 
+    /// Whether the server has closed the connection, or does within `seconds`, with nothing
+    /// unread; does not consume anything.
+    func isClosedByServer(within seconds: Double) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard pending.isEmpty, poll(&entry, 1, Int32(seconds * 1000)) == 1 else { return false }
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) == 0
+    }
+
     /// Whether the server closed the connection with nothing more to read.
     func serverClosed() throws -> Bool {
         try readToEnd().isEmpty

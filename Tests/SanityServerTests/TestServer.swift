@@ -13,7 +13,7 @@ final class TestServer: Sendable {
         var configuration = configuration
         configuration.port = 0
         let recorder = self.recorder
-        server = SanityServer(configuration: configuration) { entry in recorder.record(entry) }
+        server = SanityServer(configuration: configuration) { entries in entries.forEach(recorder.record) }
         address = try server.start()
     }
 
