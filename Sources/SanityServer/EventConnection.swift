@@ -16,6 +16,8 @@ final class EventConnection {
         case reading
         /// Holding a `/delay/MS` answer until its time.
         case delaying(Delayed)
+        /// Waiting for the handler's later answer (``Responder``).
+        case awaiting(Awaiting)
         /// Half-closed, discarding input until the client closes or the linger time ends.
         case lingering
     }
@@ -26,6 +28,13 @@ final class EventConnection {
         var due: UInt64
         var request: HTTPRequest
         var response: HTTPResponse
+        /// When the request's first byte arrived.
+        var start: UInt64
+    }
+
+    /// A request whose answer the handler delivers later.
+    struct Awaiting {
+        var request: HTTPRequest
         /// When the request's first byte arrived.
         var start: UInt64
     }
@@ -99,7 +108,7 @@ final class EventConnection {
         if hasOutput { return Epoll.writable }
         switch phase {
         case .reading, .lingering: return Epoll.readable
-        case .delaying: return 0
+        case .delaying, .awaiting: return 0
         }
     }
 
@@ -185,7 +194,13 @@ final class EventConnection {
             let start = requestStart ?? now
             requestStart = input.isEmpty ? nil : now
             sentContinue = false
-            let response = loop.router.response(to: request, peer: peer, local: local)
+            let response: HTTPResponse
+            switch loop.handler.answer(request, peer: peer, local: local, responder: loop.responder(for: self)) {
+            case .now(let now): response = now
+            case .later:
+                phase = .awaiting(Awaiting(request: request, start: start))
+                return false
+            }
             if response.delayMilliseconds > 0 {
                 let due = now + UInt64(response.delayMilliseconds) * 1_000_000
                 phase = .delaying(Delayed(due: due, request: request, response: response, start: start))
@@ -201,6 +216,17 @@ final class EventConnection {
         guard case .delaying(let delayed) = phase else { return }
         phase = .reading
         answer(delayed.request, with: delayed.response, start: delayed.start, loop)
+    }
+
+    /// Sends the handler's later answer, if the connection still waits for one; reading
+    /// resumes after it.
+    ///
+    /// - Returns: Whether it was waiting.
+    func finishAwaiting(with response: HTTPResponse, _ loop: EventLoop) -> Bool {
+        guard case .awaiting(let awaiting) = phase else { return false }
+        phase = .reading
+        answer(awaiting.request, with: response, start: awaiting.start, loop)
+        return true
     }
 
     /// Answers an unreadable or late request; the connection ends after it.
@@ -273,13 +299,15 @@ final class EventConnection {
     }
 
     /// The next moment something must happen without input: a delayed answer is due, the
-    /// linger time ends, a stalled send gives up, or the read deadline passes.
+    /// linger time ends, a stalled send gives up, or the read deadline passes; `nil` while the
+    /// handler's later answer is awaited (the handler bounds its own work).
     ///
     /// - Parameter readDeadline: ``ServerConfiguration/readDeadline`` in nanoseconds.
-    func nextDeadline(readDeadline: UInt64) -> UInt64 {
+    func nextDeadline(readDeadline: UInt64) -> UInt64? {
         switch phase {
         case .lingering: return lingerDeadline
         case .delaying(let delayed): return delayed.due
+        case .awaiting: return nil
         case .reading:
             if let stalled = writeStalledSince { return stalled + readDeadline }
             return (requestStart ?? idleSince) + readDeadline

@@ -32,9 +32,55 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Later answers (``Responder``) posted from other threads, taken by the loop when woken.
+    final class Mailbox: Sendable {
+        /// One answer for one connection.
+        struct Letter: Sendable {
+            var descriptor: Int32
+            var connectionID: UInt64
+            var response: HTTPResponse
+        }
+
+        private struct State {
+            var letters: [Letter] = []
+            var open = true
+        }
+
+        private let state = Mutex(State())
+        private let wake: EventSignal
+
+        init(wake: EventSignal) {
+            self.wake = wake
+        }
+
+        /// Queues a letter and wakes the loop; dropped once the loop is gone.
+        func post(_ letter: Letter) {
+            // Signalling under the lock: once close() has run, no one touches `wake` again.
+            state.withLock { state in
+                guard state.open else { return }
+                state.letters.append(letter)
+                if state.letters.count == 1 { wake.signal() }
+            }
+        }
+
+        /// The letters posted since the last call.
+        func take() -> [Letter] {
+            state.withLock { state in
+                defer { state.letters.removeAll() }
+                return state.letters
+            }
+        }
+
+        /// Refuses every later letter; before the wake-up signal is closed.
+        func close() {
+            state.withLock { $0.open = false }
+        }
+    }
+
     let configuration: ServerConfiguration
     let clock: ServerClock
-    let router: Router
+    let handler: any RequestHandler
+    let mailbox: Mailbox
     private let control: Control
     private let listener: ListeningSocket
     private let logQueue: AccessLogQueue
@@ -65,14 +111,15 @@ final class EventLoop: @unchecked Sendable {
     ///   - index: The loop's place in ``Control/wakeSignals``.
     /// - Throws: ``ServerError/systemCall(call:errno:)`` when its epoll set or signal cannot be made.
     init(
-        index: Int, configuration: ServerConfiguration, clock: ServerClock, router: Router, control: Control,
-        listener: ListeningSocket, logQueue: AccessLogQueue
+        index: Int, configuration: ServerConfiguration, clock: ServerClock, handler: any RequestHandler,
+        control: Control, listener: ListeningSocket, logQueue: AccessLogQueue
     ) throws(ServerError) {
         self.index = index
         wakeSignal = control.wakeSignals[index]
+        mailbox = Mailbox(wake: wakeSignal)
         self.configuration = configuration
         self.clock = clock
-        self.router = router
+        self.handler = handler
         self.control = control
         self.listener = listener
         self.logQueue = logQueue
@@ -101,6 +148,7 @@ final class EventLoop: @unchecked Sendable {
     /// Closes its finished signal; only once ``run()`` has returned, or when it never ran (the
     /// wake-up signals belong to ``Control``).
     func release() {
+        mailbox.close()
         finished.close()
     }
 
@@ -128,6 +176,7 @@ final class EventLoop: @unchecked Sendable {
                 if descriptor == wakeSignal.descriptor {
                     wakeSignal.reset()
                     takeWantedEviction()
+                    deliverLetters()
                 } else if descriptor == listener.descriptor {
                     acceptQueued()
                 } else {
@@ -265,6 +314,12 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         let problem = EPOLLERR.rawValue | EPOLLHUP.rawValue
+        // Waiting on a timer or a later answer, it watches nothing: an error or hang-up (always
+        // reported, level-triggered) means the client is gone.
+        if connection.watchedEvents == 0 && flags & problem != 0 {
+            close(connection)
+            return
+        }
         if flags & (Epoll.readable | problem) != 0, connection.watchedEvents & EPOLLIN.rawValue != 0 {
             guard connection.read(into: &scratch, now: clock.monotonicNanoseconds()) == .open else {
                 close(connection)
@@ -302,7 +357,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func schedule(_ connection: EventConnection) {
-        let deadline = connection.nextDeadline(readDeadline: readDeadline)
+        guard let deadline = connection.nextDeadline(readDeadline: readDeadline) else { return }
         if let scheduled = connection.scheduledDeadline, scheduled <= deadline { return }
         connection.scheduledDeadline = deadline
         timers.insert(.init(deadline: deadline, descriptor: connection.descriptor, connectionID: connection.id))
@@ -335,6 +390,21 @@ final class EventLoop: @unchecked Sendable {
         if case .lingering = connection.phase { lingeringCount -= 1 }
         connections.removeValue(forKey: connection.descriptor)
         SystemCall.close(connection.descriptor)
+    }
+
+    /// A responder for a connection's later answer.
+    func responder(for connection: EventConnection) -> Responder {
+        Responder(mailbox: mailbox, descriptor: connection.descriptor, connectionID: connection.id)
+    }
+
+    /// Sends the later answers that have arrived, each on its connection if it still waits.
+    private func deliverLetters() {
+        for letter in mailbox.take() {
+            guard let connection = connections[letter.descriptor], connection.id == letter.connectionID,
+                connection.finishAwaiting(with: letter.response, self)
+            else { continue }
+            advance(connection)
+        }
     }
 
     // MARK: - Timers
@@ -370,6 +440,8 @@ final class EventLoop: @unchecked Sendable {
                 advance(connection)
                 return
             }
+        case .awaiting:
+            break
         case .reading:
             switch connection.expiry(now: now, readDeadline: readDeadline) {
             case .none: break

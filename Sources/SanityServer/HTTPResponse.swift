@@ -1,14 +1,29 @@
-/// A response a route produced, before the connection adds `Date`, `Server`, `Connection` and
-/// framing.
-struct HTTPResponse: Sendable, Equatable {
-    /// The status code, `100...599`.
-    var status: Int
-    /// Fields the route adds, e.g. `("Content-Type", "application/json")`, in order.
-    var fields: [HTTPField]
+/// A response a handler produced, before the connection adds `Date`, `Server`, `Connection`
+/// and framing (`Content-Length`).
+public struct HTTPResponse: Sendable, Equatable {
+    /// The status code, `200...599` (RFC 9110 section 15).
+    public var status: Int
+    /// Fields the handler adds, e.g. `("Content-Type", "application/json")`, in order; never
+    /// `Content-Length`, `Connection`, `Date` or `Server`, which the connection writes.
+    public var fields: [HTTPField]
     /// The content; dropped on the wire for HEAD, 204 and 304.
-    var body: [UInt8]
+    public var body: [UInt8]
     /// Milliseconds the connection waits before it sends the response (`/delay/MS`).
-    var delayMilliseconds: Int = 0
+    public var delayMilliseconds: Int
+
+    /// A response.
+    ///
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - fields: Fields in order.
+    ///   - body: The content.
+    ///   - delayMilliseconds: How long the connection holds it before sending; `0` sends at once.
+    public init(status: Int, fields: [HTTPField], body: [UInt8], delayMilliseconds: Int = 0) {
+        self.status = status
+        self.fields = fields
+        self.body = body
+        self.delayMilliseconds = delayMilliseconds
+    }
 
     /// A JSON document response.
     ///

@@ -1,7 +1,7 @@
 /// Maps a request to its response through ``Route/table``; pure, so every route is testable
 /// without sockets. The wait of `/delay/MS` is returned in ``HTTPResponse/delayMilliseconds`` for
 /// the connection to perform.
-struct Router: Sendable {
+struct Router: RequestHandler {
     /// The route patterns, as the 404 body lists them.
     static let routes = Route.table.map(\.pattern)
 
@@ -12,6 +12,11 @@ struct Router: Sendable {
     var serverName: String
     /// The cap of `/delay/MS`, in milliseconds.
     var maxDelayMilliseconds: Int
+
+    /// The response to a request, at once: the routes never wait on anything but `/delay`'s timer.
+    func answer(_ request: HTTPRequest, peer: SocketAddress, local: SocketAddress, responder: Responder) -> HandlerAnswer {
+        .now(response(to: request, peer: peer, local: local))
+    }
 
     /// The response to a request.
     ///

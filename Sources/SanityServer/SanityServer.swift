@@ -19,7 +19,7 @@ public final class SanityServer: Sendable {
     public let configuration: ServerConfiguration
     let clock: ServerClock
     let accessLog: @Sendable ([AccessLogEntry]) -> Void
-    let router: Router
+    let handler: any RequestHandler
     /// Phase and bound address.
     let state = Mutex(State())
 
@@ -45,6 +45,7 @@ public final class SanityServer: Sendable {
     /// - Parameters:
     ///   - configuration: Address, name and limits.
     ///   - clock: Wall and monotonic time; ``ServerClock/system`` outside tests.
+    ///   - handler: What answers requests; `nil` for the sanity routes (``Route/table``).
     ///   - accessLog: Called with the entries of answered requests, in order and in batches (one
     ///     entry per request), from one logging thread that the event loops hand entries to, so a
     ///     slow log never holds up a connection; the caller formats the entries and chooses where
@@ -52,14 +53,15 @@ public final class SanityServer: Sendable {
     public init(
         configuration: ServerConfiguration,
         clock: ServerClock = .system,
+        handler: (any RequestHandler)? = nil,
         accessLog: @escaping @Sendable ([AccessLogEntry]) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.clock = clock
         self.accessLog = accessLog
-        self.router = Router(
-            serverName: configuration.name,
-            maxDelayMilliseconds: Self.milliseconds(configuration.maxDelay))
+        self.handler =
+            handler
+            ?? Router(serverName: configuration.name, maxDelayMilliseconds: Self.milliseconds(configuration.maxDelay))
     }
 
     /// How many event loops serve: as configured, or one per online processor, 1 to 64.
@@ -128,7 +130,7 @@ public final class SanityServer: Sendable {
                 for index in wakeSignals.indices {
                     loops.append(
                         try EventLoop(
-                            index: index, configuration: configuration, clock: clock, router: router, control: control,
+                            index: index, configuration: configuration, clock: clock, handler: handler, control: control,
                             listener: listener, logQueue: logQueue))
                 }
             } catch {

@@ -9,11 +9,11 @@ final class TestServer: Sendable {
     let address: SocketAddress
     private let recorder = LogRecorder()
 
-    init(_ configuration: ServerConfiguration = ServerConfiguration()) throws {
+    init(_ configuration: ServerConfiguration = ServerConfiguration(), handler: (any RequestHandler)? = nil) throws {
         var configuration = configuration
         configuration.port = 0
         let recorder = self.recorder
-        server = SanityServer(configuration: configuration) { entries in entries.forEach(recorder.record) }
+        server = SanityServer(configuration: configuration, handler: handler) { entries in entries.forEach(recorder.record) }
         address = try server.start()
     }
 
