@@ -48,7 +48,7 @@ let package = Package(
 
         .testTarget(name: "DockerfileSyntaxTests", dependencies: ["DockerfileSyntax"], resources: [.copy("Corpus")]),
         .testTarget(name: "StageKitTests", dependencies: ["StageKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI", "StageKit"]),
+        .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI", "StageKit", "SanityServer"]),
         .testTarget(name: "CurlTests", dependencies: ["Curl"]),
         .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit"], exclude: ["Golden"]),
         .testTarget(name: "SanityServerTests", dependencies: ["SanityServer"]),

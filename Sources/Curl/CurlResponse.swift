@@ -9,6 +9,9 @@ public struct CurlResponse: Sendable, Equatable {
     /// The proxy's status code for CONNECT (`CURLINFO_HTTP_CONNECTCODE`); `0` when no tunnel
     /// was asked for or no answer arrived.
     public var connectStatusCode: Int
+    /// The final response's HTTP version (`CURLINFO_HTTP_VERSION`): `CURL_HTTP_VERSION_1_0` (1),
+    /// `_1_1` (2), `_2_0` (3) or `_3` (30); `0` when no response arrived.
+    public var httpVersion: Int = 0
     /// Every response head in order: a proxy's CONNECT answer, interim `1xx`, the final one.
     public var heads: [ResponseHead]
     /// At most `maxBodyBytes` bytes of the body, from its start.

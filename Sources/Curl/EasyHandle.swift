@@ -307,7 +307,7 @@ public final class EasyHandle {
             total: milliseconds(CURLINFO_TOTAL_TIME_T))
         let ip = string(CURLINFO_PRIMARY_IP).flatMap { $0.isEmpty ? nil : $0 }
         let port = long(CURLINFO_PRIMARY_PORT)
-        return CurlResponse(
+        var response = CurlResponse(
             statusCode: long(CURLINFO_RESPONSE_CODE),
             connectStatusCode: long(CURLINFO_HTTP_CONNECTCODE),
             heads: recorder.heads,
@@ -322,6 +322,8 @@ public final class EasyHandle {
             proxyTLSVerifyResult: long(CURLINFO_PROXY_SSL_VERIFYRESULT),
             proxyErrorCode: long(CURLINFO_PROXY_ERROR),
             debugLog: recorder.debugLog, tlsSession: recorder.tlsSession)
+        response.httpVersion = long(CURLINFO_HTTP_VERSION)
+        return response
     }
 
     /// The start of libcurl's text line after a finished handshake (OpenSSL backend:

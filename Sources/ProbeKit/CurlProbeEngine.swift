@@ -98,6 +98,10 @@ public struct CurlProbeEngine: ProbeEngine {
             proxyTLS: classifier.proxyTLSFacts(response: response, reason: reason, proxyCertificate: proxyCertificate))
         result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
         result.redirects = Self.redirects(in: response)
+        if result.httpStatus != nil {
+            result.bodyByteCount = response.bodyByteCount
+            result.httpVersion = Self.httpVersions[response.httpVersion]
+        }
         if request.isHTTPS {
             result.certificateFrom = classifier.certificateFrom
             if let from = classifier.certificateFrom, from.origin == .interceptor, let issuer = chain.first?.issuer {
@@ -112,6 +116,10 @@ public struct CurlProbeEngine: ProbeEngine {
                         + "the pin; the target's own key cannot be seen through this proxy"
                     result.outcome = .failed(reason)
                 }
+            }
+            if var tls = result.tls {
+                tls.earliestExpiry = chain.compactMap { $0.pem.flatMap(LeafCertificateFacts.init(pem:))?.notAfter }.min()
+                result.tls = tls
             }
             if let leaf = chain.first?.pem.flatMap(LeafCertificateFacts.init(pem:)) {
                 result.appleTrust = AppleTrustRules.checks(
@@ -166,6 +174,9 @@ public struct CurlProbeEngine: ProbeEngine {
             + "or the proxy's own trust of it"
         return bad
     }
+
+    /// `CURLINFO_HTTP_VERSION` values in words.
+    static let httpVersions = [1: "1.0", 2: "1.1", 3: "2", 30: "3"]
 
     /// The 3xx answers with a `Location` that libcurl followed, in order: every head but the
     /// last (the final answer); CONNECT answers are 2xx or refusals, never 3xx.

@@ -50,6 +50,10 @@ public struct ProbeResult: Sendable, Equatable {
     /// (target, outcome, cause), as a run of a million targets cancelled by `--deadline` has
     /// nothing else to say about most of them.
     public var started = true
+    /// How many body bytes the final response carried, when one arrived.
+    public var bodyByteCount: Int?
+    /// The final response's HTTP version, `"1.0"`, `"1.1"`, `"2"` or `"3"`, when one arrived.
+    public var httpVersion: String?
     /// The redirects followed with `-L`, in order; empty without `-L` or when none came.
     public var redirects: [ProbeRedirect] = []
     /// What each Apple client stack would do with the certificate shown (``AppleClientVerdicts``);

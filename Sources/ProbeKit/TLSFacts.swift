@@ -34,6 +34,9 @@ public struct TLSFacts: Sendable, Equatable {
     public var cipher: String?
     /// The ALPN protocol the server chose, e.g. `"http/1.1"`.
     public var alpn: String?
+    /// The earliest end of validity in the chain shown, seconds since 1970 (blackbox's
+    /// `probe_ssl_earliest_cert_expiry`); `nil` when no certificate could be read.
+    public var earliestExpiry: Int?
 
     /// Facts.
     ///

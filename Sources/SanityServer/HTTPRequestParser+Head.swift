@@ -6,27 +6,37 @@ extension HTTPRequestParser {
     /// - Returns: The head with its framing decided (RFC 9112 section 6.3).
     /// - Throws: ``HTTPRequestError`` for any rule of RFC 9112 sections 2 to 6 that it breaks.
     func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> RequestHead {
-        var lines: [ArraySlice<UInt8>] = []
+        // Line by line, as they come: the request line, the field lines, and last the empty line
+        // that ends the head.
+        var head: RequestHead?
+        var position = 0
         var lineStart = bytes.startIndex
-        for index in bytes.indices where bytes[index] == ASCII.lineFeed {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            guard bytes[index] == ASCII.lineFeed else {
+                index += 1
+                continue
+            }
             var line = bytes[lineStart..<index]
             if line.last == ASCII.carriageReturn { line = line.dropLast() }
             if line.contains(ASCII.carriageReturn) {
-                throw lines.isEmpty ? .malformedRequestLine("bare CR") : .malformedFieldLine("bare CR")
+                throw head == nil ? .malformedRequestLine("bare CR") : .malformedFieldLine("bare CR")
             }
-            lines.append(line)
             lineStart = index + 1
-        }
-        // The last line is the empty one that ends the head.
-        guard let requestLine = lines.first else { throw .malformedRequestLine("empty") }
-        var head = try Self.parseRequestLine(requestLine)
-        for (position, line) in lines.dropFirst().dropLast().enumerated() {
+            index += 1
+            guard head != nil else {
+                head = try Self.parseRequestLine(line)
+                continue
+            }
+            if line.isEmpty && lineStart == bytes.endIndex { break }
             if let first = line.first, ASCII.isWhitespace(first) {
                 if position == 0 { throw .malformedFieldLine("whitespace between the request line and the first field") }
                 throw .obsoleteLineFolding
             }
-            head.fields.append(try Self.parseFieldLine(line))
+            head?.fields.append(try Self.parseFieldLine(line))
+            position += 1
         }
+        guard var head else { throw .malformedRequestLine("empty") }
         try decideFraming(&head)
         return head
     }

@@ -5,10 +5,33 @@ import SanityServer
 enum AccessLogFormat {
     /// `PEER "METHOD TARGET VERSION" STATUS BYTES DURATIONms`, in the spirit of the common log format.
     static func text(_ entry: AccessLogEntry) -> String {
-        let request = [entry.method, entry.target, entry.version].compactMap { $0 }.joined(separator: " ")
+        var line = ""
+        text(entry, appendingTo: &line)
+        return line
+    }
+
+    /// The same line, appended to `lines`: one buffer for a whole batch.
+    static func text(_ entry: AccessLogEntry, appendingTo lines: inout String) {
+        lines += entry.peer.description
+        lines += " \""
+        var first = true
+        for part in [entry.method, entry.target, entry.version] {
+            guard let part else { continue }
+            if !first { lines += " " }
+            first = false
+            lines += escaped(part)
+        }
+        lines += "\" "
+        lines += String(entry.status)
+        lines += " "
+        lines += String(entry.bytes)
         // One decimal, as "%.1f" prints it, without Foundation's formatter on the hot path.
         let tenths = Int((max(entry.durationMilliseconds, 0) * 10).rounded())
-        return "\(entry.peer) \"\(escaped(request))\" \(entry.status) \(entry.bytes) \(tenths / 10).\(tenths % 10)ms"
+        lines += " "
+        lines += String(tenths / 10)
+        lines += "."
+        lines += String(tenths % 10)
+        lines += "ms"
     }
 
     /// One JSON object: `time` (Unix seconds), `peer`, `method`, `target`, `version`, `status`,

@@ -73,8 +73,13 @@ enum ServeCommand: Subcommand {
         // One write per batch of entries: the log thread keeps up with the event loops.
         let server = SanityServer(configuration: configuration) { entries in
             var lines = ""
+            lines.reserveCapacity(entries.count * 64)
             for entry in entries {
-                lines += format == "json" ? AccessLogFormat.json(entry) : AccessLogFormat.text(entry)
+                if format == "json" {
+                    lines += AccessLogFormat.json(entry)
+                } else {
+                    AccessLogFormat.text(entry, appendingTo: &lines)
+                }
                 lines += "\n"
             }
             log.write(lines)
