@@ -43,6 +43,12 @@ let package = Package(
         .target(name: "Patterns", dependencies: ["CRE2"]),
         // Probe requests through HTTP proxies: proxy selection as curl does it, policies, outcomes.
         .target(name: "ProbeKit", dependencies: ["Curl", "Patterns", "Digests"]),
+        // libyaml from Debian's libyaml-dev: YAML's scanner and parser, called through its event API.
+        .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
+        // The only importer of CYAML: one YAML document (a config file) as nodes with marks,
+        // aliases resolved, keys unique, size and depth limited. libyaml's static archive
+        // (`-l:libyaml.a`), as RE2's: the runtime image needs no libyaml package.
+        .target(name: "YAML", dependencies: ["CYAML"], linkerSettings: [.linkedLibrary(":libyaml.a")]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
 
@@ -54,6 +60,7 @@ let package = Package(
         .testTarget(name: "SanityServerTests", dependencies: ["SanityServer"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.
         .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax"]),
         // Runs the built stagebuild lock/compose against real registries on loopback (Tests/e2e/registry);

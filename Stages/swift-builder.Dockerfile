@@ -30,7 +30,8 @@ RUN set -eux; \
     fi
 
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
-# and curl's own API), OpenSSL's libcrypto and RE2 (linear-time regular expressions).
+# and curl's own API), OpenSSL's libcrypto, RE2 (linear-time regular expressions) and
+# libyaml (config files).
 # Each library is pinned with its -dev package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -40,6 +41,8 @@ RUN apt-get update \
         libre2-dev=20220601+dfsg-1+b1 \
         libssl-dev=3.0.22-1~deb12u2 \
         libssl3=3.0.22-1~deb12u2 \
+        libyaml-0-2=0.2.5-1 \
+        libyaml-dev=0.2.5-1 \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR ${SOURCE_DIR}
