@@ -19,7 +19,9 @@ let package = Package(
         // libcurl registry transport for `stagebuild lock` (see StageKit).
         .target(
             name: "StagebuildCLI",
-            dependencies: ["StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl", "Digests"]),
+            dependencies: [
+                "StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl", "Digests", "Exporter", "Patterns",
+            ]),
         // HTTP/1.1 sanity upstream on POSIX sockets: event loops on epoll, a pure request parser, echo
         // routes, graceful shutdown.
         .target(name: "SanityServer", dependencies: ["Digests", "CEpoll"]),
@@ -49,6 +51,9 @@ let package = Package(
         // aliases resolved, keys unique, size and depth limited. libyaml's static archive
         // (`-l:libyaml.a`), as RE2's: the runtime image needs no libyaml package.
         .target(name: "YAML", dependencies: ["CYAML"], linkerSettings: [.linkedLibrary(":libyaml.a")]),
+        // The probe as a Prometheus target on the server's core: blackbox_exporter's config
+        // format (read with YAML), its metric names, and the probe's reasons.
+        .target(name: "Exporter", dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns"]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
 
@@ -61,6 +66,7 @@ let package = Package(
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        .testTarget(name: "ExporterTests", dependencies: ["Exporter", "ProbeKit"]),
         // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.
         .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax"]),
         // Runs the built stagebuild lock/compose against real registries on loopback (Tests/e2e/registry);

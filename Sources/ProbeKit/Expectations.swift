@@ -6,6 +6,13 @@ public struct Expectations: Sendable, Equatable {
     public var headers: [HeaderExpectation]
     /// A pattern the body must match, or `nil`.
     public var body: BodyPattern?
+    /// More patterns the body must each match (blackbox's `fail_if_body_not_matches_regexp`).
+    public var requiredBodyPatterns: [BodyPattern] = []
+    /// Patterns the body must not match (blackbox's `fail_if_body_matches_regexp`).
+    public var forbiddenBodyPatterns: [BodyPattern] = []
+    /// Header fields whose values must, or must not, match a pattern (blackbox's
+    /// `fail_if_header_not_matches` and `fail_if_header_matches`).
+    public var headerPatterns: [HeaderPattern] = []
 
     /// Only the default status list: `200-399`, no header or body checks.
     public static let `default` = Expectations()
@@ -34,9 +41,15 @@ public struct Expectations: Sendable, Equatable {
         for header in headers {
             if let found = header.failure(in: fields) { return .expectationFailed(found) }
         }
-        if let pattern = self.body, !pattern.matches(body) {
-            let scope = bodyWasCut ? "the first \(body.count) bytes of the body do" : "the body (\(body.count) bytes) does"
-            return .expectationFailed("\(scope) not match the pattern /\(pattern)/")
+        for pattern in headerPatterns {
+            if let found = pattern.failure(in: fields) { return .expectationFailed(found) }
+        }
+        let scope = bodyWasCut ? "the first \(body.count) bytes of the body" : "the body (\(body.count) bytes)"
+        for pattern in (self.body.map { [$0] } ?? []) + requiredBodyPatterns where !pattern.matches(body) {
+            return .expectationFailed("\(scope) \(bodyWasCut ? "do" : "does") not match the pattern /\(pattern)/")
+        }
+        for pattern in forbiddenBodyPatterns where pattern.matches(body) {
+            return .expectationFailed("\(scope) \(bodyWasCut ? "match" : "matches") the pattern /\(pattern)/, which it must not")
         }
         return nil
     }

@@ -84,22 +84,7 @@ enum ServeCommand: Subcommand {
             }
             log.write(lines)
         }
-        // SIGTERM and SIGINT are blocked before any server thread exists (threads inherit the
-        // mask), and one thread takes them with sigwait(2): no handler runs in signal context,
-        // and a signal sent at any moment after this line, even before the address is printed,
-        // is kept pending until that thread takes it, never lost or ignored.
-        var termination = sigset_t()
-        sigemptyset(&termination)
-        sigaddset(&termination, SIGTERM)
-        sigaddset(&termination, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &termination, nil)
-        let waiter = Thread { [termination] in
-            var set = termination
-            var received: Int32 = 0
-            sigwait(&set, &received)
-            server.shutdown()
-        }
-        waiter.start()
+        SignalShutdown.install { server.shutdown() }
         let address: SocketAddress
         do {
             address = try server.start()

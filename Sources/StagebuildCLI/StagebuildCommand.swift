@@ -8,6 +8,7 @@ public enum StagebuildCommand {
 
     static let subcommands: [any Subcommand.Type] = [
         ComposeCommand.self, StagesCommand.self, LintCommand.self, LockCommand.self, ProbeCommand.self, ServeCommand.self,
+        ExporterCommand.self,
     ]
 
     /// Runs `stagebuild` with this process's arguments and environment, then exits.

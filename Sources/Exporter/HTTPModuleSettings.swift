@@ -1,0 +1,165 @@
+import YAML
+
+/// The `http:` section of a module, as blackbox_exporter reads it (config/config.go
+/// `HTTPProbe`, prometheus/common `HTTPClientConfig`), plus this exporter's own keys under
+/// `stagebuild:`.
+public struct HTTPModuleSettings: Sendable {
+    /// A header field and the pattern its values must (or must not) match.
+    public struct HeaderMatch: Sendable {
+        /// The field name.
+        public var header: String
+        /// The pattern, RE2 syntax.
+        public var regexp: String
+        /// Whether a missing field passes.
+        public var allowMissing: Bool
+    }
+
+    /// `valid_status_codes`; empty means any 2xx, as blackbox.
+    public var validStatusCodes: [Int] = []
+    /// `method`, `GET` by default.
+    public var method = "GET"
+    /// `headers`, in the file's order.
+    public var headers: [(name: String, value: String)] = []
+    /// `no_follow_redirects` (blackbox follows redirects by default).
+    public var followsRedirects = true
+    /// `fail_if_ssl`: a target reached over TLS fails.
+    public var failIfSSL = false
+    /// `fail_if_not_ssl`: a target reached without TLS fails.
+    public var failIfNotSSL = false
+    /// `fail_if_body_matches_regexp`: RE2 syntax, as Go's regexp.
+    public var failIfBodyMatches: [String] = []
+    /// `fail_if_body_not_matches_regexp`: each must match.
+    public var failIfBodyNotMatches: [String] = []
+    /// `fail_if_header_matches`.
+    public var failIfHeaderMatches: [HeaderMatch] = []
+    /// `fail_if_header_not_matches`.
+    public var failIfHeaderNotMatches: [HeaderMatch] = []
+    /// `proxy_url`; `nil` for none.
+    public var proxyURL: String?
+    /// `no_proxy`: the hosts that bypass `proxy_url`, curl's list syntax.
+    public var noProxy: String?
+    /// `proxy_from_environment`: the proxy variables decide, as curl reads them.
+    public var proxyFromEnvironment = false
+    /// `proxy_connect_header`: fields sent with CONNECT only.
+    public var proxyConnectHeaders: [(name: String, value: String)] = []
+    /// `tls_config.insecure_skip_verify`: Go's switch skips both the chain and the name.
+    public var insecureSkipVerify = false
+    /// `tls_config.ca_file`.
+    public var caFile: String?
+    /// `preferred_ip_protocol`: `ip4` or `ip6`; libcurl tries every address of the name either way.
+    public var preferredIPProtocol: String?
+    /// `ip_protocol_fallback`.
+    public var ipProtocolFallback = true
+    /// `stagebuild.validate_domain_name`: `false` checks the chain but not the name, which
+    /// `insecure_skip_verify` cannot say.
+    public var validatesDomainName = true
+    /// `stagebuild.pinned_public_keys`: `sha256//BASE64` pins, as `--pinned-public-key`.
+    public var pinnedPublicKeys: [String] = []
+    /// `stagebuild.apple_clients`: the stacks to give verdicts for (`urlsession`, …); empty for all.
+    public var appleClients: [String] = []
+
+    init() {}
+
+    /// Keys blackbox knows that this exporter does not act on yet, with why.
+    static let unsupported: [String: String] = [
+        "body": "request bodies are not sent yet", "basic_auth": "the probe sends no target credentials",
+        "authorization": "the probe sends no target credentials", "bearer_token": "the probe sends no target credentials",
+        "bearer_token_file": "the probe sends no target credentials", "oauth2": "the probe sends no target credentials",
+        "valid_http_versions": "the HTTP version is reported (probe_http_version), not checked",
+        "compression": "responses are not decompressed", "body_size_limit": "the body is cut at the probe's own limit",
+        "follow_redirects": "use no_follow_redirects", "enable_http2": "the probe speaks HTTP/1.1",
+        "use_proxy_dns": "names behind a proxy are always resolved by the proxy",
+        "skip_resolve_phase_with_proxy":
+            "names behind a proxy are always resolved by the proxy",
+    ]
+
+    init(node: YAMLNode, reader: ConfigReader, module: String) throws(ExporterConfigurationError) {
+        let place = "module \(module) http"
+        let known: Set<String> = [
+            "valid_status_codes", "method", "headers", "no_follow_redirects", "fail_if_ssl", "fail_if_not_ssl",
+            "fail_if_body_matches_regexp", "fail_if_body_not_matches_regexp", "fail_if_header_matches",
+            "fail_if_header_not_matches", "proxy_url", "no_proxy", "proxy_from_environment", "proxy_connect_header",
+            "tls_config", "preferred_ip_protocol", "ip_protocol_fallback", "stagebuild",
+        ]
+        let fields = try reader.mapping(node, allowed: known, in: place, unsupported: Self.unsupported)
+        if let codes = fields["valid_status_codes"] {
+            for text in try reader.strings(codes) {
+                guard let code = Int(text), (100...599).contains(code) else {
+                    throw reader.error(codes, "valid_status_codes holds status codes 100-599, not '\(text)'")
+                }
+                validStatusCodes.append(code)
+            }
+        }
+        if let value = fields["method"] { method = try reader.string(value).uppercased() }
+        if let value = fields["headers"] {
+            for (key, header) in try reader.pairs(value, in: "\(place) headers") {
+                headers.append((try reader.string(key), try reader.string(header)))
+            }
+        }
+        if let value = fields["no_follow_redirects"] { followsRedirects = !(try reader.bool(value)) }
+        if let value = fields["fail_if_ssl"] { failIfSSL = try reader.bool(value) }
+        if let value = fields["fail_if_not_ssl"] { failIfNotSSL = try reader.bool(value) }
+        if let value = fields["fail_if_body_matches_regexp"] { failIfBodyMatches = try reader.strings(value) }
+        if let value = fields["fail_if_body_not_matches_regexp"] { failIfBodyNotMatches = try reader.strings(value) }
+        if let value = fields["fail_if_header_matches"] { failIfHeaderMatches = try Self.headerMatches(value, reader) }
+        if let value = fields["fail_if_header_not_matches"] { failIfHeaderNotMatches = try Self.headerMatches(value, reader) }
+        if let value = fields["proxy_url"] { proxyURL = try reader.string(value) }
+        if let value = fields["no_proxy"] { noProxy = try reader.string(value) }
+        if let value = fields["proxy_from_environment"] { proxyFromEnvironment = try reader.bool(value) }
+        if let value = fields["proxy_connect_header"] {
+            // prometheus/common: a map of header name to a list of values.
+            for (key, values) in try reader.pairs(value, in: "\(place) proxy_connect_header") {
+                let name = try reader.string(key)
+                for text in try reader.strings(values) { proxyConnectHeaders.append((name, text)) }
+            }
+        }
+        if let value = fields["tls_config"] {
+            let tls = try reader.mapping(
+                value, allowed: ["insecure_skip_verify", "ca_file"], in: "\(place) tls_config",
+                unsupported: [
+                    "server_name": "the name checked is the target's", "cert_file": "no client certificate is sent",
+                    "key_file": "no client certificate is sent", "min_version": "OpenSSL's defaults apply",
+                    "max_version": "OpenSSL's defaults apply",
+                ])
+            if let skip = tls["insecure_skip_verify"] { insecureSkipVerify = try reader.bool(skip) }
+            if let file = tls["ca_file"] { caFile = try reader.string(file) }
+        }
+        if let value = fields["preferred_ip_protocol"] {
+            let text = try reader.string(value)
+            guard text == "ip4" || text == "ip6" else { throw reader.error(value, "preferred_ip_protocol is ip4 or ip6") }
+            preferredIPProtocol = text
+        }
+        if let value = fields["ip_protocol_fallback"] {
+            ipProtocolFallback = try reader.bool(value)
+            // Never ignored: libcurl tries every address of a name, so no fallback cannot be honoured.
+            if !ipProtocolFallback {
+                throw reader.error(value, "ip_protocol_fallback: false is not supported: the probe tries every address of a name")
+            }
+        }
+        if let value = fields["stagebuild"] {
+            let own = try reader.mapping(
+                value, allowed: ["validate_domain_name", "pinned_public_keys", "apple_clients"], in: "\(place) stagebuild")
+            if let flag = own["validate_domain_name"] { validatesDomainName = try reader.bool(flag) }
+            if let pins = own["pinned_public_keys"] { pinnedPublicKeys = try reader.strings(pins) }
+            if let clients = own["apple_clients"] { appleClients = try reader.strings(clients) }
+        }
+    }
+
+    private static func headerMatches(
+        _ node: YAMLNode, _ reader: ConfigReader
+    ) throws(ExporterConfigurationError) -> [HeaderMatch] {
+        guard let items = node.sequence else { throw reader.error(node, "expected a list of {header, regexp}") }
+        var matches: [HeaderMatch] = []
+        for item in items {
+            let fields = try reader.mapping(item, allowed: ["header", "regexp", "allow_missing"], in: "a header match")
+            guard let header = fields["header"], let regexp = fields["regexp"] else {
+                throw reader.error(item, "a header match needs header and regexp")
+            }
+            var allowMissing = false
+            if let value = fields["allow_missing"] { allowMissing = try reader.bool(value) }
+            matches.append(
+                HeaderMatch(header: try reader.string(header), regexp: try reader.string(regexp), allowMissing: allowMissing))
+        }
+        return matches
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import ProbeKit
+
+/// A module made ready to probe with: its settings read as the probe's (``ProbeSettings``,
+/// ``Expectations``), patterns compiled and header fields checked once, when the config loads.
+public struct ModuleProbe: Sendable {
+    /// The module.
+    public let module: ExporterModule
+    let settings: ProbeSettings
+    let headers: [RequestHeader]
+    let expectations: Expectations
+
+    /// blackbox's default limit when a module sets no timeout and the scrape says none.
+    public static let defaultTimeout = 10.0
+
+    /// Prepares a module of the `http` prober.
+    ///
+    /// - Parameters:
+    ///   - module: The module.
+    ///   - environment: The process's variables, for `proxy_from_environment`.
+    /// - Throws: ``ProbeInputError`` for a pattern, header field, pin or proxy URL the probe refuses.
+    public init(_ module: ExporterModule, environment: [String: String]) throws(ProbeInputError) {
+        self.module = module
+        let http = module.http
+        var settings = ProbeSettings()
+        if let proxy = http.proxyURL {
+            settings.proxy = ProxyConfiguration(proxy: proxy, noProxy: http.noProxy)
+        } else if http.proxyFromEnvironment {
+            settings.proxy = ProxyConfiguration(proxy: nil, noProxy: http.noProxy, environment: environment)
+        } else {
+            // blackbox uses no proxy unless told: proxy variables of the exporter's own
+            // environment do not apply.
+            settings.proxy = ProxyConfiguration(proxy: "")
+        }
+        var pins: [PublicKeyPin] = []
+        for pin in http.pinnedPublicKeys { pins.append(try PublicKeyPin(parsing: pin)) }
+        // Go's InsecureSkipVerify skips the chain and the name alike.
+        settings.security = SecurityPolicy(
+            validatesDomainName: http.validatesDomainName && !http.insecureSkipVerify,
+            allowsInvalidCertificates: http.insecureSkipVerify, caFile: http.caFile, pinnedPublicKeys: pins)
+        settings.followsRedirects = http.followsRedirects
+        settings.maxRedirects = 10
+        var connectHeaders: [RequestHeader] = []
+        for header in http.proxyConnectHeaders {
+            connectHeaders.append(try RequestHeader(parsing: "\(header.name): \(header.value)", option: "proxy_connect_header"))
+        }
+        settings.proxyHeaders = connectHeaders
+        if !http.appleClients.isEmpty {
+            var clients: [AppleClient] = []
+            for name in http.appleClients {
+                guard let client = AppleClient(option: name) else {
+                    throw .invalidTarget(name, reason: "apple_clients are urlsession, afnetworking3, afnetworking4, alamofire5")
+                }
+                if !clients.contains(client) { clients.append(client) }
+            }
+            settings.appleClients = clients
+        }
+        self.settings = settings
+        var headers: [RequestHeader] = []
+        for header in http.headers { headers.append(try RequestHeader(parsing: "\(header.name): \(header.value)")) }
+        self.headers = headers
+        var expectations = Expectations(
+            statuses: http.validStatusCodes.isEmpty
+                ? StatusList(ranges: [200...299]) : StatusList(ranges: http.validStatusCodes.map { $0...$0 }))
+        for pattern in http.failIfBodyNotMatches { expectations.requiredBodyPatterns.append(try BodyPattern(pattern)) }
+        for pattern in http.failIfBodyMatches { expectations.forbiddenBodyPatterns.append(try BodyPattern(pattern)) }
+        for match in http.failIfHeaderNotMatches {
+            expectations.headerPatterns.append(
+                HeaderPattern(
+                    name: match.header, pattern: try BodyPattern(match.regexp), mustMatch: true, allowsMissing: match.allowMissing
+                ))
+        }
+        for match in http.failIfHeaderMatches {
+            expectations.headerPatterns.append(
+                HeaderPattern(
+                    name: match.header, pattern: try BodyPattern(match.regexp), mustMatch: false,
+                    allowsMissing: match.allowMissing))
+        }
+        self.expectations = expectations
+    }
+
+    /// Probes a target once, bounded by `timeout` seconds, and returns its report and how long
+    /// it took. Blocks the calling thread for at most that long.
+    ///
+    /// - Parameters:
+    ///   - target: The URL; blackbox's `target` without a scheme means `http://`.
+    ///   - timeout: The whole probe's limit in seconds.
+    /// - Throws: ``ProbeInputError`` for a target the probe refuses.
+    public func probe(_ target: String, timeout: Double) throws(ProbeInputError) -> (ProbeResult, Double) {
+        let text = target.contains("://") ? target : "http://" + target
+        guard let url = URL(string: text) else { throw .invalidTarget(target, reason: "not a URL") }
+        let request = try ProbeRequest(
+            url: url, method: module.http.method, headers: headers, expectations: expectations)
+        var settings = self.settings
+        settings.maxTime = timeout
+        settings.connectTimeout = timeout
+        let started = ContinuousClock.now
+        var result = CurlProbeEngine(settings: settings).probe(request, cancellation: ProbeCancellation())
+        let seconds = (ContinuousClock.now - started).inSeconds
+        let isHTTPS = request.isHTTPS
+        if result.outcome == .succeeded && module.http.failIfSSL && isHTTPS {
+            result.outcome = .failed(.expectationFailed("the target was reached over TLS, and fail_if_ssl is set"))
+        } else if result.outcome == .succeeded && module.http.failIfNotSSL && !isHTTPS {
+            result.outcome = .failed(.expectationFailed("the target was reached without TLS, and fail_if_not_ssl is set"))
+        }
+        return (result, seconds)
+    }
+}

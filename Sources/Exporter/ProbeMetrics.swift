@@ -1,0 +1,118 @@
+import ProbeKit
+
+/// The metrics of one probe, as `GET /probe` answers them: blackbox_exporter's names and
+/// meanings where it has them (its `prober/http.go` and `prober/utils.go`, v0.23), and what it
+/// has not: which hop failed and why, the proxy's CONNECT answer, which proxy was used, what TLS
+/// verified, and each Apple client's verdict.
+///
+/// Every label value comes from the report, which has already removed secrets (a proxy's
+/// password is `***`), so no secret reaches a label.
+public enum ProbeMetrics {
+    /// The families, in a fixed order.
+    ///
+    /// - Parameters:
+    ///   - result: The probe's report.
+    ///   - durationSeconds: The whole probe, seconds.
+    /// - Returns: The families with samples for what the probe saw.
+    public static func families(of result: ProbeResult, durationSeconds: Double) -> [MetricFamily] {
+        var families: [MetricFamily] = []
+        func gauge(_ name: String, _ help: String, _ value: Double?) {
+            if let value { families.append(.gauge(name, help: help, value)) }
+        }
+        func flag(_ value: Bool) -> Double { value ? 1 : 0 }
+        let succeeded = result.outcome == .succeeded
+        let timings = result.timings
+        let isHTTPS = result.target.lowercased().hasPrefix("https://")
+
+        gauge("probe_success", "Displays whether or not the probe was a success", flag(succeeded))
+        gauge("probe_duration_seconds", "Returns how long the probe took to complete in seconds", durationSeconds)
+        gauge(
+            "probe_dns_lookup_time_seconds", "Returns the time taken for probe dns lookup in seconds",
+            timings.map { ($0.dns ?? 0) / 1000 })
+        if let timings {
+            families.append(
+                MetricFamily(
+                    "probe_http_duration_seconds", help: "Duration of http request by phase, summed over all redirects",
+                    samples: phases(timings).map { .init(labels: [("phase", $0.phase)], value: $0.seconds) }))
+        }
+        gauge("probe_http_status_code", "Response HTTP status code", Double(result.httpStatus ?? 0))
+        gauge(
+            "probe_http_content_length", "Length of http content response",
+            result.httpStatus == nil ? nil : Double(result.bodyByteCount ?? -1))
+        gauge("probe_http_redirects", "The number of redirects", Double(result.redirects.count))
+        gauge("probe_http_ssl", "Indicates if SSL was used for the final redirect", flag(isHTTPS && result.tls?.version != nil))
+        gauge(
+            "probe_http_version", "Returns the version of HTTP of the probe response",
+            result.httpVersion.flatMap(Double.init))
+        if let expiry = result.tls?.earliestExpiry {
+            gauge("probe_ssl_earliest_cert_expiry", "Returns last SSL chain expiry in unixtime", Double(expiry))
+        }
+        if let version = result.tls?.version {
+            families.append(
+                MetricFamily(
+                    "probe_tls_version_info", help: "Returns the TLS version used, or NaN when unknown",
+                    samples: [.init(labels: [("version", blackboxTLSVersion(version))], value: 1)]))
+        }
+        if let tls = result.tls {
+            gauge(
+                "probe_ssl_chain_verified", "Whether the target's certificate chain was verified (1), accepted unverified (0)",
+                tls.chainVerified.map(flag))
+            gauge(
+                "probe_ssl_name_verified", "Whether the target's certificate was checked to name the host (1) or not (0)",
+                tls.nameVerified.map(flag))
+        }
+        if let connect = result.connectStatus {
+            gauge("probe_proxy_connect_status_code", "The proxy's status code in answer to CONNECT", Double(connect))
+        }
+        if case .proxy(let server, let source)? = result.route {
+            families.append(
+                MetricFamily(
+                    "probe_proxy_used", help: "The proxy the probe went through, and the setting that chose it",
+                    samples: [.init(labels: [("proxy", server.description), ("source", "\(source)")], value: 1)]))
+        }
+        if case .failed(let reason) = result.outcome {
+            families.append(
+                MetricFamily(
+                    "probe_failure_info", help: "Why the probe failed: the hop, the reason and the URLError an Apple client gets",
+                    samples: [
+                        .init(
+                            labels: [
+                                ("hop", reason.hop.rawValue), ("reason", reason.code.rawValue),
+                                ("url_error", reason.appleError.map { "\($0.code)" } ?? ""),
+                            ], value: 1)
+                    ]))
+        }
+        if !result.appleClients.isEmpty {
+            families.append(
+                MetricFamily(
+                    "probe_apple_client_success", help: "Whether an app on this Apple client stack would succeed (1) or not (0)",
+                    samples: result.appleClients.map {
+                        .init(labels: [("client", $0.client.rawValue)], value: flag($0.succeeded))
+                    }
+                ))
+        }
+        return families
+    }
+
+    /// blackbox's phases from curl's cumulative times: resolve, connect, tls, processing (to the
+    /// first byte), transfer (to the end), each a duration in seconds; a phase not reached is 0.
+    static func phases(_ timings: ProbeTimings) -> [(phase: String, seconds: Double)] {
+        let resolve = timings.dns ?? 0
+        let connect = timings.connect ?? resolve
+        let tls = timings.tls ?? connect
+        let firstByte = timings.firstByte ?? tls
+        func span(_ from: Double, _ to: Double?) -> Double { max((to ?? from) - from, 0) / 1000 }
+        return [
+            ("resolve", resolve / 1000),
+            ("connect", span(resolve, timings.connect)),
+            ("tls", span(connect, timings.tls)),
+            ("processing", span(tls, timings.firstByte)),
+            ("transfer", timings.firstByte == nil ? 0 : span(firstByte, timings.total)),
+        ]
+    }
+
+    /// OpenSSL's `"TLSv1.3"` in blackbox's words, `"TLS 1.3"`.
+    static func blackboxTLSVersion(_ version: String) -> String {
+        version.hasPrefix("TLSv") ? "TLS " + version.dropFirst(4) : version
+    }
+}

@@ -1,0 +1,149 @@
+import Exporter
+import Foundation
+import Patterns
+import SanityServer
+import StageKit
+
+/// `stagebuild exporter`: the probe as a Prometheus target, blackbox_exporter style.
+enum ExporterCommand: Subcommand {
+    static let name = "exporter"
+    static let summary = "Serve probes to Prometheus, as blackbox_exporter does, with the probe's reasons."
+    static let usage =
+        "exporter --config FILE [--listen HOST:PORT] [--max-concurrent N] [--allow-target REGEX]... "
+        + "[--timeout-offset S] | exporter --check-config FILE"
+    static let discussion = """
+        Reads blackbox_exporter's config format (modules with the http prober; tcp, icmp, dns
+        and grpc modules load and are listed as not run) and answers:
+
+          /probe?target=URL&module=NAME   one probe's metrics (module http_2xx when none)
+          /metrics                        the exporter's own metrics
+          /                               the modules and the last probes' reports
+          /-/healthy                      200
+
+        Besides blackbox's metric names, a failed probe has probe_failure_info{hop, reason,
+        url_error} naming the hop and the reason as `stagebuild probe` reports them. Each
+        probe is bounded by its module's timeout and by Prometheus's
+        X-Prometheus-Scrape-Timeout-Seconds minus --timeout-offset.
+
+        An exporter that probes any URL it is asked for lets whoever reaches it make requests
+        from its network (server-side request forgery): it listens on 127.0.0.1 by default,
+        and --allow-target limits the targets (each REGEX must match the whole target).
+
+        --check-config FILE exits 0 when the file loads, else 65 with FILE:LINE:COLUMN.
+        SIGTERM or SIGINT stops it gracefully (exit 0); a port already taken exits 69.
+        """
+    static let options = [
+        ArgumentScanner.Option(
+            names: ["--config"], takesValue: true, valueName: "FILE", help: "blackbox_exporter's config file (blackbox.yml)."),
+        ArgumentScanner.Option(
+            names: ["--check-config"], takesValue: true, valueName: "FILE", help: "Check a config file and exit (0 or 65)."),
+        ArgumentScanner.Option(
+            names: ["--listen"], takesValue: true, valueName: "HOST:PORT",
+            help: "Address to serve on (default 127.0.0.1:9115; :9115 for every address)."),
+        ArgumentScanner.Option(
+            names: ["--max-concurrent"], takesValue: true, valueName: "N",
+            help: "Probes at once; beyond it /probe answers 503 (default 64)."),
+        ArgumentScanner.Option(
+            names: ["--allow-target"], takesValue: true, valueName: "REGEX",
+            help: "Probe only targets that this RE2 pattern matches whole (repeatable)."),
+        ArgumentScanner.Option(
+            names: ["--timeout-offset"], takesValue: true, valueName: "S",
+            help: "Seconds taken off Prometheus's scrape timeout (default 0.5, as blackbox)."),
+    ]
+
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw UsageError("exporter takes no arguments") }
+        if let file = arguments.value("--check-config") {
+            guard load(file, context: context) != nil else { return .dataError }
+            context.standardOutput.write("\(file): OK\n")
+            return .success
+        }
+        guard let file = arguments.value("--config") else { throw UsageError("exporter needs --config FILE") }
+        var options = ExporterHandler.Options()
+        if let text = arguments.value("--max-concurrent") {
+            guard let count = Int(text), count >= 1 else {
+                throw UsageError("--max-concurrent needs a whole number of at least 1, got '\(text)'")
+            }
+            options.maxConcurrent = count
+        }
+        if let text = arguments.value("--timeout-offset") {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                throw UsageError("--timeout-offset needs a number of seconds, got '\(text)'")
+            }
+            options.timeoutOffset = seconds
+        }
+        for pattern in arguments.all("--allow-target") {
+            do {
+                // Whole-target matches, as Prometheus's relabelling anchors its regexes.
+                options.allowedTargets.append(try RegularExpression("^(?:\(pattern))$"))
+            } catch {
+                throw UsageError("--allow-target: \(error)")
+            }
+        }
+        let (host, port) = try listenAddress(arguments.value("--listen") ?? "127.0.0.1:9115")
+        guard let configuration = load(file, context: context) else { return .dataError }
+        let handler: ExporterHandler
+        do {
+            handler = try ExporterHandler(configuration: configuration, options: options, environment: context.environment)
+        } catch {
+            context.reportError("\(file): \(error)")
+            return .dataError
+        }
+        let serverConfiguration = ServerConfiguration(host: host, port: port, name: "stagebuild-exporter")
+        let log = context.standardError
+        let server = SanityServer(configuration: serverConfiguration, handler: handler) { entries in
+            var lines = ""
+            for entry in entries {
+                AccessLogFormat.text(entry, appendingTo: &lines)
+                lines += "\n"
+            }
+            log.write(lines)
+        }
+        SignalShutdown.install { server.shutdown() }
+        let address: SocketAddress
+        do {
+            address = try server.start()
+        } catch .invalidHost(let bad) {
+            throw UsageError("--listen needs a numeric IPv4 or IPv6 address, not '\(bad)'")
+        } catch {
+            context.reportError("cannot listen on \(host):\(port): \(error)")
+            return .unavailable
+        }
+        context.standardOutput.write(address.url + "\n")
+        server.waitUntilStopped()
+        return .success
+    }
+
+    /// The config, or `nil` after reporting why it cannot be used.
+    private static func load(_ file: String, context: CommandContext) -> ExporterConfiguration? {
+        let path = Paths.absolute(file, from: context.currentDirectory)
+        let text: String
+        do {
+            text = try LocalFileSystem().readText(at: path)
+        } catch {
+            context.reportError("\(file): \(error)")
+            return nil
+        }
+        do {
+            let configuration = try ExporterConfiguration(parsing: text, file: file)
+            // Patterns, headers and pins are checked as the probe will use them.
+            _ = try ExporterHandler(configuration: configuration, options: .init(), environment: context.environment)
+            return configuration
+        } catch let error as ExporterConfigurationError {
+            context.reportError(error.description)
+        } catch {
+            context.reportError("\(file): \(error)")
+        }
+        return nil
+    }
+
+    /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (every address, as Go's listeners read it).
+    static func listenAddress(_ text: String) throws(UsageError) -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65_535).contains(port)
+        else { throw UsageError("--listen needs HOST:PORT, e.g. 127.0.0.1:9115, not '\(text)'") }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "::" : host, port)
+    }
+}

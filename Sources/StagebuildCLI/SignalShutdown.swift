@@ -1,0 +1,27 @@
+import Foundation
+
+/// SIGTERM and SIGINT for a long-running server command (`serve`, `exporter`): blocked in every
+/// thread, and taken by one thread with sigwait(2), which then runs the shutdown. No handler
+/// runs in signal context, and a signal sent at any moment after ``install(_:)``, even before
+/// the server prints its address, stays pending until that thread takes it: never lost.
+enum SignalShutdown {
+    /// Blocks the signals and starts the thread that waits for the first.
+    ///
+    /// Call before the server starts any thread: threads inherit the signal mask.
+    ///
+    /// - Parameter shutdown: Runs once, on the waiting thread, when a signal arrives.
+    static func install(_ shutdown: @escaping @Sendable () -> Void) {
+        var termination = sigset_t()
+        sigemptyset(&termination)
+        sigaddset(&termination, SIGTERM)
+        sigaddset(&termination, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &termination, nil)
+        let waiter = Thread { [termination] in
+            var set = termination
+            var received: Int32 = 0
+            sigwait(&set, &received)
+            shutdown()
+        }
+        waiter.start()
+    }
+}

@@ -1,0 +1,107 @@
+import Exporter
+import Testing
+
+/// blackbox_exporter's config format, read as blackbox reads it: http modules in full, the
+/// other probers loaded and listed, every unknown or unsupported key an error at its place.
+@Suite struct ExporterConfigurationTests {
+    static let sample = """
+        modules:
+          http_2xx:
+            prober: http
+            timeout: 1m30s
+            http:
+              valid_status_codes: [200, 301]
+              method: head
+              headers:
+                Accept: text/plain
+                X-Probe: "1"
+              no_follow_redirects: true
+              fail_if_not_ssl: true
+              fail_if_body_not_matches_regexp: ["ok"]
+              fail_if_header_matches:
+                - header: Server
+                  regexp: "nginx/1\\\\.1"
+                  allow_missing: true
+              proxy_url: http://proxy.internal:3128
+              no_proxy: .internal
+              proxy_connect_header:
+                X-Tenant: [blue]
+              tls_config:
+                insecure_skip_verify: false
+                ca_file: /etc/ssl/ca.pem
+              preferred_ip_protocol: ip4
+              stagebuild:
+                validate_domain_name: false
+                apple_clients: [afnetworking3]
+          ping:
+            prober: icmp
+            icmp:
+              ttl: 5
+        """
+
+    @Test func readsEveryHTTPKeyAsBlackboxDoes() throws {
+        let configuration = try ExporterConfiguration(parsing: Self.sample, file: "blackbox.yml")
+        #expect(configuration.modules.map(\.name) == ["http_2xx", "ping"])
+        let module = try #require(configuration.module(named: "http_2xx"))
+        #expect(module.timeout == 90)
+        let http = module.http
+        #expect(http.validStatusCodes == [200, 301])
+        #expect(http.method == "HEAD")
+        #expect(http.headers.map(\.name) == ["Accept", "X-Probe"] && http.headers.map(\.value) == ["text/plain", "1"])
+        #expect(!http.followsRedirects && http.failIfNotSSL && !http.failIfSSL)
+        #expect(http.failIfBodyNotMatches == ["ok"])
+        #expect(http.failIfHeaderMatches.first?.header == "Server" && http.failIfHeaderMatches.first?.allowMissing == true)
+        #expect(http.proxyURL == "http://proxy.internal:3128" && http.noProxy == ".internal")
+        #expect(http.proxyConnectHeaders.map(\.value) == ["blue"])
+        #expect(http.caFile == "/etc/ssl/ca.pem" && !http.insecureSkipVerify)
+        #expect(http.preferredIPProtocol == "ip4")
+        #expect(!http.validatesDomainName && http.appleClients == ["afnetworking3"])
+        #expect(try #require(configuration.module(named: "ping")).isSupported == false)
+    }
+
+    static func error(_ text: String) -> String? {
+        do {
+            _ = try ExporterConfiguration(parsing: text, file: "b.yml")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func anUnknownKeyIsAnErrorAtItsPlace() {
+        #expect(
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      method: GET\n      metod: GET\n")?.hasPrefix(
+                "b.yml:6:7: unknown key 'metod' in module m http") == true)
+    }
+
+    @Test func aKeyBlackboxKnowsButTheProbeDoesNotActOnSaysWhy() {
+        #expect(
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      body: x\n")
+                == "b.yml:5:7: body in module m http is not supported: request bodies are not sent yet")
+        #expect(
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      tls_config:\n        server_name: a\n")?
+                .hasPrefix("b.yml:6:9: server_name") == true)
+    }
+
+    @Test func valuesOfTheWrongKindAreErrors() {
+        #expect(
+            Self.error("modules:\n  m:\n    prober: http\n    timeout: soon\n")
+                == "b.yml:4:14: timeout must be a duration such as 5s or 500ms, not 'soon'")
+        #expect(
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      fail_if_ssl: yes please\n")?.contains(
+                "expected true or false") == true)
+        #expect(Self.error("modules:\n  m:\n    prober: smtp\n")?.hasPrefix("b.yml:3:13: unknown prober 'smtp'") == true)
+        #expect(Self.error("modules:\n  m:\n    timeout: 5s\n")?.contains("needs a prober") == true)
+        #expect(
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      valid_status_codes: [2xx]\n")?.contains(
+                "status codes 100-599") == true)
+    }
+
+    @Test func yamlThatDoesNotParseIsAnErrorWithItsPlace() {
+        #expect(Self.error("modules:\n  m:\n   prober: http\n  x\n")?.hasPrefix("b.yml:") == true)
+    }
+
+    @Test func anEmptyFileHasNoModules() throws {
+        #expect(try ExporterConfiguration(parsing: "", file: "b.yml").modules.isEmpty)
+    }
+}

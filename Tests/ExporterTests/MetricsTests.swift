@@ -1,0 +1,66 @@
+import ProbeKit
+import Testing
+
+@testable import Exporter
+
+/// The text exposition format and the probe's metrics, checked by eye.
+@Suite struct MetricsTests {
+    @Test func aFamilyIsHelpTypeAndOneLinePerSample() {
+        let family = MetricFamily(
+            "probe_x", help: "a \\ b\nc",
+            samples: [.init(labels: [("a", "q\"u\\o\nte")], value: 1), .init(value: 0.25), .init(value: .nan)])
+        #expect(
+            family.text
+                == "# HELP probe_x a \\\\ b\\nc\n# TYPE probe_x gauge\nprobe_x{a=\"q\\\"u\\\\o\\nte\"} 1\nprobe_x 0.25\nprobe_x NaN\n"
+        )
+        #expect(MetricFamily("empty", help: "h", samples: []).text == "")
+        #expect(MetricFamily.value(-.infinity) == "-Inf" && MetricFamily.value(1_798_727_823) == "1798727823")
+    }
+
+    @Test func curlsCumulativeTimesBecomeBlackboxsPhases() {
+        let phases = ProbeMetrics.phases(ProbeTimings(dns: 1, connect: 3, tls: 10, firstByte: 14, total: 15))
+        #expect(phases.map(\.phase) == ["resolve", "connect", "tls", "processing", "transfer"])
+        #expect(phases.map(\.seconds) == [0.001, 0.002, 0.007, 0.004, 0.001])
+        let refused = ProbeMetrics.phases(ProbeTimings(dns: 1, total: 2))
+        #expect(refused.map(\.seconds) == [0.001, 0, 0, 0, 0])
+    }
+
+    @Test func aFailureNamesItsHopReasonAndURLError() throws {
+        var result = ProbeResult(
+            target: "https://a.test/", method: "GET", engine: "curl", route: nil,
+            outcome: .failed(
+                .hostNameMismatch(
+                    hop: .target, host: "a.test", names: ["b.test"],
+                    certificateFrom: InterceptionProducts.origin(issuer: nil, throughProxy: false))),
+            message: nil)
+        result.httpStatus = nil
+        let text = ProbeMetrics.families(of: result, durationSeconds: 0.5).map(\.text).joined()
+        #expect(text.contains("probe_success 0\n"))
+        #expect(text.contains("probe_failure_info{hop=\"target\",reason=\"hostNameMismatch\",url_error=\"-1202\"} 1\n"))
+        #expect(text.contains("probe_duration_seconds 0.5\n"))
+        #expect(!text.contains("probe_http_content_length"), "no response, no length")
+    }
+
+    @Test func theTimeoutIsTheModulesBoundedByTheScrapes() {
+        #expect(ExporterHandler.timeout(module: 5, scrape: 10, offset: 0.5) == 5)
+        #expect(ExporterHandler.timeout(module: 30, scrape: 10, offset: 0.5) == 9.5)
+        #expect(ExporterHandler.timeout(module: nil, scrape: nil, offset: 0.5) == 10)
+        #expect(ExporterHandler.timeout(module: nil, scrape: 0.2, offset: 0.5) == 0.1)
+    }
+
+    @Test func queryParametersAreDecodedAsGoDoes() {
+        let (path, query) = ExporterHandler.split("/probe?target=http%3A%2F%2Fa.test%2F%3Fq%3D1&module=a+b&target=second")
+        #expect(path == "/probe")
+        #expect(query == ["target": "http://a.test/?q=1", "module": "a b"])
+    }
+
+    @Test func goDurationsReadAsBlackboxsConfigWritesThem() {
+        #expect(GoDuration.seconds("5s") == 5 && GoDuration.seconds("1m30s") == 90 && GoDuration.seconds("500ms") == 0.5)
+        #expect(GoDuration.seconds("1.5h") == 5400 && GoDuration.seconds("0") == 0)
+        #expect(GoDuration.seconds("5") == nil && GoDuration.seconds("") == nil && GoDuration.seconds("5 s") == nil)
+    }
+
+    @Test func thePageEscapesWhatTheProbeSaw() {
+        #expect(ExporterPage.escaped("<script>&\"'") == "&lt;script&gt;&amp;&quot;&#39;")
+    }
+}
