@@ -40,7 +40,10 @@ public enum ProbeMetrics {
             "probe_http_content_length", "Length of http content response",
             result.httpStatus == nil ? nil : Double(result.bodyByteCount ?? -1))
         gauge("probe_http_redirects", "The number of redirects", Double(result.redirects.count))
-        gauge("probe_http_ssl", "Indicates if SSL was used for the final redirect", flag(isHTTPS && result.tls?.version != nil))
+        // As blackbox: the final response came over TLS (none came, none did).
+        gauge(
+            "probe_http_ssl", "Indicates if SSL was used for the final redirect",
+            flag(isHTTPS && result.httpStatus != nil && result.tls?.version != nil))
         gauge(
             "probe_http_version", "Returns the version of HTTP of the probe response",
             result.httpVersion.flatMap(Double.init))

@@ -100,6 +100,11 @@ struct ExporterE2ETests {
                 timeout: 1s
                 http:
                   proxy_url: http://127.0.0.1:\(servers["SILENT_PORT"])
+              tls_trusted:
+                prober: http
+                http:
+                  tls_config:
+                    ca_file: \(servers["CA_CERT"])
               tcp_connect:
                 prober: tcp
 
@@ -181,5 +186,153 @@ struct ExporterE2ETests {
         let second = try await StagebuildProcess.run(["exporter", "--config", config, "--listen", "127.0.0.1:\(port)"])
         #expect(second.status == 69, "\(second.summary)")
         #expect(first.stop() == 0)
+    }
+
+    /// Prometheus itself (Debian's) scrapes the exporter with blackbox's multi-target
+    /// relabelling: `probe_success` and `probe_failure_info` are in its query API as the
+    /// exporter answered them.
+    @Test(.timeLimit(.minutes(1)))
+    func prometheusScrapesTheExporterAndStoresTheFailureReasons() async throws {
+        let servers = try E2EServers.current()
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus"), "Tests/e2e/servers/start installs it")
+        let exporter = try RunningExporter(config: try Self.writeConfig(servers))
+        let exporterAddress = try #require(exporter.url.split(separator: "/").last.map(String.init))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prometheus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func job(_ name: String, module: String, target: String) -> String {
+            """
+              - job_name: \(name)
+                metrics_path: /probe
+                params: {module: [\(module)]}
+                static_configs: [{targets: ["\(target)"]}]
+                relabel_configs:
+                  - {source_labels: [__address__], target_label: __param_target}
+                  - {source_labels: [__param_target], target_label: instance}
+                  - {target_label: __address__, replacement: "\(exporterAddress)"}
+
+            """
+        }
+        let good = servers.url("http", "127.0.0.1", "HTTP_PORT")
+        let config =
+            "global: {scrape_interval: 1s, scrape_timeout: 1s}\nscrape_configs:\n"
+            + job("good", module: "http_2xx", target: good)
+            + job("intercepted", module: "through_interceptor", target: servers.url("https", "localhost", "TLS_VALID_PORT"))
+            + job("silent", module: "through_silent_proxy", target: good)
+        try config.write(to: folder.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
+        let port = try Self.freePort()
+        let prometheus = Process()
+        prometheus.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus")
+        prometheus.arguments = [
+            "--config.file=\(folder.path)/prometheus.yml", "--storage.tsdb.path=\(folder.path)/data",
+            "--web.listen-address=127.0.0.1:\(port)",
+        ]
+        prometheus.standardOutput = FileHandle.nullDevice
+        prometheus.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try prometheus.run()
+        defer {
+            prometheus.terminate()
+            prometheus.waitUntilExit()
+        }
+        // Prometheus answers once it has started and scraped each job at least once.
+        func query(_ expression: String) -> [[String: Any]] {
+            let encoded = expression.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? expression
+            guard let answer = Self.get("http://127.0.0.1:\(port)/api/v1/query?query=\(encoded)", timeout: 2),
+                let object = try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any],
+                let data = object["data"] as? [String: Any], let result = data["result"] as? [[String: Any]]
+            else { return [] }
+            return result
+        }
+        func value(_ sample: [String: Any]) -> String? { (sample["value"] as? [Any])?.last as? String }
+        func label(_ sample: [String: Any], _ name: String) -> String? { (sample["metric"] as? [String: String])?[name] }
+        var success: [String: String] = [:]
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            success = Dictionary(
+                query("probe_success").compactMap { sample in label(sample, "job").map { ($0, value(sample) ?? "") } },
+                uniquingKeysWith: { first, _ in first })
+            if success.count == 3 { break }
+            usleep(300_000)
+        }
+        #expect(success == ["good": "1", "intercepted": "0", "silent": "0"], "probe_success by job: \(success)")
+        let failures = query("probe_failure_info")
+        let intercepted = failures.first { label($0, "job") == "intercepted" }
+        #expect(intercepted.flatMap { label($0, "reason") } == "hostNameMismatch", "\(failures)")
+        #expect(intercepted.flatMap { label($0, "url_error") } == "-1202")
+        let silent = failures.first { label($0, "job") == "silent" }
+        #expect(silent.flatMap { label($0, "reason") }?.lowercased().contains("timeout") == true, "\(failures)")
+        #expect(exporter.stop() == 0)
+    }
+
+    /// A free loopback port: bound, read, released.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw CocoaError(.fileWriteUnknown) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// blackbox_exporter 0.23 (Debian's) with the same config, against the same targets: where
+    /// both report a metric, the values agree.
+    @Test(.timeLimit(.minutes(1)))
+    func blackboxAndTheExporterAgreeOnWhatBothReport() async throws {
+        let servers = try E2EServers.current()
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus-blackbox-exporter"),
+            "Tests/e2e/servers/start installs it")
+        let config = try Self.writeConfig(servers)
+        let exporter = try RunningExporter(config: config)
+        let port = try Self.freePort()
+        let blackbox = Process()
+        blackbox.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus-blackbox-exporter")
+        blackbox.arguments = ["--config.file=\(config)", "--web.listen-address=127.0.0.1:\(port)"]
+        blackbox.standardOutput = FileHandle.nullDevice
+        blackbox.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try blackbox.run()
+        defer {
+            blackbox.terminate()
+            blackbox.waitUntilExit()
+        }
+        let ready = Date().addingTimeInterval(10)
+        while Date() < ready && Self.get("http://127.0.0.1:\(port)/-/healthy", timeout: 1)?.status != 200 { usleep(100_000) }
+        /// `name{labels}` → value, for the lines of a page.
+        func samples(_ page: String) -> [String: String] {
+            var samples: [String: String] = [:]
+            for line in page.split(separator: "\n") where !line.hasPrefix("#") {
+                guard let space = line.lastIndex(of: " ") else { continue }
+                samples[String(line[..<space])] = String(line[line.index(after: space)...])
+            }
+            return samples
+        }
+        let cases = [
+            ("http_2xx", servers.url("http", "127.0.0.1", "HTTP_PORT")),
+            ("http_2xx", servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/status/404")),
+            ("tls_trusted", servers.url("https", "localhost", "TLS_VALID_PORT")),
+            ("tls_trusted", servers.url("https", "localhost", "TLS_EXPIRED_PORT")),
+            ("through_interceptor", servers.url("https", "localhost", "TLS_VALID_PORT")),
+        ]
+        for (module, target) in cases {
+            let ours = samples(try #require(Self.get("\(exporter.url)/probe?module=\(module)&target=\(target)")).body)
+            let theirs = samples(try #require(Self.get("http://127.0.0.1:\(port)/probe?module=\(module)&target=\(target)")).body)
+            for name in [
+                "probe_success", "probe_http_status_code", "probe_http_ssl", "probe_tls_version_info{version=\"TLS 1.3\"}",
+            ]
+            where ours[name] != nil && theirs[name] != nil {
+                #expect(
+                    ours[name] == theirs[name],
+                    "\(module) \(target): \(name) is \(ours[name] ?? "") here, \(theirs[name] ?? "") in blackbox")
+            }
+            #expect(ours["probe_success"] != nil && theirs["probe_success"] != nil)
+        }
+        #expect(exporter.stop() == 0)
     }
 }
