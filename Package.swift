@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "YAML", dependencies: ["CYAML"], linkerSettings: [.linkedLibrary(":libyaml.a")]),
         // The probe as a Prometheus target on the server's core: blackbox_exporter's config
         // format (read with YAML), its metric names, and the probe's reasons.
-        .target(name: "Exporter", dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns"]),
+        .target(name: "Exporter", dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns", "Curl"]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
 

@@ -1,3 +1,4 @@
+import Curl
 import Dispatch
 import Foundation
 import Patterns
@@ -129,6 +130,22 @@ public final class ExporterHandler: RequestHandler {
         HTTPResponse(
             status: status, fields: [HTTPField(name: "Content-Type", value: "text/plain; charset=utf-8")] + fields,
             body: Array(text.utf8))
+    }
+
+    /// A request target as the access log may show it: a `target` parameter's user info (a
+    /// token or password in the probed URL) masked as the probe's reports mask it, whether it
+    /// was written raw or percent-encoded.
+    public static func loggable(_ requestTarget: String) -> String {
+        let parts = requestTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return requestTarget }
+        let pairs = parts[1].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard pair.hasPrefix("target=") else { return String(pair) }
+            let value = pair.dropFirst("target=".count)
+            let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(value)
+            let masked = Redaction.url(decoded)
+            return masked == decoded ? String(pair) : "target=" + masked
+        }
+        return parts[0] + "?" + pairs.joined(separator: "&")
     }
 
     /// The path and the query's parameters (the first of each name), percent-decoded; `+` is a

@@ -93,7 +93,9 @@ enum ExporterCommand: Subcommand {
         let log = context.standardError
         let server = SanityServer(configuration: serverConfiguration, handler: handler) { entries in
             var lines = ""
-            for entry in entries {
+            for var entry in entries {
+                // A probed URL's user info never reaches the log.
+                entry.target = entry.target.map(ExporterHandler.loggable)
                 AccessLogFormat.text(entry, appendingTo: &lines)
                 lines += "\n"
             }

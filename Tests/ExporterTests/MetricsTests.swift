@@ -63,4 +63,15 @@ import Testing
     @Test func thePageEscapesWhatTheProbeSaw() {
         #expect(ExporterPage.escaped("<script>&\"'") == "&lt;script&gt;&amp;&quot;&#39;")
     }
+
+    @Test func theAccessLogNeverShowsAProbedURLsUserInfo() {
+        #expect(
+            ExporterHandler.loggable("/probe?target=https://alice:s3cret@a.test/&module=m")
+                == "/probe?target=https://alice:***@a.test/&module=m")
+        #expect(
+            ExporterHandler.loggable("/probe?module=m&target=https%3A%2F%2FTOKEN%40a.test%2F")
+                == "/probe?module=m&target=https://***@a.test/")
+        #expect(ExporterHandler.loggable("/probe?target=http://a.test/") == "/probe?target=http://a.test/")
+        #expect(ExporterHandler.loggable("/metrics") == "/metrics")
+    }
 }
