@@ -8,19 +8,29 @@ final class AccessLogQueue: Sendable {
     private struct State {
         var pending: [AccessLogEntry] = []
         var stopping = false
+        /// Entries dropped since the last batch because the log could not keep up.
+        var dropped = 0
     }
+
+    /// Entries waiting at most: when whatever reads the log stops reading, the server keeps
+    /// serving and drops the lines beyond this, rather than growing without bound.
+    static let capacity = 65_536
 
     private let state = Mutex(State())
     private let wake: EventSignal
     private let finished: EventSignal
     private let write: @Sendable ([AccessLogEntry]) -> Void
+    private let reportDropped: @Sendable (Int) -> Void
 
     /// Creates the queue; ``run()`` must then be called on a thread of its own.
     ///
     /// - Parameter write: Called with each batch of entries, in order, on the queue's thread only.
     /// - Throws: ``ServerError/systemCall(call:errno:)`` when its wake-up sockets cannot be made.
-    init(write: @escaping @Sendable ([AccessLogEntry]) -> Void) throws(ServerError) {
+    init(
+        write: @escaping @Sendable ([AccessLogEntry]) -> Void, dropped: @escaping @Sendable (Int) -> Void = { _ in }
+    ) throws(ServerError) {
         self.write = write
+        self.reportDropped = dropped
         wake = try EventSignal()
         do throws(ServerError) {
             finished = try EventSignal()
@@ -34,8 +44,11 @@ final class AccessLogQueue: Sendable {
     func append(_ entries: [AccessLogEntry]) {
         guard !entries.isEmpty else { return }
         let wasEmpty = state.withLock { state -> Bool in
-            defer { state.pending.append(contentsOf: entries) }
-            return state.pending.isEmpty
+            let wasEmpty = state.pending.isEmpty
+            let room = max(Self.capacity - state.pending.count, 0)
+            state.pending.append(contentsOf: entries.prefix(room))
+            state.dropped += max(entries.count - room, 0)
+            return wasEmpty
         }
         if wasEmpty { wake.signal() }
     }
@@ -44,10 +57,14 @@ final class AccessLogQueue: Sendable {
     func run() {
         var entries = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
         while true {
-            let (batch, stopping) = state.withLock { state in
-                defer { state.pending.removeAll(keepingCapacity: true) }
-                return (state.pending, state.stopping)
+            let (batch, stopping, dropped) = state.withLock { state in
+                defer {
+                    state.pending.removeAll(keepingCapacity: true)
+                    state.dropped = 0
+                }
+                return (state.pending, state.stopping, state.dropped)
             }
+            if dropped > 0 { reportDropped(dropped) }
             if !batch.isEmpty { write(batch) }
             if stopping { break }
             entries[0].revents = 0

@@ -46,14 +46,28 @@ struct EchoDocument: Sendable {
     /// The echo as readable lines: the request line, then one `label: value` per line and every
     /// field indented under `headers:`.
     var text: String {
+        // Decoded query values and field values are the client's bytes: a line feed or control
+        // character in them is shown escaped, so it can never forge a line of the echo.
+        func shown(_ value: String) -> String {
+            guard value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return value }
+            var escaped = ""
+            for scalar in value.unicodeScalars {
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    escaped += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+                } else {
+                    escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return escaped
+        }
         var lines = ["\(request.method) \(request.target) \(request.version)"]
         lines.append("server: \(serverName)")
         lines.append("peer: \(peer)")
         lines.append("local: \(local)")
-        lines.append("path: \(target.path)")
+        lines.append("path: \(shown(target.path))")
         if !target.query.isEmpty {
             lines.append("query:")
-            lines.append(contentsOf: target.query.map { "  \($0.name) = \($0.value)" })
+            lines.append(contentsOf: target.query.map { "  \(shown($0.name)) = \(shown($0.value))" })
         }
         lines.append("headers:")
         lines.append(contentsOf: request.headerFields.map { "  \($0.name): \($0.value)" })
@@ -80,5 +94,12 @@ struct EchoDocument: Sendable {
 
     private static func pair(_ name: String, _ value: String) -> JSONValue {
         .object([.init("name", .string(name)), .init("value", .string(value))])
+    }
+}
+
+extension String {
+    /// The text with zeros in front up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -73,6 +73,8 @@ final class EventConnection {
     /// When the send buffer last filled up with answers still waiting.
     private var writeStalledSince: UInt64?
     var lingerDeadline: UInt64 = 0
+    /// Whether it lingers right after sending an answer (not an idle connection the server ended).
+    var lingersAfterAnswer = false
     private var discardedBytes = 0
     /// The soonest deadline the loop's timer heap holds for this connection, if any.
     var scheduledDeadline: UInt64?

@@ -18,6 +18,10 @@ final class EventLoop: @unchecked Sendable {
         let stage = Atomic<Int>(0)
         /// Connections that count against `--max-connections`, over every loop.
         let servedCount = Atomic<Int>(0)
+        /// Connections lingering right after their last answer, over every loop: shutdown's
+        /// grace covers them too, so an answer still in the socket buffers reaches a slow
+        /// reader. Idle connections the server ends owe nothing and are not counted.
+        let lingeringAfterAnswerCount = Atomic<Int>(0)
         /// Source of connection identifiers, over every loop.
         let nextConnectionID = Atomic<UInt64>(0)
         /// Idle keep-alive connections a loop above the high-water mark wanted closed but had
@@ -339,7 +343,7 @@ final class EventLoop: @unchecked Sendable {
                 close(connection)
                 return
             case .linger:
-                linger(connection)
+                linger(connection, afterAnswer: true)
                 return
             case .open:
                 break
@@ -365,7 +369,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Half-closes a connection whose last answer is sent and lets it linger; it stops counting
     /// against the limit.
-    private func linger(_ connection: EventConnection) {
+    private func linger(_ connection: EventConnection, afterAnswer: Bool = false) {
         if connection.isServed {
             connection.isServed = false
             releaseSlot()
@@ -377,6 +381,8 @@ final class EventLoop: @unchecked Sendable {
         try? SystemCall.shutdown(connection.descriptor, Int32(SHUT_WR))
         connection.phase = .lingering
         lingeringCount += 1
+        connection.lingersAfterAnswer = afterAnswer
+        if afterAnswer { control.lingeringAfterAnswerCount.add(1, ordering: .relaxed) }
         connection.lingerDeadline = clock.monotonicNanoseconds() + lingerNanoseconds
         watch(connection)
         schedule(connection)
@@ -387,7 +393,10 @@ final class EventLoop: @unchecked Sendable {
             connection.isServed = false
             releaseSlot()
         }
-        if case .lingering = connection.phase { lingeringCount -= 1 }
+        if case .lingering = connection.phase {
+            lingeringCount -= 1
+            if connection.lingersAfterAnswer { control.lingeringAfterAnswerCount.subtract(1, ordering: .relaxed) }
+        }
         connections.removeValue(forKey: connection.descriptor)
         SystemCall.close(connection.descriptor)
     }
@@ -479,9 +488,16 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Closes every connection at the end of the grace period. A lingering one first reads
+    /// what has arrived: closing a socket with unread input sends a reset, and a reset makes
+    /// the client drop the answers it has not read yet.
     private func closeEverything() {
         for connection in Array(connections.values) {
-            try? SystemCall.shutdown(connection.descriptor, Int32(SHUT_RDWR))
+            if case .lingering = connection.phase {
+                _ = connection.discard(into: &scratch)
+            } else {
+                try? SystemCall.shutdown(connection.descriptor, Int32(SHUT_RDWR))
+            }
             close(connection)
         }
     }

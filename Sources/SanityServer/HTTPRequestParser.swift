@@ -113,9 +113,22 @@ public struct HTTPRequestParser: Sendable {
     private mutating func readHead(_ input: [UInt8], scanned: Int) throws(HTTPRequestError) -> (RequestHead, Int)? {
         let start = try skipLeadingEmptyLines(input)
         guard let start else { return nil }
+        // What cannot start a request is refused as soon as it arrives, not at the read
+        // deadline: a method is a token up to its space (a TLS ClientHello is not).
+        if scanned <= start {
+            var position = start
+            while position < input.count, input[position] != ASCII.space {
+                guard ASCII.isTokenCharacter(input[position]) else { throw .malformedRequestLine("method is not a token") }
+                position += 1
+            }
+        }
         var index = max(scanned, start)
         var end: Int?
         scan: while index < input.count {
+            // A CR not followed by LF (RFC 9112 section 2.2), as soon as the next byte is known.
+            if input[index] == ASCII.carriageReturn, index + 1 < input.count, input[index + 1] != ASCII.lineFeed {
+                throw .malformedRequestLine("bare CR")
+            }
             if input[index] == ASCII.lineFeed {
                 let next = index + 1
                 if next >= input.count { break scan }

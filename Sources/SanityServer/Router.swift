@@ -47,11 +47,13 @@ struct Router: RequestHandler {
             case .echo:
                 return render(echo, format)
             case .headers:
-                if format == .text { return .text(200, request.headerFields.map { "\($0.name): \($0.value)\n" }.joined()) }
-                return .json(200, .object([.init("headers", EchoDocument.fields(request.headerFields))]))
+                if format == .text {
+                    return varyingByAccept(.text(200, request.headerFields.map { "\($0.name): \($0.value)\n" }.joined()))
+                }
+                return varyingByAccept(.json(200, .object([.init("headers", EchoDocument.fields(request.headerFields))])))
             case .ip:
-                if format == .text { return .text(200, "\(peer.host)\n") }
-                return .json(200, EchoDocument.address(peer))
+                if format == .text { return varyingByAccept(.text(200, "\(peer.host)\n")) }
+                return varyingByAccept(.json(200, EchoDocument.address(peer)))
             case .status:
                 return status(String(parameter))
             case .delay:
@@ -68,7 +70,15 @@ struct Router: RequestHandler {
     }
 
     private func render(_ echo: EchoDocument, _ format: ResponseFormat) -> HTTPResponse {
-        format == .text ? .text(200, echo.text) : .json(200, echo.json)
+        varyingByAccept(format == .text ? .text(200, echo.text) : .json(200, echo.json))
+    }
+
+    /// The answer chosen by `Accept` says so, so a cache keeps the two forms apart (RFC 9110
+    /// section 12.5.5).
+    private func varyingByAccept(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.fields.append(HTTPField(name: "Vary", value: "Accept"))
+        return response
     }
 
     /// `/status/CODE`: any final status `200...599`, with the fields RFC 9110 requires of it.
@@ -84,12 +94,22 @@ struct Router: RequestHandler {
         case 401: fields.append(HTTPField(name: "WWW-Authenticate", value: "Basic realm=\"stagebuild\""))  // 11.6.1
         case 405: fields.append(HTTPField(name: "Allow", value: Self.allowedMethods))  // section 15.5.6
         case 407: fields.append(HTTPField(name: "Proxy-Authenticate", value: "Basic realm=\"stagebuild\""))  // 11.7.1
+        case 426: fields.append(HTTPField(name: "Upgrade", value: "HTTP/2.0"))  // section 15.5.22
+        case 205:
+            // Section 15.3.6: a 205 has no content.
+            return HTTPResponse(status: 205, fields: [], body: [])
         default: break
         }
         let document = JSONValue.object([
             .init("status", .integer(code)), .init("reason", .string(HTTPStatus.reasonPhrase(code))),
         ])
-        return .json(code, document, fields: fields)
+        var response = HTTPResponse.json(code, document, fields: fields)
+        if code == 206 {
+            // Section 15.3.7: a 206 says which part it holds; here, all of it.
+            response.fields.append(
+                HTTPField(name: "Content-Range", value: "bytes 0-\(response.body.count - 1)/\(response.body.count)"))
+        }
+        return response
     }
 
     /// `/delay/MS`: the echo after `MS` milliseconds, capped at ``maxDelayMilliseconds``.

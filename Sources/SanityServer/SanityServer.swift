@@ -19,9 +19,12 @@ public final class SanityServer: Sendable {
     public let configuration: ServerConfiguration
     let clock: ServerClock
     let accessLog: @Sendable ([AccessLogEntry]) -> Void
+    let accessLogDropped: @Sendable (Int) -> Void
     let handler: any RequestHandler
     /// Phase and bound address.
     let state = Mutex(State())
+    /// Readable once the server has stopped, for ``waitUntilStopped()`` to sleep on.
+    private let stoppedSignal = try? EventSignal()
 
     /// Where the server is in its life.
     enum Phase: Sendable {
@@ -49,16 +52,21 @@ public final class SanityServer: Sendable {
     ///   - accessLog: Called with the entries of answered requests, in order and in batches (one
     ///     entry per request), from one logging thread that the event loops hand entries to, so a
     ///     slow log never holds up a connection; the caller formats the entries and chooses where
-    ///     they go, ideally in one write per batch.
+    ///     they go, ideally in one write per batch. At most 65,536 entries wait: when the log
+    ///     stops being read, the rest are dropped and counted.
+    ///   - accessLogDropped: Called on the logging thread with how many entries were dropped
+    ///     since the last batch, before that batch.
     public init(
         configuration: ServerConfiguration,
         clock: ServerClock = .system,
         handler: (any RequestHandler)? = nil,
-        accessLog: @escaping @Sendable ([AccessLogEntry]) -> Void = { _ in }
+        accessLog: @escaping @Sendable ([AccessLogEntry]) -> Void = { _ in },
+        accessLogDropped: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.clock = clock
         self.accessLog = accessLog
+        self.accessLogDropped = accessLogDropped
         self.handler =
             handler
             ?? Router(serverName: configuration.name, maxDelayMilliseconds: Self.milliseconds(configuration.maxDelay))
@@ -125,7 +133,7 @@ public final class SanityServer: Sendable {
         do throws(ServerError) {
             for _ in 0..<loopCount { wakeSignals.append(try EventSignal()) }
             let control = EventLoop.Control(wakeSignals: wakeSignals)
-            let logQueue = try AccessLogQueue(write: accessLog)
+            let logQueue = try AccessLogQueue(write: accessLog) { [accessLogDropped] count in accessLogDropped(count) }
             do throws(ServerError) {
                 for index in wakeSignals.indices {
                     loops.append(
@@ -144,6 +152,10 @@ public final class SanityServer: Sendable {
             listener.close()
             throw error
         }
+    }
+
+    deinit {
+        stoppedSignal?.close()
     }
 
     /// The address the server listens on; `nil` before ``start()``.
@@ -184,15 +196,25 @@ public final class SanityServer: Sendable {
             break
         }
         guard let runtime else {
+            stoppedSignal?.signal()
             waitUntilStopped()
             return ShutdownResult(forcedConnectionCount: 0)
         }
         let control = runtime.control
         control.stage.store(1, ordering: .relaxed)
+        // Not listening any more: new clients are refused at once (a load balancer moves on)
+        // instead of waiting in the backlog until the process exits. shutdown(2) on a listening
+        // socket does that on Linux; the descriptor stays valid for the loops until release.
+        try? SystemCall.shutdown(runtime.listener.descriptor, Int32(SHUT_RD))
         runtime.wakeLoops()
         let graceNanoseconds = UInt64(Self.milliseconds(grace ?? configuration.grace)) * 1_000_000
         let graceEnd = clock.monotonicNanoseconds() + graceNanoseconds
         while control.servedCount.load(ordering: .relaxed) > 0 && clock.monotonicNanoseconds() < graceEnd {
+            Self.pause(milliseconds: 2)
+        }
+        // Answers already sent may still sit in socket buffers: lingering connections finish
+        // within their own short linger time, inside the grace period.
+        while control.lingeringAfterAnswerCount.load(ordering: .relaxed) > 0 && clock.monotonicNanoseconds() < graceEnd {
             Self.pause(milliseconds: 2)
         }
         let forced = control.servedCount.load(ordering: .relaxed)
@@ -203,10 +225,12 @@ public final class SanityServer: Sendable {
         _ = runtime.logQueue.stop(timeoutMilliseconds: 2000)
         runtime.release(loopsEnded: loopsEnded, runningCount: runtime.loops.count)
         state.withLock { $0.phase = .stopped }
+        stoppedSignal?.signal()
         return ShutdownResult(forcedConnectionCount: forced)
     }
 
-    /// Blocks until ``shutdown(grace:)`` has finished, e.g. on the main thread of `stagebuild serve`.
+    /// Blocks until ``shutdown(grace:)`` has finished, e.g. on the main thread of `stagebuild
+    /// serve`: asleep on a signal, not polling.
     public func waitUntilStopped() {
         while true {
             let stopped = state.withLock { state -> Bool in
@@ -214,7 +238,12 @@ public final class SanityServer: Sendable {
                 return false
             }
             if stopped { return }
-            Self.pause(milliseconds: 10)
+            guard let stoppedSignal else {
+                Self.pause(milliseconds: 10)
+                continue
+            }
+            var entries = [pollfd(fd: stoppedSignal.descriptor, events: Int16(POLLIN), revents: 0)]
+            _ = try? SystemCall.poll(&entries) { 1000 }
         }
     }
 

@@ -71,19 +71,24 @@ enum ServeCommand: Subcommand {
 
         let log = context.standardError
         // One write per batch of entries: the log thread keeps up with the event loops.
-        let server = SanityServer(configuration: configuration) { entries in
-            var lines = ""
-            lines.reserveCapacity(entries.count * 64)
-            for entry in entries {
-                if format == "json" {
-                    lines += AccessLogFormat.json(entry)
-                } else {
-                    AccessLogFormat.text(entry, appendingTo: &lines)
+        let server = SanityServer(
+            configuration: configuration,
+            accessLog: { entries in
+                var lines = ""
+                lines.reserveCapacity(entries.count * 64)
+                for entry in entries {
+                    if format == "json" {
+                        lines += AccessLogFormat.json(entry)
+                    } else {
+                        AccessLogFormat.text(entry, appendingTo: &lines)
+                    }
+                    lines += "\n"
                 }
-                lines += "\n"
-            }
-            log.write(lines)
-        }
+                log.write(lines)
+            },
+            accessLogDropped: { count in
+                log.write("stagebuild serve: \(count) access-log lines dropped: stderr is not read fast enough\n")
+            })
         SignalShutdown.install { server.shutdown() }
         let address: SocketAddress
         do {
@@ -128,7 +133,10 @@ enum ServeCommand: Subcommand {
             raised.rlim_cur = limit.rlim_max
             if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
         }
-        return max(Int(clamping: limit.rlim_cur) - 64, 1)
+        // Some descriptors stay free for the listener, the loops' epoll sets and signals, and
+        // the log: 64, or a quarter of a small limit.
+        let descriptors = Int(clamping: limit.rlim_cur)
+        return max(descriptors - min(64, descriptors / 4), 1)
     }
 
     private static func integer(_ arguments: ArgumentScanner.Arguments, _ key: String) throws(UsageError) -> Int? {

@@ -11,6 +11,9 @@ enum SignalShutdown {
     ///
     /// - Parameter shutdown: Runs once, on the waiting thread, when a signal arrives.
     static func install(_ shutdown: @escaping @Sendable () -> Void) {
+        // A log reader that goes away (`2> >(head -1)`) must not end the server: a write to a
+        // closed pipe fails with EPIPE instead, and the line is dropped (nginx does the same).
+        signal(SIGPIPE, SIG_IGN)
         var termination = sigset_t()
         sigemptyset(&termination)
         sigaddset(&termination, SIGTERM)

@@ -244,3 +244,11 @@ func acceptsEveryValidHostForm(host: String) throws {
     let parsed = try parser.parse(Array("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8))
     #expect(parsed?.request.values(ofField: "Host") == [host])
 }
+
+/// Bytes that cannot start or continue a request are refused as soon as they arrive, not at the
+/// read deadline: a TLS ClientHello sent to a plain port, a bare CR.
+@Test(arguments: [[0x16, 0x03, 0x01, 0x02, 0x00, 0x01], Array("GET / HTTP/1.1\rHost: a".utf8), Array("GE(T / HTTP/1.1".utf8)])
+func refusesWhatCannotBeARequestAtOnce(bytes: [UInt8]) {
+    var parser = HTTPRequestParser()
+    #expect(throws: HTTPRequestError.self) { _ = try parser.parse(bytes) }
+}

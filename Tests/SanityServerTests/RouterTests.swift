@@ -57,6 +57,35 @@ import Testing
         #expect(text.contains("\n  Accept: application/json;q=0.5, text/plain\n"))
     }
 
+    /// RFC 9110's MUSTs for the statuses /status/CODE answers: 205 without content, 206 with
+    /// Content-Range, 426 with Upgrade.
+    @Test func statusAnswersCarryWhatTheirCodeRequires() {
+        #expect(respond("GET", "/status/205").body.isEmpty)
+        let partial = respond("GET", "/status/206")
+        #expect(
+            partial.fields.first { $0.name == "Content-Range" }?.value
+                == "bytes 0-\(partial.body.count - 1)/\(partial.body.count)")
+        #expect(respond("GET", "/status/426").fields.contains { $0.name == "Upgrade" })
+    }
+
+    /// An answer chosen by Accept says so, for caches (RFC 9110 section 12.5.5).
+    @Test func answersChosenByAcceptVaryByIt() {
+        for path in ["/", "/anything/x", "/headers", "/ip"] {
+            #expect(respond("GET", path).fields.contains(HTTPField(name: "Vary", value: "Accept")), "\(path)")
+        }
+        #expect(!respond("GET", "/healthz").fields.contains { $0.name == "Vary" })
+    }
+
+    /// A decoded query value with a line feed cannot forge a line of the text echo.
+    @Test func theTextEchoEscapesControlCharactersOfTheQuery() {
+        let response = respond(
+            "GET", "/anything?a=%0aheaders:%0a%20%20Fake:%20yes&b=%00", fields: [HTTPField(name: "Accept", value: "text/plain")])
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(text.contains("  a = \\x0Aheaders:\\x0A  Fake: yes\n"), "\(text)")
+        #expect(text.contains("  b = \\x00\n"))
+        #expect(text.components(separatedBy: "\nheaders:\n").count == 2, "one headers block")
+    }
+
     @Test func matchesAnythingOnlyAsAWholeSegment() {
         #expect(respond("GET", "/anything").status == 200)
         #expect(respond("GET", "/anything/").status == 200)

@@ -16,6 +16,8 @@ extension LoopbackTests {
             let outcome = ShutdownOutcome()
             let started = Date()
             DispatchQueue.global().async { outcome.finish(server.server.shutdown()) }
+            // During the grace period the port refuses new clients at once.
+            #expect(server.eventually(within: 1) { (try? server.client(timeout: 1)) == nil }, "new clients are refused")
             let response = try client.readResponse()
             #expect(response.status == 200)
             #expect(response.field("Connection") == "close")

@@ -123,6 +123,18 @@ import Testing
         }
     }
 
+    /// A log reader that goes away must not end the server (SIGPIPE is ignored; the lines are
+    /// dropped).
+    @Test func keepsServingWhenTheLogReaderGoesAway() throws {
+        let server = try RunningServer()
+        try server.stderr.fileHandleForReading.close()
+        for _ in 0..<3 {
+            #expect(Self.get(server.url + "/healthz")?.status == 200)
+            usleep(100_000)
+        }
+        #expect(server.stop() == 0)
+    }
+
     @Test func stopsOnSigintToo() throws {
         let server = try RunningServer()
         #expect(server.stop(with: SIGINT) == 0)
