@@ -25,6 +25,19 @@ public struct ParserDirectives: Sendable, Hashable {
     }
 }
 
+extension ParserDirectives {
+    /// The directive a line has the form of, as (lower-cased name, value), whatever the name
+    /// and wherever the line stands: `("syntax", "docker/dockerfile:1")` for
+    /// `# syntax=docker/dockerfile:1`. Lint reads with it the comment lines that BuildKit took
+    /// for comments because they came after the directive section.
+    ///
+    /// - Parameter line: One line, leading white space and line end removed.
+    /// - Returns: The name and value; `nil` for a line of another form.
+    public static func directiveForm(of line: String) -> (name: String, value: String)? {
+        DirectiveScanner.directive(in: Array(line.unicodeScalars)[...])
+    }
+}
+
 /// The character that escapes the next one and, at the end of a line, continues it.
 public enum EscapeCharacter: Character, Sendable, Hashable, CaseIterable {
     /// `\`, the default.

@@ -22,6 +22,21 @@ public struct Linter: Sendable {
         SB015DuplicateStageName(),
         SB016InvalidPragma(),
         SB017UnknownInstruction(),
+        SB018ApkAddWithoutPins(),
+        SB019ApkAddWithoutNoCache(),
+        SB020DnfInstallWithoutPins(),
+        SB021DnfCacheNotCleaned(),
+        SB022ZypperInstallWithoutPins(),
+        SB023GoInstallWithoutVersion(),
+        SB024NpmInstallWithoutVersion(),
+        SB025GemInstallWithoutVersion(),
+        SB026CargoInstallWithoutVersionOrLocked(),
+        SB027PipeWithoutPipefail(),
+        SB028DownloadWithoutChecksum(),
+        SB029ArgWithoutDefaultInFrom(),
+        SB030InvalidOnbuildTrigger(),
+        SB031MisplacedParserDirective(),
+        SB032MaintainerDeprecated(),
     ]
 
     /// The rules this linter runs.

@@ -109,4 +109,27 @@ import Testing
     @Test func addPointsAtTheURL() throws {
         #expect(try positions("ADD --chmod=0755 https://example.com/tool /usr/local/bin/tool\n", rule: "SB010") == ["1:18"])
     }
+
+    @Test func packageFindingsPointAtTheFirstUnpinnedPackage() throws {
+        let text = "RUN apk add --no-cache \\\n    curl=8.9.1-r2 \\\n    git\n"
+        #expect(try positions(text, rule: "SB018") == ["3:5"])
+        #expect(try positions("RUN cargo   install ripgrep@14.1.1\n", rule: "SB026") == ["1:13"])
+    }
+
+    @Test func pipePointsAtTheCommandWhoseOutputIsPiped() throws {
+        let text = "FROM debian:bookworm-slim\nRUN set -eux; \\\n    curl -fsSL https://example.com/a.tgz \\\n    | tar -xz\n"
+        #expect(try positions(text, rule: "SB027") == ["3:5"])
+        #expect(try positions(text, rule: "SB028") == ["4:7"])
+    }
+
+    @Test func uncheckedDownloadPointsAtTheFileWhereItIsUsed() throws {
+        let text = "RUN curl -fsSLo /tmp/tool https://example.com/tool \\\n    && chmod 0755 /tmp/tool\n"
+        #expect(try positions(text, rule: "SB028") == ["2:19"])
+    }
+
+    @Test func fromOnbuildAndDirectiveFindingsPointAtTheirWords() throws {
+        #expect(try positions("ARG TAG\nFROM --platform=linux/amd64 alpine:${TAG}\n", rule: "SB029") == ["2:29"])
+        #expect(try positions("FROM alpine:3.20\nONBUILD   FROM alpine:3.20\n", rule: "SB030") == ["2:11"])
+        #expect(try positions("FROM alpine:3.20\n\t# syntax=docker/dockerfile:1\n", rule: "SB031") == ["2:2"])
+    }
 }

@@ -32,7 +32,7 @@ import Testing
         let text = """
             FROM debian:bookworm-slim@sha256:78b011a54a92e3ae847c3348dcbedb9575a3ea3bb91e7bd9b3b7a80e797c99cb
             USER app
-            # stagebuild ignore=SB009 the vendor publishes no checksum
+            # stagebuild ignore=SB009,SB027 the vendor publishes no checksum
             # hadolint ignore=DL4006
             # Installs the vendor's agent.
             RUN curl -fsSL https://get.example.com/agent.sh | sh

@@ -72,7 +72,12 @@ struct LintRuleExample: Sendable, CustomTestStringConvertible {
             "SB007": "pip-install-without-pins", "SB008": "npm-install-instead-of-ci", "SB009": "download-piped-to-shell",
             "SB010": "add-url-without-checksum", "SB011": "git-clone-without-commit", "SB012": "root-user",
             "SB013": "shell-form-command", "SB014": "secret-in-arg-or-env", "SB015": "duplicate-stage-name",
-            "SB016": "invalid-pragma",
+            "SB016": "invalid-pragma", "SB018": "apk-add-without-pins", "SB019": "apk-add-without-no-cache",
+            "SB020": "dnf-install-without-pins", "SB021": "dnf-cache-not-cleaned", "SB022": "zypper-install-without-pins",
+            "SB023": "go-install-without-version", "SB024": "npm-install-without-version",
+            "SB025": "gem-install-without-version", "SB026": "cargo-install-without-version-or-locked",
+            "SB027": "pipe-without-pipefail", "SB028": "download-without-checksum", "SB029": "arg-without-default-in-from",
+            "SB030": "invalid-onbuild-trigger", "SB031": "misplaced-parser-directive", "SB032": "maintainer-deprecated",
         ]
         for (id, name) in expected {
             #expect(Linter().rule(withID: id)?.name == name)

@@ -2,11 +2,11 @@ import DockerfileSyntax
 
 /// SB008: `npm install` without package names installs from `package.json` and may resolve
 /// new versions and rewrite `package-lock.json`; `npm ci` installs exactly what the lockfile
-/// says and fails when it is out of date. `npm install NAME@VERSION` of named packages is
-/// left alone.
+/// says and fails when it is out of date. `npm install` of named packages is left alone:
+/// SB024 checks their versions.
 ///
 /// Source: npm docs, "npm ci" ("a clean install … for automated environments"); hadolint
-/// has no equivalent (DL3016 checks versions of named npm packages).
+/// has no equivalent (DL3016, SB024's, checks versions of named npm packages).
 struct SB008NpmInstallInsteadOfCi: LintRule {
     let id = "SB008"
     let name = "npm-install-instead-of-ci"
@@ -26,34 +26,13 @@ struct SB008NpmInstallInsteadOfCi: LintRule {
         "RUN --mount=type=cache,target=/root/.npm npm ci\n",
     ]
 
-    /// npm's spellings of `install` (its command aliases).
-    private static let installAliases: Set<String> = [
-        "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall",
-    ]
-
-    /// npm options that take the next word as their value.
-    private static let valuedOptions: Set<String> = [
-        "--prefix", "--registry", "--cache", "--workspace", "-w", "--omit", "--include", "--userconfig", "--loglevel",
-        "--tag", "--only", "-C",
-    ]
-
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
-            for command in script.commands where command.program == "npm" {
-                var subcommand: ShellScript.Word?
-                var packages: [ShellScript.Word] = []
-                var arguments = command.arguments[...]
-                while let word = arguments.popFirst() {
-                    if word.text.hasPrefix("-") {
-                        if Self.valuedOptions.contains(word.text) { _ = arguments.popFirst() }
-                    } else if subcommand == nil {
-                        subcommand = word
-                    } else {
-                        packages.append(word)
-                    }
-                }
-                guard let subcommand, Self.installAliases.contains(subcommand.text), packages.isEmpty else { continue }
+            for command in script.commands {
+                guard let npm = PackageCommand.npm(command), let subcommand = npm.subcommand,
+                    PackageCommand.npmInstallAliases.contains(subcommand.text), npm.operands.isEmpty
+                else { continue }
                 findings.append(
                     finding("npm \(subcommand.text) resolves dependencies again instead of npm ci", at: subcommand.location))
             }

@@ -1,0 +1,133 @@
+import DockerfileSyntax
+
+/// SB027: a shell-form `RUN` pipes one command into another (`|`, not `||`) while no `SHELL`
+/// of its build stage sets `-o pipefail`: the shell then takes the exit status of the last
+/// command only, so `curl … | tar -x` succeeds when the download fails. The `SHELL` that
+/// counts is the last one before the `RUN` in the stage, or in the earlier stage it is built
+/// `FROM`; a `RUN` that runs `set -o pipefail` (or a shell with `-o pipefail`) before the
+/// pipe is left alone too. Pipes inside quotes, `$(…)` and here-documents are not pipes of
+/// the `RUN`.
+///
+/// Not judged: exec-form `RUN` (no `SHELL` runs it), `ONBUILD RUN` (the image built from this
+/// one runs it), a `SHELL` that is no POSIX-like shell (PowerShell, `cmd`), and a build stage
+/// whose `SHELL` may come from a stage template the file does not show (a layer template
+/// without `FROM`, `FROM stage:NAME`, a `USE` line before the `RUN`).
+///
+/// Source: hadolint DL4006 ("Set the SHELL option -o pipefail before RUN with a pipe in it");
+/// Docker docs, "Building best practices", section "Using pipes"; dash(1) on Debian 12, whose
+/// `set` has no `pipefail` option.
+struct SB027PipeWithoutPipefail: LintRule {
+    let id = "SB027"
+    let name = "pipe-without-pipefail"
+    let severity = LintSeverity.warning
+    let summary = "A shell-form RUN has a pipe while no SHELL of its build stage sets -o pipefail."
+    let hint =
+        #"add SHELL ["/bin/bash", "-o", "pipefail", "-c"] before the RUN; Debian's /bin/sh (dash) rejects set -o pipefail"#
+    let triggeringExamples = [
+        "FROM debian:bookworm-slim\nRUN curl -fsSL https://example.com/tool.tar.gz | tar -xz -C /opt\n",
+        #"""
+        FROM debian:bookworm-slim
+        SHELL ["/bin/bash", "-o", "pipefail", "-c"]
+        SHELL ["/bin/sh", "-c"]
+        RUN grep -v '^#' /etc/hosts | sort
+        """#,
+        #"""
+        FROM debian:bookworm-slim AS base
+        FROM base
+        RUN <<EOF
+        set -eux
+        dpkg -l | grep libssl
+        EOF
+        """#,
+        "FROM debian:bookworm-slim\nRUN sh -c 'ls /etc | wc -l'\n",
+    ]
+    let nonTriggeringExamples = [
+        #"""
+        FROM debian:bookworm-slim
+        SHELL ["/bin/bash", "-o", "pipefail", "-c"]
+        RUN curl -fsSL https://example.com/tool.tar.gz | tar -xz -C /opt
+        """#,
+        #"""
+        FROM debian:bookworm-slim AS base
+        SHELL ["/bin/bash", "-euo", "pipefail", "-c"]
+        FROM base
+        RUN dpkg -l | grep libssl
+        """#,
+        #"""
+        FROM debian:bookworm-slim
+        RUN test -f /etc/hosts || true
+        RUN echo 'a | b' "c|d" && echo "$(ls | wc -l)" > /count
+        RUN ["/bin/sh", "-c", "ls | wc -l"]
+        """#,
+        "FROM alpine:3.20\nRUN set -euo pipefail; apk info | sort\n",
+        "FROM alpine:3.20\nRUN bash -o pipefail -c 'apk info | sort'\n",
+        "# A layer template: the stage it joins may set SHELL.\nRUN ls | wc -l\n",
+        #"FROM mcr.microsoft.com/windows/servercore:ltsc2022\nSHELL ["powershell", "-Command"]\nRUN Get-ChildItem | Select-Object Name\n"#,
+    ]
+
+    /// What the `SHELL` in force says about pipes.
+    private enum ShellState {
+        /// A POSIX-like shell without `-o pipefail`, as `/bin/sh -c` is.
+        case withoutPipefail
+        /// A shell with `-o pipefail`.
+        case pipefail
+        /// Not known, or not a POSIX-like shell: nothing to judge.
+        case unknown
+    }
+
+    func check(_ document: LintDocument) -> [LintFinding] {
+        let parents = document.parentStages
+        var endStates: [ShellState] = []
+        var stateOfRun: [Int: ShellState] = [:]
+        for (stageIndex, stage) in document.stages.enumerated() {
+            var state = ShellState.withoutPipefail
+            if stage.from == nil || stage.isTemplateReference {
+                state = .unknown
+            } else if let parent = parents[stageIndex] {
+                state = endStates[parent]
+            }
+            for entryIndex in stage.entryIndices {
+                let entry = document.entries[entryIndex]
+                switch entry.kind {
+                case "SHELL": state = Self.state(of: entry.instruction.command)
+                case "USE": state = .unknown
+                case "RUN": stateOfRun[entryIndex] = state
+                default: break
+                }
+            }
+            endStates.append(state)
+        }
+        var findings: [LintFinding] = []
+        for script in document.runScripts where !script.run.isJSONForm && stateOfRun[script.entryIndex] == .withoutPipefail {
+            var setsPipefail = false
+            for command in script.commands {
+                if command.program == "set" || command.runsShell, Self.setsPipefail(command.arguments.map(\.text)) {
+                    setsPipefail = true
+                }
+                guard command.separator == .pipe, !setsPipefail, let word = command.invocation.first ?? command.words.first
+                else { continue }
+                findings.append(
+                    finding(
+                        "the output of \(word.text) is piped on without pipefail, so its failure does not fail the RUN",
+                        at: word.location))
+                break
+            }
+        }
+        return findings
+    }
+
+    /// The state a `SHELL` instruction sets: BuildKit takes only the exec form.
+    private static func state(of command: CommandForm?) -> ShellState {
+        guard case .exec(let words) = command, let program = words.first?.text.split(separator: "/").last,
+            ShellScript.shells.contains(String(program))
+        else { return .unknown }
+        return setsPipefail(words.dropFirst().map(\.text)) ? .pipefail : .withoutPipefail
+    }
+
+    /// Whether shell options set `pipefail`: `-o pipefail`, or a cluster such as `-euo pipefail`.
+    private static func setsPipefail(_ arguments: [String]) -> Bool {
+        zip(arguments, arguments.dropFirst()).contains { option, value in
+            value == "pipefail" && option.hasPrefix("-") && !option.hasPrefix("--") && option.contains("o")
+        }
+    }
+}
