@@ -99,6 +99,13 @@ public final class EasyHandle {
         case .followLocation(let on): try setLong(CURLOPT_FOLLOWLOCATION, on ? 1 : 0, name)
         case .maxRedirects(let count): try setLong(CURLOPT_MAXREDIRS, count, name)
         case .proxyAuth(let schemes): try setLong(CURLOPT_PROXYAUTH, schemes.rawValue, name)
+        case .postFields(let bytes):
+            // The size first: COPYPOSTFIELDS copies that many bytes (a body may hold NUL).
+            try check(ccurl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count)), name)
+            // Never an empty buffer: its base address would be nil, which libcurl reads as "no body".
+            var copy = bytes.isEmpty ? [0] : bytes
+            let code = copy.withUnsafeMutableBytes { ccurl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
+            try check(code, name)
         }
     }
 

@@ -100,6 +100,10 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
     case followLocation(Bool)
     /// `CURLOPT_MAXREDIRS`: the most redirects followed (curl's `--max-redirs`).
     case maxRedirects(Int)
+    /// `CURLOPT_POSTFIELDSIZE_LARGE` and `CURLOPT_COPYPOSTFIELDS`: the request body, copied by
+    /// libcurl (curl's `--data-binary`); the method stays what `CURLOPT_CUSTOMREQUEST` says,
+    /// else `POST`.
+    case postFields([UInt8])
 
     /// The option as curl's documentation names it, e.g. `"CURLOPT_URL"`.
     public var name: String {
@@ -134,6 +138,7 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .freshConnect: "CURLOPT_FRESH_CONNECT"
         case .followLocation: "CURLOPT_FOLLOWLOCATION"
         case .maxRedirects: "CURLOPT_MAXREDIRS"
+        case .postFields: "CURLOPT_COPYPOSTFIELDS"
         }
     }
 
@@ -155,6 +160,7 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .httpHeaders(let lines), .proxyHeaders(let lines): "\(name)=\(lines.map { Redaction.headerLine(Substring($0)) })"
         case .userAgent(let agent): "\(name)=\(agent)"
         case .maxRedirects(let count): "\(name)=\(count)"
+        case .postFields(let bytes): "\(name)=\(bytes.count) bytes"
         case .protocols(let list): "\(name)=\(list)"
         case .proxyTunnel(let on), .verifyPeer(let on), .verifyHost(let on), .proxyVerifyPeer(let on),
             .proxyVerifyHost(let on), .noBody(let on), .certInfo(let on), .verbose(let on), .freshConnect(let on),

@@ -18,6 +18,8 @@ public struct HTTPModuleSettings: Sendable {
     public var validStatusCodes: [Int] = []
     /// `method`, `GET` by default.
     public var method = "GET"
+    /// `body`: sent with the request, whatever the method.
+    public var body: String?
     /// `headers`, in the file's order.
     public var headers: [(name: String, value: String)] = []
     /// `no_follow_redirects` (blackbox follows redirects by default).
@@ -62,7 +64,7 @@ public struct HTTPModuleSettings: Sendable {
 
     /// Keys blackbox knows that this exporter does not act on yet, with why.
     static let unsupported: [String: String] = [
-        "body": "request bodies are not sent yet", "basic_auth": "the probe sends no target credentials",
+        "basic_auth": "the probe sends no target credentials",
         "authorization": "the probe sends no target credentials", "bearer_token": "the probe sends no target credentials",
         "bearer_token_file": "the probe sends no target credentials", "oauth2": "the probe sends no target credentials",
         "valid_http_versions": "the HTTP version is reported (probe_http_version), not checked",
@@ -76,7 +78,7 @@ public struct HTTPModuleSettings: Sendable {
     init(node: YAMLNode, reader: ConfigReader, module: String) throws(ExporterConfigurationError) {
         let place = "module \(module) http"
         let known: Set<String> = [
-            "valid_status_codes", "method", "headers", "no_follow_redirects", "fail_if_ssl", "fail_if_not_ssl",
+            "valid_status_codes", "method", "headers", "body", "no_follow_redirects", "fail_if_ssl", "fail_if_not_ssl",
             "fail_if_body_matches_regexp", "fail_if_body_not_matches_regexp", "fail_if_header_matches",
             "fail_if_header_not_matches", "proxy_url", "no_proxy", "proxy_from_environment", "proxy_connect_header",
             "tls_config", "preferred_ip_protocol", "ip_protocol_fallback", "stagebuild",
@@ -91,6 +93,7 @@ public struct HTTPModuleSettings: Sendable {
             }
         }
         if let value = fields["method"] { method = try reader.string(value).uppercased() }
+        if let value = fields["body"] { body = try reader.string(value) }
         if let value = fields["headers"] {
             for (key, header) in try reader.pairs(value, in: "\(place) headers") {
                 headers.append((try reader.string(key), try reader.string(header)))

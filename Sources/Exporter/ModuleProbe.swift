@@ -89,8 +89,9 @@ public struct ModuleProbe: Sendable {
     public func probe(_ target: String, timeout: Double) throws(ProbeInputError) -> (ProbeResult, Double) {
         let text = target.contains("://") ? target : "http://" + target
         guard let url = URL(string: text) else { throw .invalidTarget(target, reason: "not a URL") }
-        let request = try ProbeRequest(
+        var request = try ProbeRequest(
             url: url, method: module.http.method, headers: headers, expectations: expectations)
+        request.body = module.http.body.map { Array($0.utf8) }
         var settings = self.settings
         settings.maxTime = timeout
         settings.connectTimeout = timeout

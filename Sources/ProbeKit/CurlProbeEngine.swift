@@ -202,10 +202,11 @@ public struct CurlProbeEngine: ProbeEngine {
         if route.server != nil && tunnel && !request.isHTTPS { options.append(.proxyTunnel(true)) }
         options += timeoutOptions(connect: settings.effectiveConnectTimeout, total: settings.effectiveMaxTime)
         switch request.method {
-        case "GET": break
+        case "GET" where request.body == nil: break
         case "HEAD": options.append(.noBody(true))
         default: options.append(.customRequest(request.method))
         }
+        if let body = request.body, request.method != "HEAD" { options.append(.postFields(body)) }
         if !request.headers.isEmpty { options.append(.httpHeaders(request.headers.map(\.line))) }
         options += commonOptions(for: request, route: route)
         let policy = settings.security

@@ -13,6 +13,8 @@ public struct ProbeRequest: Sendable, Equatable {
     public var expectations: Expectations
     /// Which repetition of the same request this is, from 1 (`--repeat`).
     public var repetition: Int
+    /// The request body, sent whatever the method (blackbox's `body`); `nil` sends none.
+    public var body: [UInt8]?
 
     /// A request.
     ///

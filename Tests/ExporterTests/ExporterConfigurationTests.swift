@@ -11,7 +11,8 @@ import Testing
             timeout: 1m30s
             http:
               valid_status_codes: [200, 301]
-              method: head
+              method: post
+              body: '{"q": 1}'
               headers:
                 Accept: text/plain
                 X-Probe: "1"
@@ -46,7 +47,7 @@ import Testing
         #expect(module.timeout == 90)
         let http = module.http
         #expect(http.validStatusCodes == [200, 301])
-        #expect(http.method == "HEAD")
+        #expect(http.method == "POST" && http.body == "{\"q\": 1}")
         #expect(http.headers.map(\.name) == ["Accept", "X-Probe"] && http.headers.map(\.value) == ["text/plain", "1"])
         #expect(!http.followsRedirects && http.failIfNotSSL && !http.failIfSSL)
         #expect(http.failIfBodyNotMatches == ["ok"])
@@ -76,8 +77,8 @@ import Testing
 
     @Test func aKeyBlackboxKnowsButTheProbeDoesNotActOnSaysWhy() {
         #expect(
-            Self.error("modules:\n  m:\n    prober: http\n    http:\n      body: x\n")
-                == "b.yml:5:7: body in module m http is not supported: request bodies are not sent yet")
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      basic_auth: {username: a}\n")
+                == "b.yml:5:7: basic_auth in module m http is not supported: the probe sends no target credentials")
         #expect(
             Self.error("modules:\n  m:\n    prober: http\n    http:\n      tls_config:\n        server_name: a\n")?
                 .hasPrefix("b.yml:6:9: server_name") == true)

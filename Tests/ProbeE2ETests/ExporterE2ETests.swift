@@ -335,4 +335,45 @@ struct ExporterE2ETests {
         }
         #expect(exporter.stop() == 0)
     }
+
+    /// A module's `body` reaches the target with its method: `stagebuild serve` echoes the
+    /// body's SHA-256, which `fail_if_body_not_matches_regexp` looks for.
+    @Test(.timeLimit(.minutes(1)))
+    func aModulesBodyReachesTheTarget() throws {
+        let upstream = Process()
+        upstream.executableURL = try StagebuildProcess.executable()
+        upstream.arguments = ["serve", "--port", "0"]
+        let output = Pipe()
+        upstream.standardOutput = output
+        upstream.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try upstream.run()
+        defer {
+            upstream.terminate()
+            upstream.waitUntilExit()
+        }
+        var line = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        let upstreamURL = String(decoding: line, as: UTF8.self)
+        // SHA-256 of "hello".
+        let digest = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString).yml").path
+        try """
+        modules:
+          post_hello:
+            prober: http
+            http:
+              method: POST
+              body: hello
+              fail_if_body_not_matches_regexp: ["\(digest)", "\\"method\\": *\\"POST\\""]
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let exporter = try RunningExporter(config: config)
+        let answer = try #require(Self.get("\(exporter.url)/probe?module=post_hello&target=\(upstreamURL)/anything"))
+        #expect(answer.body.contains("\nprobe_success 1\n"), "\(answer.body)")
+        #expect(exporter.stop() == 0)
+    }
 }
