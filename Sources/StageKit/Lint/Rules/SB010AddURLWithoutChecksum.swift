@@ -3,6 +3,10 @@ import DockerfileSyntax
 /// SB010: `ADD` downloads a URL (or clones a Git repository) without `--checksum`, so the
 /// build takes whatever the server sends that day, unchecked.
 ///
+/// A Git source whose ref is a full commit ID (40 hex digits, or 64 for SHA-256 repositories),
+/// as `#<commit>` or BuildKit's `?ref=`/`?commit=` query (argument defaults expanded, as for
+/// `FROM`), is fixed already: Git checks object IDs, as SB011 accepts for `git checkout`.
+///
 /// Source: Dockerfile reference, "ADD --checksum" (Dockerfile syntax 1.6 for HTTP sources,
 /// 1.10 for Git commits); hadolint has no equivalent (DL3020 asks for COPY for local files).
 struct SB010AddURLWithoutChecksum: LintRule {
@@ -17,23 +21,55 @@ struct SB010AddURLWithoutChecksum: LintRule {
         "ADD --chmod=0755 https://example.com/bin/tool /usr/local/bin/tool\n",
         "ADD https://github.com/moby/buildkit.git#v0.13.0 /src\n",
         "ADD [\"https://example.com/a b.tar.gz\", \"/opt/\"]\n",
+        "ADD https://github.com/moby/buildkit.git?ref=master /src\n",
+        "ARG REF=v1.2\nADD https://github.com/example/tool.git#${REF} /src\n",
     ]
     let nonTriggeringExamples = [
         "ADD --checksum=sha256:7c9bbe5ec9b3fb774e8fa0f54247e93c34ddf8e5d16fe3073420de0ae81a262d https://example.com/tool-1.2.3.tar.gz /opt/\n",
         "ADD vendor/tool-1.2.3.tar.gz /opt/\n",
         "COPY --from=build /out/app /app\n",
+        "ADD https://github.com/example/tool.git#0123456789abcdef0123456789abcdef01234567 /src\n",
+        "ADD https://github.com/example/tool.git#0123456789abcdef0123456789abcdef01234567:docs /docs\n",
+        "ARG TOOL_COMMIT=0123456789abcdef0123456789abcdef01234567\n"
+            + "ADD https://github.com/example/tool.git?commit=${TOOL_COMMIT}&keep-git-dir=1 /src\n",
+        "ADD git@github.com:example/tool.git?ref=0123456789abcdef0123456789abcdef01234567 /src\n",
     ]
 
     private static let remotePrefixes = ["http://", "https://", "git@", "git://", "ssh://"]
 
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
-        for entry in document.entries where entry.kind == "ADD" {
+        for (index, entry) in document.entries.enumerated() where entry.kind == "ADD" {
             guard let add = entry.instruction.asCopy, add.checksum?.text.isEmpty ?? true else { continue }
             for source in add.sources where Self.remotePrefixes.contains(where: { source.text.lowercased().hasPrefix($0) }) {
+                let expanded = document.expand(document.unquoted(source.text), before: index) ?? source.text
+                if Self.isGitSourceAtCommit(expanded) { continue }
                 findings.append(finding("ADD \(source.text) without --checksum", at: entry.instruction.location(of: source)))
             }
         }
         return findings
+    }
+
+    /// Whether a source is a Git repository at a full commit ID: `URL#ref[:subdir]`, or
+    /// BuildKit's query form `URL?ref=...` / `?commit=...`.
+    static func isGitSourceAtCommit(_ source: String) -> Bool {
+        let lowered = source.lowercased()
+        let address = lowered.prefix { $0 != "#" && $0 != "?" }
+        let isGit =
+            address.hasSuffix(".git") || lowered.hasPrefix("git@") || lowered.hasPrefix("git://")
+            || lowered.hasPrefix("ssh://")
+        guard isGit else { return false }
+        var refs: [Substring] = []
+        if let hash = lowered.firstIndex(of: "#") {
+            refs.append(lowered[lowered.index(after: hash)...].prefix { $0 != ":" })
+        }
+        if let question = lowered.firstIndex(of: "?") {
+            let query = lowered[lowered.index(after: question)...].prefix { $0 != "#" }
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0] == "ref" || parts[0] == "commit" { refs.append(parts[1]) }
+            }
+        }
+        return refs.contains { ref in (ref.count == 40 || ref.count == 64) && ref.allSatisfy(\.isHexDigit) }
     }
 }

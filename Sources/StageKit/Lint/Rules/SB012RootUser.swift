@@ -11,6 +11,10 @@ import DockerfileSyntax
 /// `compose --lint`, for that); but an explicit `USER root` that is the stage's last `USER`
 /// and is not followed by a `USE` line is a finding there too, as no template can undo it.
 ///
+/// Not judged either: a final stage `FROM scratch` with no `CMD` or `ENTRYPOINT` (it only
+/// holds files for `docker build --output`, and never runs), and a base image whose tag says
+/// it sets a non-root user (`:nonroot`, `-nonroot`: distroless images set `USER 65532`).
+///
 /// Source: hadolint DL3002 ("Last USER should not be root"); Docker docs, "Building best
 /// practices", section "USER".
 struct SB012RootUser: LintRule {
@@ -36,6 +40,10 @@ struct SB012RootUser: LintRule {
         "FROM stage:debian AS app\nUSE node-service\n",
         "FROM stage:debian AS app\nUSER root\nRUN apt-get clean\nUSE node-service\n",
         "FROM stage:debian AS app\nUSE node-service\nUSER root\nRUN apt-get clean\nUSER node\n",
+        "FROM gcr.io/distroless/static-debian12:nonroot\nCOPY app /app\nENTRYPOINT [\"/app\"]\n",
+        "FROM gcr.io/distroless/base-debian12:debug-nonroot@sha256:"
+            + String(repeating: "0", count: 64) + "\nENTRYPOINT [\"/app\"]\n",
+        "FROM golang:1.22 AS build\nUSER 1000\nRUN make\nFROM scratch AS binary\nCOPY --from=build /out /\n",
     ]
 
     func check(_ document: LintDocument) -> [LintFinding] {
@@ -74,6 +82,15 @@ struct SB012RootUser: LintRule {
             stageIndex = parent
         }
         let starts = document.entries(of: document.stages[finalIndex]).filter { ["CMD", "ENTRYPOINT"].contains($0.kind) }
+        // The base at the root of the chain decides the user when no stage sets one.
+        if let base = document.stages[stageIndex].from?.instruction.asFrom?.base {
+            let image = (document.expandGlobal(document.unquoted(base.text)) ?? base.text).lowercased()
+            if image == "scratch" && starts.isEmpty { return [] }
+            let tag =
+                image.split(separator: "@").first.map { $0.split(separator: "/").last ?? $0 }
+                .flatMap { $0.split(separator: ":", maxSplits: 1).dropFirst().first } ?? ""
+            if tag == "nonroot" || tag.hasSuffix("-nonroot") { return [] }
+        }
         let anchor = starts.last ?? from
         return [finding("the final build stage sets no USER, so it runs as root", at: anchor.start)]
     }
