@@ -81,6 +81,7 @@ public final class EasyHandle {
         case .pinnedPublicKey(let value): try setString(CURLOPT_PINNEDPUBLICKEY, value, name)
         case .proxyPinnedPublicKey(let value): try setString(CURLOPT_PROXY_PINNEDPUBLICKEY, value, name)
         case .resolve(let entries): try setList(CURLOPT_RESOLVE, entries, name)
+        case .connectTo(let entries): try setList(CURLOPT_CONNECT_TO, entries, name)
         case .connectTimeout(let milliseconds):
             try requireNonNegative(milliseconds, name)
             try setLong(CURLOPT_CONNECTTIMEOUT_MS, milliseconds, name)

@@ -100,6 +100,10 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
     case followLocation(Bool)
     /// `CURLOPT_MAXREDIRS`: the most redirects followed (curl's `--max-redirs`).
     case maxRedirects(Int)
+    /// `CURLOPT_CONNECT_TO`: `"HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT"` entries: connect
+    /// elsewhere than the URL says, keeping the URL's name for TLS (SNI and the name checked)
+    /// and the `Host` field (curl's `--connect-to`).
+    case connectTo([String])
     /// `CURLOPT_POSTFIELDSIZE_LARGE` and `CURLOPT_COPYPOSTFIELDS`: the request body, copied by
     /// libcurl (curl's `--data-binary`); the method stays what `CURLOPT_CUSTOMREQUEST` says,
     /// else `POST`.
@@ -139,6 +143,7 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .followLocation: "CURLOPT_FOLLOWLOCATION"
         case .maxRedirects: "CURLOPT_MAXREDIRS"
         case .postFields: "CURLOPT_COPYPOSTFIELDS"
+        case .connectTo: "CURLOPT_CONNECT_TO"
         }
     }
 
@@ -161,6 +166,7 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .userAgent(let agent): "\(name)=\(agent)"
         case .maxRedirects(let count): "\(name)=\(count)"
         case .postFields(let bytes): "\(name)=\(bytes.count) bytes"
+        case .connectTo(let entries): "\(name)=\(entries)"
         case .protocols(let list): "\(name)=\(list)"
         case .proxyTunnel(let on), .verifyPeer(let on), .verifyHost(let on), .proxyVerifyPeer(let on),
             .proxyVerifyHost(let on), .noBody(let on), .certInfo(let on), .verbose(let on), .freshConnect(let on),

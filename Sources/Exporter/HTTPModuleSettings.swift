@@ -48,6 +48,9 @@ public struct HTTPModuleSettings: Sendable {
     public var insecureSkipVerify = false
     /// `tls_config.ca_file`.
     public var caFile: String?
+    /// `tls_config.server_name`: the name TLS asks for (SNI) and checks, instead of the
+    /// target's host, which is still where the probe connects and what `Host` says.
+    public var serverName: String?
     /// `preferred_ip_protocol`: `ip4` or `ip6`; libcurl tries every address of the name either way.
     public var preferredIPProtocol: String?
     /// `ip_protocol_fallback`.
@@ -118,14 +121,15 @@ public struct HTTPModuleSettings: Sendable {
         }
         if let value = fields["tls_config"] {
             let tls = try reader.mapping(
-                value, allowed: ["insecure_skip_verify", "ca_file"], in: "\(place) tls_config",
+                value, allowed: ["insecure_skip_verify", "ca_file", "server_name"], in: "\(place) tls_config",
                 unsupported: [
-                    "server_name": "the name checked is the target's", "cert_file": "no client certificate is sent",
+                    "cert_file": "no client certificate is sent",
                     "key_file": "no client certificate is sent", "min_version": "OpenSSL's defaults apply",
                     "max_version": "OpenSSL's defaults apply",
                 ])
             if let skip = tls["insecure_skip_verify"] { insecureSkipVerify = try reader.bool(skip) }
             if let file = tls["ca_file"] { caFile = try reader.string(file) }
+            if let name = tls["server_name"] { serverName = try reader.string(name) }
         }
         if let value = fields["preferred_ip_protocol"] {
             let text = try reader.string(value)

@@ -1,3 +1,4 @@
+import Curl
 import Foundation
 import ProbeKit
 
@@ -88,16 +89,37 @@ public struct ModuleProbe: Sendable {
     /// - Throws: ``ProbeInputError`` for a target the probe refuses.
     public func probe(_ target: String, timeout: Double) throws(ProbeInputError) -> (ProbeResult, Double) {
         let text = target.contains("://") ? target : "http://" + target
-        guard let url = URL(string: text) else { throw .invalidTarget(target, reason: "not a URL") }
+        guard var url = URL(string: text) else { throw .invalidTarget(target, reason: "not a URL") }
+        var settings = self.settings
+        var headers = self.headers
+        // tls_config.server_name, as Go's tls.Config.ServerName: the URL names the server
+        // name, so TLS asks for and checks it, while the connection goes to the target's host
+        // (CURLOPT_CONNECT_TO) and Host keeps the target's authority.
+        if let serverName = module.http.serverName, url.scheme?.lowercased() == "https",
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host
+        {
+            let port = components.port ?? 443
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            components.host = serverName
+            if let renamed = components.url {
+                url = renamed
+                settings.connectTo = ["\(serverName):\(port):\(bracketed):\(port)"]
+                if !headers.contains(where: { $0.name.lowercased() == "host" }) {
+                    headers.append(
+                        RequestHeader(name: "Host", value: components.port == nil ? bracketed : "\(bracketed):\(port)"))
+                }
+            }
+        }
         var request = try ProbeRequest(
             url: url, method: module.http.method, headers: headers, expectations: expectations)
         request.body = module.http.body.map { Array($0.utf8) }
-        var settings = self.settings
         settings.maxTime = timeout
         settings.connectTimeout = timeout
         let started = ContinuousClock.now
         var result = CurlProbeEngine(settings: settings).probe(request, cancellation: ProbeCancellation())
         let seconds = (ContinuousClock.now - started).inSeconds
+        // The report names the target as asked, not the renamed URL.
+        if module.http.serverName != nil { result.target = Redaction.url(text) }
         let isHTTPS = request.isHTTPS
         if result.outcome == .succeeded && module.http.failIfSSL && isHTTPS {
             result.outcome = .failed(.expectationFailed("the target was reached over TLS, and fail_if_ssl is set"))

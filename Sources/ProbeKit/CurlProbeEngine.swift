@@ -225,6 +225,7 @@ public struct CurlProbeEngine: ProbeEngine {
     /// proxy's TLS settings.
     private func commonOptions(for request: ProbeRequest, route: ProxyRoute) -> [EasyOption] {
         var options: [EasyOption] = [.userAgent(settings.userAgent)]
+        if !settings.connectTo.isEmpty { options.append(.connectTo(settings.connectTo)) }
         if settings.followsRedirects { options += [.followLocation(true), .maxRedirects(settings.maxRedirects)] }
         if route.server != nil, !settings.proxyHeaders.isEmpty {
             options.append(.proxyHeaders(settings.proxyHeaders.map(\.line)))

@@ -39,6 +39,10 @@ public struct ProbeSettings: Sendable, Equatable {
     /// The Apple client stacks to give a verdict for on an `https://` call (`--client`), in
     /// report order; all four by default.
     public var appleClients: [AppleClient] = AppleClient.allCases
+    /// `CURLOPT_CONNECT_TO` entries (`HOST:PORT:TO-HOST:TO-PORT`): where to connect instead of
+    /// the URL's host, which stays the name TLS asks for and checks (blackbox's
+    /// `tls_config.server_name`, read by the exporter).
+    public var connectTo: [String] = []
     /// Whether an `https://` call through a proxy also makes one direct TLS handshake with the
     /// target (`--compare-direct`), to tell its own certificate from an interceptor's.
     public var comparesDirect = false

@@ -30,6 +30,7 @@ import Testing
               tls_config:
                 insecure_skip_verify: false
                 ca_file: /etc/ssl/ca.pem
+                server_name: api.internal
               preferred_ip_protocol: ip4
               stagebuild:
                 validate_domain_name: false
@@ -54,7 +55,7 @@ import Testing
         #expect(http.failIfHeaderMatches.first?.header == "Server" && http.failIfHeaderMatches.first?.allowMissing == true)
         #expect(http.proxyURL == "http://proxy.internal:3128" && http.noProxy == ".internal")
         #expect(http.proxyConnectHeaders.map(\.value) == ["blue"])
-        #expect(http.caFile == "/etc/ssl/ca.pem" && !http.insecureSkipVerify)
+        #expect(http.caFile == "/etc/ssl/ca.pem" && !http.insecureSkipVerify && http.serverName == "api.internal")
         #expect(http.preferredIPProtocol == "ip4")
         #expect(!http.validatesDomainName && http.appleClients == ["afnetworking3"])
         #expect(try #require(configuration.module(named: "ping")).isSupported == false)
@@ -80,8 +81,8 @@ import Testing
             Self.error("modules:\n  m:\n    prober: http\n    http:\n      basic_auth: {username: a}\n")
                 == "b.yml:5:7: basic_auth in module m http is not supported: the probe sends no target credentials")
         #expect(
-            Self.error("modules:\n  m:\n    prober: http\n    http:\n      tls_config:\n        server_name: a\n")?
-                .hasPrefix("b.yml:6:9: server_name") == true)
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      tls_config:\n        cert_file: a\n")?
+                .hasPrefix("b.yml:6:9: cert_file in module m http tls_config is not supported") == true)
     }
 
     @Test func valuesOfTheWrongKindAreErrors() {

@@ -105,6 +105,12 @@ struct ExporterE2ETests {
                 http:
                   tls_config:
                     ca_file: \(servers["CA_CERT"])
+              tls_other_name:
+                prober: http
+                http:
+                  tls_config:
+                    ca_file: \(servers["CA_CERT"])
+                    server_name: other.test
               tcp_connect:
                 prober: tcp
 
@@ -374,6 +380,23 @@ struct ExporterE2ETests {
         let exporter = try RunningExporter(config: config)
         let answer = try #require(Self.get("\(exporter.url)/probe?module=post_hello&target=\(upstreamURL)/anything"))
         #expect(answer.body.contains("\nprobe_success 1\n"), "\(answer.body)")
+        #expect(exporter.stop() == 0)
+    }
+
+    /// `tls_config.server_name` as Go's ServerName: TLS asks for and checks that name while the
+    /// connection goes to the target, so a certificate for other.test passes on localhost's port.
+    @Test(.timeLimit(.minutes(1)))
+    func serverNameIsTheNameTLSChecks() throws {
+        let servers = try E2EServers.current()
+        let exporter = try RunningExporter(config: try Self.writeConfig(servers))
+        let target = servers.url("https", "localhost", "TLS_OTHER_NAME_PORT")
+        let renamed = try #require(Self.get("\(exporter.url)/probe?module=tls_other_name&target=\(target)"))
+        #expect(
+            renamed.body.contains("\nprobe_success 1\n") && renamed.body.contains("probe_ssl_name_verified 1"), "\(renamed.body)")
+        let plain = try #require(Self.get("\(exporter.url)/probe?module=tls_trusted&target=\(target)"))
+        #expect(plain.body.contains("reason=\"hostNameMismatch\""), "\(plain.body)")
+        let page = try #require(Self.get("\(exporter.url)/"))
+        #expect(page.body.contains(target), "the page names the target as asked")
         #expect(exporter.stop() == 0)
     }
 }
