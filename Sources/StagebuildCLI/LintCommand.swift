@@ -7,7 +7,8 @@ import StageKit
 enum LintCommand: Subcommand {
     static let name = "lint"
     static let summary = "Report reproducibility and safety findings in Dockerfiles, with rule ids."
-    static let usage = "lint FILE... [--format text|json] [--failure-threshold error|warning|info|style|none]"
+    static let usage =
+        "lint FILE... [--format text|json|github|checkstyle] [--failure-threshold error|warning|info|style|none]"
     static let discussion = """
         Reads each FILE (a Dockerfile, a stage template or a Stagefile) as BuildKit does and
         runs every rule. Text output is one finding per line, then its fix:
@@ -17,6 +18,8 @@ enum LintCommand: Subcommand {
 
         --format json prints one array of objects with the fields file, line, column, rule,
         severity, message and hint, sorted by file (in the order given), line and column.
+        --format github prints GitHub Actions workflow commands (::warning file=…,line=…,col=…),
+        which annotate the pull request; --format checkstyle prints Checkstyle XML.
 
         A comment line `# stagebuild ignore=SBnnn[,SBmmm] REASON` directly above an
         instruction switches those rules off for that instruction only. `stagebuild`,
@@ -32,7 +35,8 @@ enum LintCommand: Subcommand {
         """
     static let options = [
         ArgumentScanner.Option(
-            names: ["--format"], takesValue: true, valueName: "text|json", help: "Output format (default text)."),
+            names: ["--format"], takesValue: true, valueName: "text|json|github|checkstyle",
+            help: "Output format (default text); github: workflow commands; checkstyle: XML."),
         ArgumentScanner.Option(
             names: ["--failure-threshold"], takesValue: true, valueName: "SEVERITY",
             help: "Exit 1 when a finding is this severe or more: error, warning (default), info, style, none."),
@@ -47,7 +51,9 @@ enum LintCommand: Subcommand {
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
         let format = arguments.value("--format") ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json, not '\(format)'") }
+        guard ["text", "json", "github", "checkstyle"].contains(format) else {
+            throw UsageError("--format must be text, json, github or checkstyle, not '\(format)'")
+        }
         let thresholdArgument = arguments.value("--failure-threshold") ?? LintFailureThreshold.warning.rawValue
         guard let threshold = LintFailureThreshold(rawValue: thresholdArgument) else {
             let names = LintFailureThreshold.allCases.map(\.rawValue).joined(separator: ", ")
@@ -90,7 +96,12 @@ enum LintCommand: Subcommand {
             }
         }
 
-        context.standardOutput.write(format == "json" ? jsonReport(results) : textReport(results))
+        switch format {
+        case "json": context.standardOutput.write(jsonReport(results))
+        case "github": context.standardOutput.write(LintReportFormats.github(results))
+        case "checkstyle": context.standardOutput.write(LintReportFormats.checkstyle(results))
+        default: context.standardOutput.write(textReport(results))
+        }
         if unreadable { return .ioError }
         if malformed { return .dataError }
         return results.contains { linter.fails($0.findings) } ? .checkFailed : .success

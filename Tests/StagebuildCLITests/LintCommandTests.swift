@@ -149,7 +149,7 @@ import Testing
 
     @Test(arguments: [
         ([], "expected at least one FILE to lint"),
-        (["Dockerfile", "--format", "yaml"], "--format must be text or json, not 'yaml'"),
+        (["Dockerfile", "--format", "yaml"], "--format must be text, json, github or checkstyle, not 'yaml'"),
         (
             ["Dockerfile", "--failure-threshold", "fatal"],
             "--failure-threshold must be one of error, warning, info, style, none, not 'fatal'"
@@ -164,7 +164,7 @@ import Testing
         #expect(result.stderr.hasPrefix("error: \(message)"))
         #expect(
             result.stderr.hasSuffix(
-                "USAGE: stagebuild lint FILE... [--format text|json] [--failure-threshold error|warning|info|style|none]\nSee 'stagebuild lint --help'.\n"
+                "USAGE: stagebuild lint FILE... [--format text|json|github|checkstyle] [--failure-threshold error|warning|info|style|none]\nSee 'stagebuild lint --help'.\n"
             ))
     }
 
