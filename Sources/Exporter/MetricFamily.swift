@@ -93,24 +93,18 @@ public struct MetricFamily: Sendable, Equatable {
         return "\(value)"
     }
 
-    static func escapedLabelValue(_ value: String) -> String {
-        var escaped = ""
-        for character in value.unicodeScalars {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
-    }
+    /// A label value: backslash, double quote and line feed escaped.
+    static func escapedLabelValue(_ value: String) -> String { escaped(value, quote: true) }
 
-    static func escapedHelp(_ help: String) -> String {
+    /// HELP text: backslash and line feed escaped (a quote stays as it is).
+    static func escapedHelp(_ help: String) -> String { escaped(help, quote: false) }
+
+    private static func escaped(_ text: String, quote: Bool) -> String {
         var escaped = ""
-        for character in help.unicodeScalars {
+        for character in text.unicodeScalars {
             switch character {
             case "\\": escaped += "\\\\"
+            case "\"" where quote: escaped += "\\\""
             case "\n": escaped += "\\n"
             default: escaped.unicodeScalars.append(character)
             }

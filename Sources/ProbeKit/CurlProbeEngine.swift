@@ -72,7 +72,7 @@ public struct CurlProbeEngine: ProbeEngine {
             if classifier.needsSecondLook(error) {
                 secondLook = self.secondLook(request, route: route, tunnel: tunnel, cancellation: cancellation)
             } else if classifier.needsProxyLook(error), let proxy = route.server {
-                proxyCertificate = look(at: proxy, cancellation: cancellation)
+                proxyCertificate = look(at: "\(proxy.hostForURL):\(proxy.port)", cancellation: cancellation)
             }
         }
         // The chain the call already fetched (or its second look): the verdicts need no other
@@ -252,11 +252,8 @@ public struct CurlProbeEngine: ProbeEngine {
         guard let leaf = chain.first, let issuer = leaf.issuer else { return nil }
         var direct: DirectLook?
         if settings.comparesDirect, route.server != nil {
-            var options = ProxyRoute.direct(.noProxyConfigured).curlOptions
-            options += [.url("https://\(request.authority)/"), .certInfo(true)]
-            if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
             direct =
-                switch certificate(with: options, cancellation: cancellation) {
+                switch look(at: request.authority, cancellation: cancellation) {
                 case nil: .unreachable
                 case let seen? where seen.pem != nil && seen.pem == leaf.pem: .sameCertificate
                 case let seen?:
@@ -288,12 +285,15 @@ public struct CurlProbeEngine: ProbeEngine {
         return certificate(with: options, cancellation: cancellation)
     }
 
-    /// Fetches an `https://` proxy's certificate with verification off, to name what failed
-    /// verification: a TLS handshake with the proxy as if it were a server (a `HEAD /` it may
-    /// refuse), bounded as ``secondLook(_:route:tunnel:cancellation:)``.
-    private func look(at proxy: ProxyServer, cancellation: ProbeCancellation) -> PeerCertificate? {
+    /// Fetches the certificate a server shows on a direct TLS handshake, verification off: an
+    /// `https://` proxy's, to name what failed verification, or the target's own for
+    /// `--compare-direct` (a `HEAD /` it may refuse), bounded as
+    /// ``secondLook(_:route:tunnel:cancellation:)``.
+    ///
+    /// - Parameter authority: `host:port`, an IPv6 host in brackets.
+    private func look(at authority: String, cancellation: ProbeCancellation) -> PeerCertificate? {
         var options = ProxyRoute.direct(.noProxyConfigured).curlOptions
-        options += [.url("https://\(proxy.hostForURL):\(proxy.port)/"), .certInfo(true)]
+        options += [.url("https://\(authority)/"), .certInfo(true)]
         if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
         return certificate(with: options, cancellation: cancellation)
     }

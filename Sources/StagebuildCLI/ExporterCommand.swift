@@ -54,7 +54,7 @@ enum ExporterCommand: Subcommand {
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw UsageError("exporter takes no arguments") }
         if let file = arguments.value("--check-config") {
-            guard load(file, context: context) != nil else { return .dataError }
+            guard load(file, options: .init(), context: context) != nil else { return .dataError }
             context.standardOutput.write("\(file): OK\n")
             return .success
         }
@@ -81,14 +81,7 @@ enum ExporterCommand: Subcommand {
             }
         }
         let (host, port) = try listenAddress(arguments.value("--listen") ?? "127.0.0.1:9115")
-        guard let configuration = load(file, context: context) else { return .dataError }
-        let handler: ExporterHandler
-        do {
-            handler = try ExporterHandler(configuration: configuration, options: options, environment: context.environment)
-        } catch {
-            context.reportError("\(file): \(error)")
-            return .dataError
-        }
+        guard let handler = load(file, options: options, context: context) else { return .dataError }
         let serverConfiguration = ServerConfiguration(host: host, port: port, name: "stagebuild-exporter")
         let log = context.standardError
         let server = SanityServer(configuration: serverConfiguration, handler: handler) { entries in
@@ -116,8 +109,11 @@ enum ExporterCommand: Subcommand {
         return .success
     }
 
-    /// The config, or `nil` after reporting why it cannot be used.
-    private static func load(_ file: String, context: CommandContext) -> ExporterConfiguration? {
+    /// The config made ready to serve, its patterns, headers and pins checked as the probe
+    /// will use them; `nil` after reporting why it cannot be used.
+    private static func load(
+        _ file: String, options: ExporterHandler.Options, context: CommandContext
+    ) -> ExporterHandler? {
         let path = Paths.absolute(file, from: context.currentDirectory)
         let text: String
         do {
@@ -128,9 +124,7 @@ enum ExporterCommand: Subcommand {
         }
         do {
             let configuration = try ExporterConfiguration(parsing: text, file: file)
-            // Patterns, headers and pins are checked as the probe will use them.
-            _ = try ExporterHandler(configuration: configuration, options: .init(), environment: context.environment)
-            return configuration
+            return try ExporterHandler(configuration: configuration, options: options, environment: context.environment)
         } catch let error as ExporterConfigurationError {
             context.reportError(error.description)
         } catch {
