@@ -9,18 +9,19 @@ let package = Package(
     targets: [
         // Dockerfile source text -> syntax tree -> typed instructions -> printed text. Pure: no I/O.
         .target(name: "DockerfileSyntax"),
-        // Stage templates, catalogs, Stagefiles, composition, lint rules, image references, the
-        // lockfile and registry resolution. Resolution speaks the registry HTTP API v2 through the
+        // Stage templates, catalogs, Stagefiles, composition, lint rules and their config (read
+        // with YAML), image references, the lockfile and registry resolution. Resolution speaks the registry HTTP API v2 through the
         // `RegistryTransport` protocol only, so StageKit stays free of network code and tests swap
         // the transport; the real one (libcurl with ProbeKit's proxy selection) lives in the CLI,
         // which already depends on both kits and chooses every side effect.
-        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests"]),
+        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests", "YAML"]),
         // Argument parsing, help text, commands and exit codes; runs in-process for tests. Holds the
         // libcurl registry transport for `stagebuild lock` (see StageKit).
         .target(
             name: "StagebuildCLI",
             dependencies: [
                 "StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl", "Digests", "Exporter", "Patterns",
+                "Serialization", "YAML",
             ]),
         // HTTP/1.1 sanity upstream on POSIX sockets: event loops on epoll, a pure request parser, echo
         // routes, graceful shutdown.
@@ -44,7 +45,9 @@ let package = Package(
         // The only importer of CRE2: regular expressions users give, matched in linear time.
         .target(name: "Patterns", dependencies: ["CRE2"]),
         // Probe requests through HTTP proxies: proxy selection as curl does it, policies, outcomes.
-        .target(name: "ProbeKit", dependencies: ["Curl", "Patterns", "Digests"]),
+        .target(name: "ProbeKit", dependencies: ["Curl", "Patterns", "Digests", "Serialization"]),
+        // JSON written in a fixed key order, the same bytes on every platform. Pure: no Foundation.
+        .target(name: "Serialization"),
         // libyaml from Debian's libyaml-dev: YAML's scanner and parser, called through its event API.
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
         // The only importer of CYAML: one YAML document (a config file) as nodes with marks,
@@ -58,7 +61,7 @@ let package = Package(
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
 
         .testTarget(name: "DockerfileSyntaxTests", dependencies: ["DockerfileSyntax"], resources: [.copy("Corpus")]),
-        .testTarget(name: "StageKitTests", dependencies: ["StageKit"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StageKitTests", dependencies: ["StageKit", "YAML"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI", "StageKit", "SanityServer"]),
         .testTarget(name: "CurlTests", dependencies: ["Curl"]),
         .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit"], exclude: ["Golden"]),

@@ -78,7 +78,7 @@ public struct HTTPModuleSettings: Sendable {
             "names behind a proxy are always resolved by the proxy",
     ]
 
-    init(node: YAMLNode, reader: ConfigReader, module: String) throws(ExporterConfigurationError) {
+    init(node: YAMLNode, reader: YAMLConfigReader, module: String) throws(YAMLConfigError) {
         let place = "module \(module) http"
         let known: Set<String> = [
             "valid_status_codes", "method", "headers", "body", "no_follow_redirects", "fail_if_ssl", "fail_if_not_ssl",
@@ -153,8 +153,8 @@ public struct HTTPModuleSettings: Sendable {
     }
 
     private static func headerMatches(
-        _ node: YAMLNode, _ reader: ConfigReader
-    ) throws(ExporterConfigurationError) -> [HeaderMatch] {
+        _ node: YAMLNode, _ reader: YAMLConfigReader
+    ) throws(YAMLConfigError) -> [HeaderMatch] {
         guard let items = node.sequence else { throw reader.error(node, "expected a list of {header, regexp}") }
         var matches: [HeaderMatch] = []
         for item in items {

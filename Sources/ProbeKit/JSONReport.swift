@@ -1,3 +1,5 @@
+import Serialization
+
 /// The JSON report: `{"probes": [one object per call], "summary": {"succeeded": N, "failed":
 /// N, "cancelled": N}}`, keys in a fixed order, every key always present (`null` when it does
 /// not apply) but in the compact record of a call that never started (target, method,

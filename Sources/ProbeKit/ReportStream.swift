@@ -1,4 +1,5 @@
 import Dispatch
+import Serialization
 import Synchronization
 
 /// A report written as the calls end: each result gives the text to write at once, and

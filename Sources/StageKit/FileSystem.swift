@@ -27,6 +27,26 @@ extension FileSystem {
     ///
     /// - Parameter path: An absolute path.
     public func entryExists(at path: String) -> Bool { resolvingSymlinks(path) != nil }
+
+    /// The folders a project-level search looks in, nearest first: `directory` (symbolic links
+    /// resolved) and each parent up to the repository root, the first folder that holds a
+    /// `.git` entry; up to `/` when there is none. The catalog's `Stages/` and lint's
+    /// `.stagebuild.yaml` are both found this way.
+    ///
+    /// - Parameter directory: An absolute folder.
+    /// - Returns: The folders, and the repository root when one was found.
+    public func foldersUpToRepositoryRoot(from directory: String) -> (folders: [String], repositoryRoot: String?) {
+        var current = resolvingSymlinks(directory) ?? directory
+        var folders: [String] = []
+        // Bounded by the depth of the path: each step removes one component.
+        while true {
+            folders.append(current)
+            if entryExists(at: current == "/" ? "/.git" : current + "/.git") { return (folders, current) }
+            let parent = Paths.directory(of: current)
+            if parent == current || current == "/" { return (folders, nil) }
+            current = parent
+        }
+    }
 }
 
 /// A file that could not be read.

@@ -55,22 +55,11 @@ enum CatalogSearchPath {
     /// the repository root when there is one, else the folder that holds that `Stages/`, else
     /// `directory` itself. Symbolic links are resolved.
     static func projectCatalog(from directory: String, fileSystem: any FileSystem) -> (folder: String?, root: String) {
-        let start = fileSystem.resolvingSymlinks(directory) ?? directory
-        var current = start
-        var found: String?
-        // Bounded by the depth of the path: each step removes one component.
-        while true {
-            let candidate = current == "/" ? "/Stages" : current + "/Stages"
-            // An empty Stages/ holds no template: the search goes on above it.
-            if found == nil, !fileSystem.entries(ofDirectory: candidate).isEmpty { found = candidate }
-            if fileSystem.entryExists(at: current == "/" ? "/.git" : current + "/.git") {
-                return (found, current)
-            }
-            let parent = Paths.directory(of: current)
-            if parent == current || current == "/" { break }
-            current = parent
-        }
-        return (found, found.map(Paths.directory(of:)) ?? start)
+        let search = fileSystem.foldersUpToRepositoryRoot(from: directory)
+        // An empty Stages/ holds no template: the search goes on above it.
+        let found = search.folders.lazy.map { $0 == "/" ? "/Stages" : $0 + "/Stages" }
+            .first { !fileSystem.entries(ofDirectory: $0).isEmpty }
+        return (found, search.repositoryRoot ?? found.map(Paths.directory(of:)) ?? search.folders[0])
     }
 
     /// `<prefix>/share/stagebuild/Stages` for the tool at `<prefix>/bin/stagebuild`.

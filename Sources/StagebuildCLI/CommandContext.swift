@@ -1,5 +1,6 @@
 import Foundation
 import ProbeKit
+import StageKit
 import Synchronization
 
 /// Everything a command reads from or writes to outside itself, so tests run commands
@@ -18,6 +19,8 @@ public struct CommandContext: Sendable {
     /// Whether a command may take over SIGINT (`probe` cancels its run and still reports);
     /// `true` for the real process, `false` for in-process tests.
     public var handlesInterrupts = false
+    /// The files commands read: the local file system, or a test's.
+    public var fileSystem: any FileSystem = LocalFileSystem()
 
     /// Creates a context.
     ///
@@ -93,8 +96,13 @@ public struct CommandContext: Sendable {
     ///
     /// - Parameter message: The message.
     public func reportError(_ message: String) {
-        let label = usesColor ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
-        standardError.write("\(label) \(TextReport.visible(message))\n")
+        standardError.write(Self.errorLine(message, color: usesColor))
+    }
+
+    /// `error: MESSAGE` and a newline, the label red when coloured; control characters in the
+    /// message are shown as escapes.
+    static func errorLine(_ message: String, color: Bool) -> String {
+        (color ? "\u{1B}[1;31merror:\u{1B}[0m " : "error: ") + TextReport.visible(message) + "\n"
     }
 }
 

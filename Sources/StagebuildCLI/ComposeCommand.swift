@@ -134,7 +134,7 @@ enum ComposeCommand: Subcommand {
         // The output named as the user gave it, as the Stagefile is.
         return lint(
             composed, as: outputArgument.flatMap { $0 == "-" ? nil : $0 } ?? outputPath.map(display) ?? "<stdout>",
-            lineOrigins: lineOrigins, json: format == "json",
+            lineOrigins: lineOrigins, json: format == "json", stagefile: stagefilePath,
             context: context)
     }
 
@@ -180,12 +180,23 @@ enum ComposeCommand: Subcommand {
     /// that produced it, then its composed position. As text on stderr
     /// (`Stages/t.Dockerfile:3:5: warning: SB003 …` and `    composed: Dockerfile:8:66`); as JSON
     /// on stdout, `line`/`column` in `file` and `composedLine`/`composedColumn` in
-    /// `composedFile`. Exit 1 when one reaches the default failure threshold (warning), as
-    /// `stagebuild lint` would.
+    /// `composedFile`. The lint config is the Stagefile's nearest `.stagebuild.yaml`, as
+    /// `stagebuild lint Stagefile` reads it. Exit 1 when a finding reaches its failure
+    /// threshold (warning by default), as `stagebuild lint` would.
     private static func lint(
-        _ composed: String, as name: String, lineOrigins: [Composition.LineOrigin?], json: Bool, context: CommandContext
+        _ composed: String, as name: String, lineOrigins: [Composition.LineOrigin?], json: Bool, stagefile: String,
+        context: CommandContext
     ) -> ExitCode {
-        let linter = Linter()
+        var search = LintConfigurationSearch(context: context, explicitFile: nil)
+        let configuration: LintConfiguration
+        switch search.configuration(forFile: stagefile) {
+        case .success(let found):
+            configuration = found
+        case .failure(let problem):
+            context.standardError.write(problem.rendered(context.usesColor))
+            return problem.exitCode
+        }
+        let linter = Linter(configuration: configuration)
         guard let findings = try? linter.lint(text: composed) else {
             context.reportError("the composed Dockerfile does not parse; this is a bug in stagebuild")
             return .internalError

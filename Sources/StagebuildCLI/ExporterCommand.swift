@@ -3,6 +3,7 @@ import Foundation
 import Patterns
 import SanityServer
 import StageKit
+import YAML
 
 /// `stagebuild exporter`: the probe as a Prometheus target, blackbox_exporter style.
 enum ExporterCommand: Subcommand {
@@ -125,7 +126,7 @@ enum ExporterCommand: Subcommand {
         do {
             let configuration = try ExporterConfiguration(parsing: text, file: file)
             return try ExporterHandler(configuration: configuration, options: options, environment: context.environment)
-        } catch let error as ExporterConfigurationError {
+        } catch let error as YAMLConfigError {
             context.reportError(error.description)
         } catch {
             context.reportError("\(file): \(error)")

@@ -1,5 +1,6 @@
 import DockerfileSyntax
 import Foundation
+import Serialization
 import StageKit
 
 /// `stagebuild lint`: reports what keeps Dockerfiles, stage templates and Stagefiles from
@@ -8,7 +9,7 @@ enum LintCommand: Subcommand {
     static let name = "lint"
     static let summary = "Report reproducibility and safety findings in Dockerfiles, with rule ids."
     static let usage =
-        "lint FILE... [--format text|json|github|checkstyle] [--failure-threshold error|warning|info|style|none]"
+        "lint FILE... [--format text|json|sarif|github|checkstyle|gitlab] [--failure-threshold SEVERITY] [--config FILE]"
     static let discussion = """
         Reads each FILE (a Dockerfile, a stage template or a Stagefile) as BuildKit does and
         runs every rule. Text output is one finding per line, then its fix:
@@ -18,93 +19,162 @@ enum LintCommand: Subcommand {
 
         --format json prints one array of objects with the fields file, line, column, rule,
         severity, message and hint, sorted by file (in the order given), line and column.
-        --format github prints GitHub Actions workflow commands (::warning file=…,line=…,col=…),
-        which annotate the pull request; --format checkstyle prints Checkstyle XML.
+        --format sarif prints one SARIF 2.1.0 log (GitHub code scanning's upload-sarif reads
+        it); github prints GitHub Actions workflow commands (::warning file=…,line=…,col=…);
+        checkstyle prints Checkstyle XML; gitlab prints GitLab's Code Quality JSON. In these
+        formats a file that cannot be read is an SB034 finding, one that does not parse SB035.
+
+        Each FILE's lint config is the nearest .stagebuild.yaml (or .stagebuild.yml) from its
+        folder upwards to the repository root, or --config FILE for all of them:
+
+          failure-threshold: warning    # error, warning, info, style or none
+          ignored: [SB013]              # rules not run
+          override: {error: [SB003]}    # severities changed: error, warning, info, style
+          trustedRegistries: [docker.io, "*.corp.example"]   # SB033: images from others
+          enforced: [SB001]             # no pragma switches these off (SB016 says so)
+
+        --failure-threshold on the command line wins over the config's.
 
         A comment line `# stagebuild ignore=SBnnn[,SBmmm] REASON` directly above an
         instruction switches those rules off for that instruction only. `stagebuild`,
         `ignore` and the ids are read in any case, with spaces allowed around `=` and the
         commas. A pragma that is malformed, names no stagebuild rule, gives no reason or
         applies to no instruction is itself a finding (SB016), so none does nothing silently.
+        `# stagebuild global ignore=SBnnn REASON` above the first instruction switches rules
+        off for the whole file.
 
         Rules:
         \(ruleList)
         Exit status: 0 no finding reached the threshold, 1 one did, 64 usage, 65 a file that
-        BuildKit's parser rejects or that is not UTF-8 text (file:line:column), 74 a file
-        that cannot be read (with the system's reason) or is a directory.
+        BuildKit's parser rejects or that is not UTF-8 text, or a lint config that is not
+        valid (file:line:column), 74 a file or config that cannot be read (with the system's
+        reason) or is a directory.
         """
     static let options = [
         ArgumentScanner.Option(
-            names: ["--format"], takesValue: true, valueName: "text|json|github|checkstyle",
-            help: "Output format (default text); github: workflow commands; checkstyle: XML."),
+            names: ["--format"], takesValue: true, valueName: "FORMAT",
+            help: "Output format: text (default), json, sarif, github, checkstyle or gitlab."),
         ArgumentScanner.Option(
             names: ["--failure-threshold"], takesValue: true, valueName: "SEVERITY",
             help: "Exit 1 when a finding is this severe or more: error, warning (default), info, style, none."),
+        ArgumentScanner.Option(
+            names: ["--config"], takesValue: true, valueName: "FILE",
+            help: "Lint config for every FILE, instead of each file's nearest .stagebuild.yaml."),
     ]
+
+    /// The `--format` values.
+    static let formats = ["text", "json", "sarif", "github", "checkstyle", "gitlab"]
 
     /// One line per rule for `--help`: id, severity, summary.
     private static var ruleList: String {
-        Linter.allRules.map { rule in
+        Linter.ruleDescriptions.map { rule in
             "  \(rule.id)  \(rule.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))\(rule.summary)\n"
         }.joined()
     }
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
         let format = arguments.value("--format") ?? "text"
-        guard ["text", "json", "github", "checkstyle"].contains(format) else {
-            throw UsageError("--format must be text, json, github or checkstyle, not '\(format)'")
+        guard formats.contains(format) else {
+            throw UsageError("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'")
         }
-        let thresholdArgument = arguments.value("--failure-threshold") ?? LintFailureThreshold.warning.rawValue
-        guard let threshold = LintFailureThreshold(rawValue: thresholdArgument) else {
-            let names = LintFailureThreshold.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError("--failure-threshold must be one of \(names), not '\(thresholdArgument)'")
+        var threshold: LintFailureThreshold?
+        if let text = arguments.value("--failure-threshold") {
+            guard let value = LintFailureThreshold(rawValue: text) else {
+                let names = LintFailureThreshold.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("--failure-threshold must be one of \(names), not '\(text)'")
+            }
+            threshold = value
         }
         guard !arguments.positionals.isEmpty else { throw UsageError("expected at least one FILE to lint") }
 
-        let linter = Linter(failureThreshold: threshold)
+        var configurations = LintConfigurationSearch(context: context, explicitFile: arguments.value("--config"))
         var results: [(file: String, findings: [LintFinding])] = []
-        var unreadable = false
-        var malformed = false
+        var status = ExitCode.success
         for file in arguments.positionals {
-            let bytes: [UInt8]
-            switch readBytes(atPath: Paths.absolute(file, from: context.currentDirectory)) {
-            case .success(let read):
-                bytes = read
-            case .failure(let failure):
-                context.reportError("cannot read \(file): \(failure.reason)")
-                unreadable = true
-                continue
+            let configuration: LintConfiguration
+            switch configurations.configuration(forFile: file) {
+            case .success(let found):
+                configuration = found
+            case .failure(let problem):
+                context.standardError.write(problem.rendered(context.usesColor))
+                return problem.exitCode
             }
-            let text: String
-            do {
-                text = try LintSourceText.decode(bytes)
-            } catch {
-                let diagnostic = Diagnostic(
-                    file: file, line: error.line, column: error.column, severity: "error", message: error.message)
-                context.standardError.write(diagnostic.rendered(color: context.usesColor))
-                malformed = true
-                continue
-            }
-            do {
-                results.append((file, try linter.lint(text: text)))
-            } catch {
-                let diagnostic = Diagnostic(
-                    file: file, line: error.location.line, column: error.location.column, severity: "error",
-                    message: error.message)
-                context.standardError.write(diagnostic.rendered(color: context.usesColor))
-                malformed = true
+            let linter = Linter(failureThreshold: threshold, configuration: configuration)
+            let outcome = lint(file, with: linter, context: context)
+            if let problem = outcome.problem {
+                context.standardError.write(problem.rendered(context.usesColor))
+                // The text report leaves the file out (standard error said it); the formats
+                // machines read carry it as an SB034 or SB035 finding, so no file goes missing.
+                if format != "text" { results.append((file, outcome.findings)) }
+                // An unreadable file (74) outranks a malformed one (65).
+                if status != .ioError { status = problem.exitCode }
+            } else {
+                results.append((file, outcome.findings))
+                if status == .success, linter.fails(outcome.findings) { status = .checkFailed }
             }
         }
 
         switch format {
         case "json": context.standardOutput.write(jsonReport(results))
+        case "sarif": context.standardOutput.write(LintReportFormats.sarif(results))
         case "github": context.standardOutput.write(LintReportFormats.github(results))
         case "checkstyle": context.standardOutput.write(LintReportFormats.checkstyle(results))
+        case "gitlab": context.standardOutput.write(LintReportFormats.gitlab(results))
         default: context.standardOutput.write(textReport(results))
         }
-        if unreadable { return .ioError }
-        if malformed { return .dataError }
-        return results.contains { linter.fails($0.findings) } ? .checkFailed : .success
+        return status
+    }
+
+    /// A file lint could not read or parse.
+    enum FileProblem: Error {
+        /// `cannot read FILE: reason`.
+        case unreadable(String)
+        /// Not UTF-8, or BuildKit's parser rejects it, at `FILE:LINE:COLUMN`.
+        case malformed(Diagnostic)
+
+        /// Standard error's line for it.
+        func rendered(_ color: Bool) -> String {
+            switch self {
+            case .unreadable(let message): CommandContext.errorLine(message, color: color)
+            case .malformed(let diagnostic): diagnostic.rendered(color: color)
+            }
+        }
+
+        /// 74 for a file that cannot be read, 65 for one that is not UTF-8 or does not parse.
+        var exitCode: ExitCode {
+            switch self {
+            case .unreadable: .ioError
+            case .malformed: .dataError
+            }
+        }
+    }
+
+    /// Lints one file. A file that cannot be read or parsed gives one SB034 or SB035 finding.
+    private static func lint(
+        _ file: String, with linter: Linter, context: CommandContext
+    ) -> (findings: [LintFinding], problem: FileProblem?) {
+        let bytes: [UInt8]
+        switch readBytes(atPath: Paths.absolute(file, from: context.currentDirectory)) {
+        case .success(let read):
+            bytes = read
+        case .failure(let failure):
+            let message = "cannot read \(file): \(failure.reason)"
+            return ([LintRuleDescription.unreadableFile.finding(message)], .unreadable(message))
+        }
+        let location: SourceLocation
+        let message: String
+        do {
+            return (try linter.lint(text: try LintSourceText.decode(bytes)), nil)
+        } catch let error as LintSourceText.InvalidUTF8 {
+            (location, message) = (SourceLocation(line: error.line, column: error.column), error.message)
+        } catch let error as DockerfileSyntaxError {
+            (location, message) = (error.location, error.message)
+        } catch {
+            (location, message) = (SourceLocation(line: 1, column: 1), "\(error)")
+        }
+        let diagnostic = Diagnostic(
+            file: file, line: location.line, column: location.column, severity: "error", message: message)
+        return ([LintRuleDescription.unparsableFile.finding(message, at: location)], .malformed(diagnostic))
     }
 
     /// Why a file to lint could not be read: the system's reason (strerror), or that it is
@@ -162,21 +232,17 @@ enum LintCommand: Subcommand {
             })
     }
 
-    /// The records as one JSON array with sorted keys, two-space indent and a final newline.
+    /// The records as one JSON array, keys sorted, two-space indent and a final newline.
     ///
     /// - Parameter records: The findings with their positions.
     static func jsonReport(_ records: [Record]) -> String {
-        guard !records.isEmpty else { return "[]\n" }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(records)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        JSONValue.array(records.map(\.json)).text() + "\n"
     }
 
     /// One finding in `--format json`; the field names are part of the interface. `compose
     /// --lint` adds where the finding is in the composed file (`composedFile`, `composedLine`,
     /// `composedColumn`); `stagebuild lint` leaves them out.
-    struct Record: Encodable {
+    struct Record {
         var file: String
         var line: Int
         var column: Int
@@ -203,6 +269,19 @@ enum LintCommand: Subcommand {
             severity = finding.severity.rawValue
             message = finding.message
             hint = finding.hint
+        }
+
+        /// The record as a JSON object, keys in sorted order.
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = [("column", .integer(column))]
+            if let composedColumn { members.append(("composedColumn", .integer(composedColumn))) }
+            if let composedFile { members.append(("composedFile", .string(composedFile))) }
+            if let composedLine { members.append(("composedLine", .integer(composedLine))) }
+            members += [
+                ("file", .string(file)), ("hint", .string(hint)), ("line", .integer(line)), ("message", .string(message)),
+                ("rule", .string(rule)), ("severity", .string(severity)),
+            ]
+            return .object(members)
         }
     }
 }

@@ -149,7 +149,10 @@ import Testing
 
     @Test(arguments: [
         ([], "expected at least one FILE to lint"),
-        (["Dockerfile", "--format", "yaml"], "--format must be text, json, github or checkstyle, not 'yaml'"),
+        (
+            ["Dockerfile", "--format", "yaml"],
+            "--format must be one of text, json, sarif, github, checkstyle, gitlab, not 'yaml'"
+        ),
         (
             ["Dockerfile", "--failure-threshold", "fatal"],
             "--failure-threshold must be one of error, warning, info, style, none, not 'fatal'"
@@ -164,7 +167,7 @@ import Testing
         #expect(result.stderr.hasPrefix("error: \(message)"))
         #expect(
             result.stderr.hasSuffix(
-                "USAGE: stagebuild lint FILE... [--format text|json|github|checkstyle] [--failure-threshold error|warning|info|style|none]\nSee 'stagebuild lint --help'.\n"
+                "USAGE: stagebuild lint FILE... [--format text|json|sarif|github|checkstyle|gitlab] [--failure-threshold SEVERITY] [--config FILE]\nSee 'stagebuild lint --help'.\n"
             ))
     }
 
@@ -175,9 +178,10 @@ import Testing
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("OVERVIEW: Report reproducibility and safety findings"))
         #expect(result.stdout.contains("  --failure-threshold SEVERITY"))
-        #expect(result.stdout.contains("  --format text|json"))
+        #expect(result.stdout.contains("  --format FORMAT"))
+        #expect(result.stdout.contains("  --config FILE"))
         #expect(result.stdout.contains("# stagebuild ignore=SBnnn[,SBmmm] REASON"))
-        for id in (1...16).map({ String(format: "SB%03d", $0) }) {
+        for id in (1...35).map({ String(format: "SB%03d", $0) }) {
             #expect(result.stdout.contains("  \(id)  "), "\(id) missing from --help")
         }
         // The list is generated from the rules: the severities are the rules' own.
@@ -185,6 +189,7 @@ import Testing
         #expect(result.stdout.contains("  SB015  error    Two build stages have the same name"))
         #expect(result.stdout.contains("  SB016  warning  An ignore pragma is malformed"))
         #expect(result.stdout.contains("65 a file that\nBuildKit's parser rejects or that is not UTF-8 text"))
+        #expect(result.stdout.contains("  SB034  error    A file to lint could not be read."))
     }
 
     @Test func overviewListsLint() {

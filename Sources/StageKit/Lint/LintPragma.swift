@@ -1,6 +1,8 @@
 /// The ignore pragma `# stagebuild ignore=SB001[,SB002] REASON`: a comment line directly
 /// above an instruction (in the run of comment lines that ends at it) switches the named
 /// rules off for that instruction only, as hadolint's `# hadolint ignore=DL3008` does.
+/// `# stagebuild global ignore=SB001 REASON` above the file's first instruction switches them
+/// off for the whole file (hadolint's `# hadolint global ignore=`).
 ///
 /// Write the reason after the ids: `# stagebuild ignore=SB012 nginx starts as root, then drops to www-data`.
 ///
@@ -27,6 +29,9 @@ public struct LintPragma: Sendable, Hashable {
     public var column: Int
     /// What is wrong with it; empty for a good pragma.
     public var problems: [Problem]
+    /// True for `# stagebuild global ignore=…`, which switches the rules off for the whole file
+    /// when it stands above the file's first instruction.
+    public var isGlobal = false
 
     /// Reads a comment line as a pragma.
     ///
@@ -44,24 +49,25 @@ public struct LintPragma: Sendable, Hashable {
         reader.skipSpaces()
         let keywordColumn = reader.index + 1
         guard reader.consumeWord("stagebuild") else { return nil }
-        let separatorStart = reader.index
-        while let scalar = reader.peek, scalar == " " || scalar == "\t" || scalar == ":" || scalar == "-" {
-            reader.index += 1
-        }
-        let separator = String(String.UnicodeScalarView(reader.scalars[separatorStart..<reader.index]))
+        var separator = reader.separator()
+        let isGlobal = reader.consumeWord("global")
+        if isGlobal { separator += reader.separator() }
         let ignoreColumn = reader.index + 1
         guard reader.consumeWord("ignore") else { return nil }
 
-        var pragma = LintPragma(ruleIDs: [], reason: "", column: keywordColumn, problems: [])
+        var pragma = LintPragma(ruleIDs: [], reason: "", column: keywordColumn, problems: [], isGlobal: isGlobal)
         func malformed(_ what: String, at column: Int) -> LintPragma {
             pragma.ruleIDs = []
             pragma.problems = [
-                Problem(message: "\(what); write it as '# stagebuild ignore=SBnnn[,SBnnn] REASON'", column: column)
+                Problem(
+                    message: "\(what); write it as '# stagebuild \(isGlobal ? "global " : "")ignore=SBnnn[,SBnnn] REASON'",
+                    column: column)
             ]
             return pragma
         }
         if separator.contains(where: { $0 != " " && $0 != "\t" }) || separator.isEmpty {
-            return malformed("malformed pragma: 'stagebuild' and 'ignore' must be separated by spaces only", at: keywordColumn)
+            let words = isGlobal ? "'stagebuild', 'global' and 'ignore'" : "'stagebuild' and 'ignore'"
+            return malformed("malformed pragma: \(words) must be separated by spaces only", at: keywordColumn)
         }
         reader.skipSpaces()
         guard reader.peek == "=" else {
@@ -159,6 +165,14 @@ public struct LintPragma: Sendable, Hashable {
         init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
 
         var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
+
+        /// Consumes the run of spaces, tabs, colons and dashes between two words of a pragma;
+        /// only spaces and tabs are well-formed there.
+        mutating func separator() -> String {
+            let start = index
+            while let scalar = peek, scalar == " " || scalar == "\t" || scalar == ":" || scalar == "-" { index += 1 }
+            return String(String.UnicodeScalarView(scalars[start..<index]))
+        }
 
         mutating func skipSpaces() {
             while let scalar = peek, scalar == " " || scalar == "\t" { index += 1 }

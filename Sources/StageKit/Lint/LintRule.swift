@@ -22,6 +22,14 @@ public protocol LintRule: Sendable {
     /// Dockerfile snippets that must not fire the rule.
     var nonTriggeringExamples: [String] { get }
 
+    /// The config the examples are checked with; the defaults unless the rule reads the config.
+    var exampleConfiguration: LintConfiguration { get }
+
+    /// The rule as a project's config asks for it (a rule that reads no config returns itself).
+    ///
+    /// - Parameter configuration: The config in force for the file.
+    func configured(by configuration: LintConfiguration) -> any LintRule
+
     /// Checks a document.
     ///
     /// - Parameter document: The parsed file.
@@ -30,6 +38,12 @@ public protocol LintRule: Sendable {
 }
 
 extension LintRule {
+    /// The defaults: most rules read no config.
+    public var exampleConfiguration: LintConfiguration { LintConfiguration() }
+
+    /// The rule itself: most rules read no config.
+    public func configured(by configuration: LintConfiguration) -> any LintRule { self }
+
     /// A finding of this rule with its severity and hint.
     ///
     /// - Parameters:

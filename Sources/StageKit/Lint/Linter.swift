@@ -1,7 +1,8 @@
 import DockerfileSyntax
 
-/// Runs lint rules over a Dockerfile, stage template or Stagefile: every rule's findings,
-/// minus those an ignore pragma switches off, sorted by position.
+/// Runs lint rules over a Dockerfile, stage template or Stagefile as a project's lint config
+/// asks: every rule's findings, minus those an ignore pragma switches off (never an enforced
+/// rule's), with the config's severities, sorted by position.
 public struct Linter: Sendable {
     /// Every rule stagebuild ships, in id order.
     public static let allRules: [any LintRule] = [
@@ -37,21 +38,35 @@ public struct Linter: Sendable {
         SB030InvalidOnbuildTrigger(),
         SB031MisplacedParserDirective(),
         SB032MaintainerDeprecated(),
+        SB033UntrustedRegistry(),
     ]
 
-    /// The rules this linter runs.
+    /// Every rule a finding can name, in id order: the rules that check a document, then the
+    /// two the command reports for files it could not lint (SB034, SB035).
+    public static let ruleDescriptions: [LintRuleDescription] =
+        allRules.map(\.ruleDescription) + [.unreadableFile, .unparsableFile]
+
+    /// The rules this linter runs, configured: the config's `ignored` ones left out.
     public var rules: [any LintRule]
     /// The lowest severity that makes a run fail.
     public var failureThreshold: LintFailureThreshold
+    /// The project's lint config.
+    public var configuration: LintConfiguration
 
     /// Creates a linter.
     ///
     /// - Parameters:
     ///   - rules: The rules to run; all of them by default.
-    ///   - failureThreshold: The lowest severity that fails; `warning` by default, as in hadolint.
-    public init(rules: [any LintRule] = Linter.allRules, failureThreshold: LintFailureThreshold = .warning) {
-        self.rules = rules
-        self.failureThreshold = failureThreshold
+    ///   - failureThreshold: The lowest severity that fails; by default the config's, else
+    ///     `warning`, as in hadolint.
+    ///   - configuration: The project's lint config; the defaults when there is none.
+    public init(
+        rules: [any LintRule] = Linter.allRules, failureThreshold: LintFailureThreshold? = nil,
+        configuration: LintConfiguration = LintConfiguration()
+    ) {
+        self.rules = rules.filter { !configuration.ignored.contains($0.id) }.map { $0.configured(by: configuration) }
+        self.failureThreshold = failureThreshold ?? configuration.failureThreshold ?? .warning
+        self.configuration = configuration
     }
 
     /// The rule with an id, if this linter runs it.
@@ -67,10 +82,11 @@ public struct Linter: Sendable {
     /// - Returns: The findings not switched off by a pragma, sorted by line, column and rule id.
     public func lint(_ tree: DockerfileSyntaxTree) -> [LintFinding] {
         let document = LintDocument(tree)
-        let ignored = Self.ignoredRules(in: document)
+        let ignored = Self.ignoredRules(in: document, enforced: configuration.enforced)
         var findings: [LintFinding] = []
         for rule in rules {
-            for finding in rule.check(document) where !ignored.switchesOff(finding) {
+            for var finding in rule.check(document) where !ignored.switchesOff(finding) {
+                finding.severity = configuration.severityOverrides[finding.ruleID] ?? finding.severity
                 findings.append(finding)
             }
         }
@@ -95,15 +111,19 @@ public struct Linter: Sendable {
         findings.contains { failureThreshold.isReached(by: $0.severity) }
     }
 
-    /// The rules each instruction's pragmas switch off, by the lines the instruction spans.
+    /// The rules each instruction's pragmas switch off, by the lines the instruction spans,
+    /// and those the file's global pragmas switch off everywhere.
     private struct IgnoredRules {
         /// Per instruction with pragmas, in file order: its lines and the ids switched off.
         var spans: [(lines: ClosedRange<Int>, ruleIDs: Set<String>)] = []
+        /// The ids switched off in the whole file.
+        var global: Set<String> = []
 
         /// Whether a pragma switches a finding off: it names the finding's rule and sits above
         /// the instruction whose lines hold the finding. Found by binary search, as the
         /// instructions do not overlap and come in line order.
         func switchesOff(_ finding: LintFinding) -> Bool {
+            if global.contains(finding.ruleID) { return true }
             var low = 0
             var high = spans.count
             while low < high {
@@ -115,14 +135,21 @@ public struct Linter: Sendable {
         }
     }
 
-    private static func ignoredRules(in document: LintDocument) -> IgnoredRules {
+    /// What the pragmas switch off. Enforced rules stay on, and so does SB016, which reports
+    /// the pragmas themselves.
+    private static func ignoredRules(in document: LintDocument, enforced: Set<String>) -> IgnoredRules {
         var ignored = IgnoredRules()
         for comment in document.pragmas {
-            guard let lines = comment.instructionLines, !comment.pragma.ruleIDs.isEmpty else { continue }
+            let ids = Set(comment.pragma.ruleIDs).subtracting(enforced).subtracting(["SB016"])
+            if comment.pragma.isGlobal {
+                if comment.isAboveFirstInstruction { ignored.global.formUnion(ids) }
+                continue
+            }
+            guard let lines = comment.instructionLines, !ids.isEmpty else { continue }
             if let last = ignored.spans.last, last.lines == lines {
-                ignored.spans[ignored.spans.count - 1].ruleIDs.formUnion(comment.pragma.ruleIDs)
+                ignored.spans[ignored.spans.count - 1].ruleIDs.formUnion(ids)
             } else {
-                ignored.spans.append((lines, Set(comment.pragma.ruleIDs)))
+                ignored.spans.append((lines, ids))
             }
         }
         return ignored

@@ -34,7 +34,7 @@ import Testing
         #expect(!Linter(failureThreshold: .error).fails(findings))
         #expect(Linter(failureThreshold: .info).fails(findings))
         #expect(Linter(failureThreshold: .style).fails(findings))
-        #expect(!Linter(failureThreshold: .none).fails(findings))
+        #expect(!Linter(failureThreshold: LintFailureThreshold.none).fails(findings))
     }
 
     @Test func errorFindingFailsEveryThresholdButNone() throws {

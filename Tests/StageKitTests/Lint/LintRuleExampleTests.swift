@@ -28,7 +28,7 @@ struct LintRuleExample: Sendable, CustomTestStringConvertible {
     @Test(arguments: LintRuleExample.all)
     func exampleFiresItsRuleExactlyWhenItShould(_ example: LintRuleExample) throws {
         let rule = try #require(Linter.allRules.first { $0.id == example.ruleID })
-        let findings = try Linter(rules: [rule]).lint(text: example.text)
+        let findings = try Linter(rules: [rule], configuration: rule.exampleConfiguration).lint(text: example.text)
         if example.triggers {
             #expect(!findings.isEmpty, "expected \(rule.id) to fire on:\n\(example.text)")
         } else {
@@ -78,10 +78,14 @@ struct LintRuleExample: Sendable, CustomTestStringConvertible {
             "SB025": "gem-install-without-version", "SB026": "cargo-install-without-version-or-locked",
             "SB027": "pipe-without-pipefail", "SB028": "download-without-checksum", "SB029": "arg-without-default-in-from",
             "SB030": "invalid-onbuild-trigger", "SB031": "misplaced-parser-directive", "SB032": "maintainer-deprecated",
+            "SB033": "untrusted-registry",
         ]
         for (id, name) in expected {
             #expect(Linter().rule(withID: id)?.name == name)
         }
+        let fileRules = Linter.ruleDescriptions.filter { description in !Linter.allRules.contains { $0.id == description.id } }
+        #expect(fileRules.map(\.id) == ["SB034", "SB035"])
+        #expect(fileRules.map(\.name) == ["unreadable-file", "unparsable-file"])
     }
 
     @Test func secretFindingsNeverPrintTheValue() throws {

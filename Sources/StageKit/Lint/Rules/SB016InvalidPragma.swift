@@ -6,7 +6,9 @@ import DockerfileSyntax
 /// line, a parser directive or the end of the file follows it. Each would otherwise switch
 /// off less than its author meant without a word. A comment is a pragma attempt when it
 /// starts with `stagebuild` and then `ignore`, in any case. Well-formed ids of a pragma with
-/// a problem still apply; a malformed pragma applies none.
+/// a problem still apply; a malformed pragma applies none. A global pragma
+/// (`# stagebuild global ignore=…`) below the first instruction switches nothing off and is
+/// reported, and so is a pragma that names a rule the lint config enforces (the finding stays).
 ///
 /// The finding sits on the comment line, not on an instruction, so no pragma can switch it
 /// off. Source: hadolint's `# hadolint ignore=DLnnnn` pragmas; SwiftLint's
@@ -15,7 +17,8 @@ struct SB016InvalidPragma: LintRule {
     let id = "SB016"
     let name = "invalid-pragma"
     let severity = LintSeverity.warning
-    let summary = "An ignore pragma is malformed, names an unknown rule, gives no reason, or applies to no instruction."
+    let summary =
+        "An ignore pragma is malformed, names an unknown or enforced rule, gives no reason, or applies to no instruction."
     let hint = "write '# stagebuild ignore=SBnnn[,SBnnn] REASON' on the comment lines directly above the instruction"
     let triggeringExamples = [
         "# stagebuild ignore=SB999 no such rule\nCMD node server.js\n",
@@ -27,23 +30,48 @@ struct SB016InvalidPragma: LintRule {
         "# stagebuild ignore=DL3025 a hadolint id\nCMD node server.js\n",
         "# stagebuild ignore=SB013 a blank line follows\n\nCMD node server.js\n",
         "CMD node server.js\n# stagebuild ignore=SB013 nothing follows\n",
+        "FROM debian:bookworm-slim\n# stagebuild global ignore=SB005 below the first instruction\nRUN true\n",
+        "# stagebuild global ignore=SB001 the example config enforces SB001\nFROM debian:bookworm-slim\n",
+        "# stagebuild ignore=SB001 the example config enforces SB001\nFROM debian:bookworm-slim\n",
     ]
     let nonTriggeringExamples = [
         "# stagebuild ignore=SB013 the shell expands $PORT\nCMD node server.js --port $PORT\n",
         "# Stagebuild IGNORE = sb003 , sb005 pinned by the snapshot date\nRUN apt-get install -y curl\n",
         "# stagebuild composes this file; do not edit\nFROM scratch\n",
         "# hadolint ignore=DL3008\nRUN apt-get install -y curl\n",
+        "# stagebuild global ignore=SB005 the base image sets no-install-recommends\n\nFROM debian:bookworm-slim\n",
     ]
+
+    /// The rules the lint config enforces: a pragma naming one is reported, and the finding stays.
+    var enforced: Set<String> = []
+    /// The config file that enforces them, for the message.
+    var configFile: String?
+
+    var exampleConfiguration: LintConfiguration { LintConfiguration(enforced: ["SB001"], file: ".stagebuild.yaml") }
+
+    func configured(by configuration: LintConfiguration) -> any LintRule {
+        SB016InvalidPragma(enforced: configuration.enforced, configFile: configuration.file)
+    }
 
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for comment in document.pragmas {
+            let at = SourceLocation(line: comment.line, column: comment.pragma.column)
             for problem in comment.pragma.problems {
                 findings.append(finding(problem.message, at: SourceLocation(line: comment.line, column: problem.column)))
             }
-            if comment.instructionLines == nil, !comment.pragma.ruleIDs.isEmpty {
+            if comment.pragma.isGlobal {
+                if !comment.isAboveFirstInstruction, !comment.pragma.ruleIDs.isEmpty {
+                    let message = "a global pragma applies only above the file's first instruction; this one switches nothing off"
+                    findings.append(finding(message, at: at))
+                }
+            } else if comment.instructionLines == nil, !comment.pragma.ruleIDs.isEmpty {
                 let message = "pragma applies to no instruction: a blank line or the end of the file follows it"
-                findings.append(finding(message, at: SourceLocation(line: comment.line, column: comment.pragma.column)))
+                findings.append(finding(message, at: at))
+            }
+            for id in comment.pragma.ruleIDs where enforced.contains(id) {
+                let message = "\(id) is enforced by \(configFile ?? "the lint config"): no pragma switches it off"
+                findings.append(finding(message, at: at))
             }
         }
         return findings

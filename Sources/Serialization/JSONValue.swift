@@ -1,40 +1,49 @@
-/// A JSON document with keys in a fixed order, written the same way every time (for reports
-/// and golden files; Foundation's `JSONEncoder` orders keys by hash or alphabetically).
-enum JSONValue: Equatable {
+/// A JSON document (RFC 8259) with keys in the order given, written the same way every time and
+/// on every platform (for reports, lint output and golden files; Foundation's `JSONEncoder`
+/// orders keys by hash or alphabetically, and spaces them differently across platforms).
+public enum JSONValue: Sendable, Equatable {
+    /// An object's members in order (a key given twice is written twice).
     case object([(String, JSONValue)])
+    /// An array.
     case array([JSONValue])
+    /// A string.
     case string(String)
+    /// An integer.
     case integer(Int)
+    /// A number; written without a fraction when it is whole and below 10^15.
     case number(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
 
-    static func == (left: JSONValue, right: JSONValue) -> Bool { left.text(indent: 0) == right.text(indent: 0) }
+    /// Equal when written the same.
+    public static func == (left: JSONValue, right: JSONValue) -> Bool { left.text(indent: 0) == right.text(indent: 0) }
 
     /// `.string` for a value, `.null` for `nil`.
-    static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    public static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
     /// `.integer` for a value, `.null` for `nil`.
-    static func integer(_ value: Int?) -> JSONValue { value.map(JSONValue.integer) ?? .null }
+    public static func integer(_ value: Int?) -> JSONValue { value.map(JSONValue.integer) ?? .null }
 
     /// `.bool` for a value, `.null` for `nil`.
-    static func bool(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
+    public static func bool(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
 
     /// A number rounded to three decimals (microseconds for millisecond values), `.null` for `nil`.
-    static func milliseconds(_ value: Double?) -> JSONValue {
+    public static func milliseconds(_ value: Double?) -> JSONValue {
         guard let value else { return .null }
         return .number((value * 1000).rounded() / 1000)
     }
 
     /// The document, two spaces per level, `": "` after keys, no trailing newline.
-    func text(indent: Int = 0) -> String {
+    public func text(indent: Int = 0) -> String {
         var output: [UInt8] = []
         write(to: &output, indent: indent)
         return String(decoding: output, as: UTF8.self)
     }
 
     /// A JSON string (RFC 8259 section 7): `"`, `\` and control characters escaped.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var output: [UInt8] = []
         appendQuoted(text, to: &output)
         return String(decoding: output, as: UTF8.self)
@@ -42,7 +51,7 @@ enum JSONValue: Equatable {
 
     /// Appends the document's UTF-8 to `output`: one byte buffer for a whole report, which
     /// runs to a million calls.
-    func write(to output: inout [UInt8], indent: Int) {
+    public func write(to output: inout [UInt8], indent: Int) {
         switch self {
         case .object(let pairs):
             guard !pairs.isEmpty else {
@@ -90,7 +99,7 @@ enum JSONValue: Equatable {
     /// - Parameters:
     ///   - literal: Text written in the source.
     ///   - output: The buffer.
-    static func appendLiteral(_ literal: StaticString, to output: inout [UInt8]) {
+    @inlinable public static func appendLiteral(_ literal: StaticString, to output: inout [UInt8]) {
         literal.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
@@ -98,7 +107,12 @@ enum JSONValue: Equatable {
         for _ in 0..<level { output += "  ".utf8 }
     }
 
-    static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+    /// Appends a JSON string's UTF-8: `"`, `\\` and control characters escaped.
+    ///
+    /// - Parameters:
+    ///   - text: The string.
+    ///   - output: The buffer.
+    @inlinable public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings (URLs, names) need no escape: copied in one piece.
         let copied = text.utf8.withContiguousStorageIfAvailable { bytes in
