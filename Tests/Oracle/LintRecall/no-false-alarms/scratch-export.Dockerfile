@@ -1,0 +1,8 @@
+# expect-none: SB012,SB001,SB002
+ARG GO_VERSION=1.22
+FROM golang:${GO_VERSION}@sha256:0000000000000000000000000000000000000000000000000000000000000003 AS build
+WORKDIR /src
+COPY . .
+RUN CGO_ENABLED=0 go build -o /out/tool ./cmd/tool
+FROM scratch AS export
+COPY --from=build /out/tool /
