@@ -1,9 +1,10 @@
 import Glibc
 
-/// Starts a detached POSIX thread that runs a closure: the accept loop, the lingering closer and
-/// one thread per connection, so a blocking `poll` never holds up another connection.
-enum DetachedThread {
-    /// Stack size of every server thread, in bytes; the server never recurses deeply.
+/// Starts a detached POSIX thread that runs a closure: the server's event loops and access-log
+/// writer, and the CLI's signal waiters. A bare pthread: Foundation's `Thread` sets up its
+/// class and a thread dictionary first, which costs a one-call probe a share of its start-up.
+public enum DetachedThread {
+    /// Stack size of every such thread, in bytes; none recurses deeply.
     static let stackBytes = 512 * 1024
 
     private final class Box {
@@ -17,7 +18,7 @@ enum DetachedThread {
     ///   - body: What the thread runs; the thread ends when it returns.
     /// - Throws: ``ServerError/systemCall(call:errno:)`` named `"pthread_create"`, e.g. with `EAGAIN`
     ///   when the process has too many threads.
-    static func start(_ body: @escaping @Sendable () -> Void) throws(ServerError) {
+    public static func start(_ body: @escaping @Sendable () -> Void) throws(ServerError) {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }

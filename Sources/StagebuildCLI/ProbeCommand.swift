@@ -2,6 +2,7 @@ import Curl
 import Dispatch
 import Foundation
 import ProbeKit
+import SanityServer
 import StageKit
 import Synchronization
 
@@ -295,20 +296,27 @@ private final class InterruptHandler: Sendable {
     init(cancelling runner: ProbeRunner) {
         var signals = Self.signals
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        Thread { [self] in
-            var signals = Self.signals
-            var received: Int32 = 0
-            while sigwait(&signals, &received) == 0, !stopping.load(ordering: .acquiring) {
-                runner.cancel(received == SIGTERM ? .terminated : received == SIGHUP ? .hungUp : .interrupted)
+        do {
+            try DetachedThread.start { [self] in
+                var signals = Self.signals
+                var received: Int32 = 0
+                while sigwait(&signals, &received) == 0, !stopping.load(ordering: .acquiring) {
+                    runner.cancel(received == SIGTERM ? .terminated : received == SIGHUP ? .hungUp : .interrupted)
+                }
+                ended.signal()
             }
+        } catch {
+            // No thread to take them: the signals keep their default action, which ends the run.
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+            stopping.store(true, ordering: .releasing)
             ended.signal()
-        }.start()
+        }
     }
 
     /// Ends the waiting thread, then gives both signals their default action back: a signal
     /// while the report is written (to a pipe nobody reads, say) ends the process.
     func stop() {
-        stopping.store(true, ordering: .releasing)
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // Every thread blocks SIGINT: the waiting thread takes this one and sees `stopping`.
         kill(getpid(), SIGINT)
         ended.wait()

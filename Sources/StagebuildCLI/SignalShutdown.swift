@@ -1,4 +1,5 @@
 import Foundation
+import SanityServer
 
 /// SIGTERM and SIGINT for a long-running server command (`serve`, `exporter`): blocked in every
 /// thread, and taken by one thread with sigwait(2), which then runs the shutdown. No handler
@@ -19,12 +20,16 @@ enum SignalShutdown {
         sigaddset(&termination, SIGTERM)
         sigaddset(&termination, SIGINT)
         pthread_sigmask(SIG_BLOCK, &termination, nil)
-        let waiter = Thread { [termination] in
-            var set = termination
-            var received: Int32 = 0
-            sigwait(&set, &received)
-            shutdown()
+        do {
+            try DetachedThread.start { [termination] in
+                var set = termination
+                var received: Int32 = 0
+                sigwait(&set, &received)
+                shutdown()
+            }
+        } catch {
+            // No thread to take them: the signals keep their default action and end the server.
+            pthread_sigmask(SIG_UNBLOCK, &termination, nil)
         }
-        waiter.start()
     }
 }

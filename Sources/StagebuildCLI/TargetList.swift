@@ -132,7 +132,7 @@ struct TargetList: Sendable {
         let chunks = count >= 65_536 ? 8 : 1
         let size = (count + chunks - 1) / chunks
         let parts = Mutex<[Int: ShapeScan]>([:])
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        let scanChunk: @Sendable (Int) -> Void = { chunk in
             var scan = ShapeScan(events: [], anyPlainHTTP: false)
             var previous: PlainURL?
             for index in chunk * size..<min(count, (chunk + 1) * size) {
@@ -147,6 +147,9 @@ struct TargetList: Sendable {
             }
             parts.withLock { $0[chunk] = scan }
         }
+        // One chunk runs here: Dispatch's worker threads would cost a short run (one target)
+        // their start-up.
+        if chunks == 1 { scanChunk(0) } else { DispatchQueue.concurrentPerform(iterations: chunks, execute: scanChunk) }
         return parts.withLock { parts in
             var scan = ShapeScan(events: [], anyPlainHTTP: false)
             for chunk in 0..<chunks {

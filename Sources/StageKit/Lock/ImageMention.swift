@@ -14,6 +14,13 @@ public struct ImageMention: Sendable, Hashable {
         case copyFrom = "COPY --from="
         /// `RUN --mount=…,from=IMAGE`.
         case mountFrom = "RUN --mount=from="
+
+        /// The mention as a line shows it: `FROM debian:12`, `COPY --from=debian:12`.
+        ///
+        /// - Parameter reference: The image reference.
+        func shown(_ reference: String) -> String {
+            rawValue.hasSuffix("=") ? rawValue + reference : rawValue + " " + reference
+        }
     }
 
     /// The reference as written, variables not expanded, e.g. `debian:bookworm-slim`.
@@ -49,17 +56,17 @@ public struct ImageMention: Sendable, Hashable {
         let file = source?.file ?? origin
         guard expanded == written, !written.contains("$") else {
             let fix =
-                expanded.map { "write the image itself (its default here is \($0): \(kind.rawValue) \($0))" }
+                expanded.map { "write the image itself (its default here is \($0): \(kind.shown($0)))" }
                 ?? "write the image itself"
             throw CompositionError(
-                "\(kind.rawValue) \(written) names its image through a variable; stagebuild lock pins images written "
+                "\(kind.shown(written)) names its image through a variable; stagebuild lock pins images written "
                     + "out in full, since a build argument could change a pinned image: \(fix)",
                 file: file, at: source?.location)
         }
         do {
             return try ImageReference(parsing: written)
         } catch {
-            throw CompositionError("\(kind.rawValue) \(written): \(error.description)", file: file, at: source?.location)
+            throw CompositionError("\(kind.shown(written)): \(error.description)", file: file, at: source?.location)
         }
     }
 }
