@@ -14,7 +14,7 @@ let package = Package(
         // `RegistryTransport` protocol only, so StageKit stays free of network code and tests swap
         // the transport; the real one (libcurl with ProbeKit's proxy selection) lives in the CLI,
         // which already depends on both kits and chooses every side effect.
-        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests", "YAML"]),
+        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests", "Serialization", "YAML"]),
         // Argument parsing, help text, commands and exit codes; runs in-process for tests. Holds the
         // libcurl registry transport for `stagebuild lock` (see StageKit).
         .target(
@@ -25,7 +25,7 @@ let package = Package(
             ]),
         // HTTP/1.1 sanity upstream on POSIX sockets: event loops on epoll, a pure request parser, echo
         // routes, graceful shutdown.
-        .target(name: "SanityServer", dependencies: ["Digests", "CEpoll"]),
+        .target(name: "SanityServer", dependencies: ["Digests", "CEpoll", "Serialization"]),
         // <sys/epoll.h>, which the Glibc module leaves out: the event loops' one system header.
         .systemLibrary(name: "CEpoll"),
         // OpenSSL's libcrypto from Debian's libssl-dev, with a small shim over its EVP digest calls.
@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "Patterns", dependencies: ["CRE2"]),
         // Probe requests through HTTP proxies: proxy selection as curl does it, policies, outcomes.
         .target(name: "ProbeKit", dependencies: ["Curl", "Patterns", "Digests", "Serialization"]),
-        // JSON written in a fixed key order, the same bytes on every platform. Pure: no Foundation.
+        // The one JSON writer (keys in a fixed order, the same bytes on every platform) and the
+        // one XML/HTML escaper. Pure: no Foundation.
         .target(name: "Serialization"),
         // libyaml from Debian's libyaml-dev: YAML's scanner and parser, called through its event API.
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
@@ -56,7 +57,7 @@ let package = Package(
         .target(name: "YAML", dependencies: ["CYAML"], linkerSettings: [.linkedLibrary(":libyaml.a")]),
         // The probe as a Prometheus target on the server's core: blackbox_exporter's config
         // format (read with YAML), its metric names, and the probe's reasons.
-        .target(name: "Exporter", dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns", "Curl"]),
+        .target(name: "Exporter", dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns", "Curl", "Serialization"]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
 
@@ -65,11 +66,11 @@ let package = Package(
         .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI", "StageKit", "SanityServer"]),
         .testTarget(name: "CurlTests", dependencies: ["Curl"]),
         .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit"], exclude: ["Golden"]),
-        .testTarget(name: "SanityServerTests", dependencies: ["SanityServer"]),
+        .testTarget(name: "SanityServerTests", dependencies: ["SanityServer", "Serialization"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
-        .testTarget(name: "ExporterTests", dependencies: ["Exporter", "ProbeKit"]),
+        .testTarget(name: "ExporterTests", dependencies: ["Exporter", "ProbeKit", "Serialization"]),
         // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.
         .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax"]),
         // Runs the built stagebuild lock/compose against real registries on loopback (Tests/e2e/registry);

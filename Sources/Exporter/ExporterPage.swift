@@ -1,4 +1,5 @@
 import Foundation
+import Serialization
 
 /// The page at `/`: the modules, and the last probes with their reports, every text escaped
 /// for HTML (a target or a report is the probe's input and output, not markup).
@@ -13,31 +14,16 @@ enum ExporterPage {
 
             """
         for module in modules {
-            let note = module.isSupported ? "" : " (the \(escaped(module.prober)) prober: not run by this exporter)"
-            page += "<li><code>\(escaped(module.name))</code>\(note)</li>\n"
+            let note = module.isSupported ? "" : " (the \(MarkupText.escaped(module.prober)) prober: not run by this exporter)"
+            page += "<li><code>\(MarkupText.escaped(module.name))</code>\(note)</li>\n"
         }
         page += "</ul>\n<h2>Recent probes</h2>\n<table><tr><th>module</th><th>target</th><th>outcome</th><th>seconds</th></tr>\n"
         for probe in recent.reversed() {
-            page += "<tr><td>\(escaped(probe.module))</td><td>\(escaped(probe.target))</td><td>\(escaped(probe.outcome))</td>"
+            page +=
+                "<tr><td>\(MarkupText.escaped(probe.module))</td><td>\(MarkupText.escaped(probe.target))</td><td>\(MarkupText.escaped(probe.outcome))</td>"
             page += "<td>\(String(format: "%.3f", probe.seconds))</td></tr>\n"
-            page += "<tr><td colspan=\"4\"><pre>\(escaped(probe.report))</pre></td></tr>\n"
+            page += "<tr><td colspan=\"4\"><pre>\(MarkupText.escaped(probe.report, attribute: false))</pre></td></tr>\n"
         }
         return page + "</table>\n</body></html>\n"
-    }
-
-    /// `&`, `<`, `>`, `"` and `'` as character references.
-    static func escaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

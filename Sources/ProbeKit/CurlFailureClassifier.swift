@@ -1,5 +1,6 @@
 import Curl
 import Foundation
+import Serialization
 
 /// Turns the end of a libcurl transfer into a failure reason, TLS facts and warnings.
 ///
@@ -33,7 +34,7 @@ struct CurlFailureClassifier {
 
     private var proxyAddress: String {
         guard let server = route.server else { return "" }
-        return server.host.contains(":") ? "[\(server.host)]:\(server.port)" : "\(server.host):\(server.port)"
+        return HostPort.joined(server.host, server.port)
     }
 
     /// ``certificateFrom``, or what the route alone tells.

@@ -1,6 +1,7 @@
 import Curl
 import Digests
 import Foundation
+import Serialization
 
 /// The default engine: libcurl driven directly, so every switch is honoured exactly.
 ///
@@ -331,7 +332,7 @@ public struct CurlProbeEngine: ProbeEngine {
 
     static func remoteAddress(_ response: CurlResponse) -> String? {
         guard let ip = response.primaryIP else { return nil }
-        let host = ip.contains(":") ? "[\(ip)]" : ip
+        let host = HostPort.bracketed(ip)
         return response.primaryPort.map { "\(host):\($0)" } ?? host
     }
 }

@@ -1,3 +1,5 @@
+import Serialization
+
 /// The JUnit XML report: one `<testsuite>` with one `<testcase>` per call, as CI systems
 /// (Jenkins, GitLab, GitHub annotations) read it.
 ///
@@ -50,7 +52,7 @@ public struct JUnitReport: Sendable {
         if result.repetition > 1 { name += " #\(result.repetition)" }
         let time = Self.seconds((result.timings?.total ?? 0) / 1000)
         let open =
-            "    <testcase classname=\"stagebuild.probe.\(Self.escaped(result.engine))\" name=\"\(Self.escaped(name))\" time=\"\(time)\""
+            "    <testcase classname=\"stagebuild.probe.\(MarkupText.escaped(result.engine))\" name=\"\(MarkupText.escaped(name))\" time=\"\(time)\""
         var inner = ""
         // One property per Apple client stack (JUnit's testcase <properties>, as the Ant schema has it).
         if !result.appleClients.isEmpty {
@@ -61,7 +63,7 @@ public struct JUnitReport: Sendable {
                     ? "succeeded"
                     : "failed \(verdict.errorCode.map(String.init) ?? "")\(verdict.errorCase.map { " \($0)" } ?? "")"
                 inner +=
-                    "        <property name=\"apple.\(Self.escaped(verdict.client.rawValue))\" value=\"\(Self.escaped(value))\"/>\n"
+                    "        <property name=\"apple.\(MarkupText.escaped(verdict.client.rawValue))\" value=\"\(MarkupText.escaped(value))\"/>\n"
             }
             inner += "      </properties>\n"
         }
@@ -76,17 +78,17 @@ public struct JUnitReport: Sendable {
             break
         case .failed(let reason):
             inner +=
-                "      <failure type=\"\(reason.code)\" message=\"\(Self.escaped("\(reason.code.words): \(reason.message)"))\">"
-                + Self.escaped(details, attribute: false) + "</failure>\n"
+                "      <failure type=\"\(reason.code)\" message=\"\(MarkupText.escaped("\(reason.code.words): \(reason.message)"))\">"
+                + MarkupText.escaped(details, attribute: false) + "</failure>\n"
         case .cancelled:
-            let message = Self.escaped(result.message ?? "cancelled")
+            let message = MarkupText.escaped(result.message ?? "cancelled")
             inner +=
                 Self.isError(result.outcome)
                 ? "      <error type=\"cancelled\" message=\"\(message)\"/>\n" : "      <skipped message=\"\(message)\"/>\n"
         }
         if !result.warnings.isEmpty {
             let warnings = result.warnings.map { "warning: \($0)" }.joined(separator: "\n")
-            inner += "      <system-out>\(Self.escaped(warnings, attribute: false))</system-out>\n"
+            inner += "      <system-out>\(MarkupText.escaped(warnings, attribute: false))</system-out>\n"
         }
         return inner.isEmpty ? open + "/>\n" : open + ">\n" + inner + "    </testcase>\n"
     }
@@ -102,33 +104,5 @@ public struct JUnitReport: Sendable {
         let milliseconds = Int((value * 1000).rounded())
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-    }
-
-    /// Text escaped for XML 1.0 (sections 2.4 and 3.3.3): `&`, `<`, `>` as entities; in
-    /// attribute values also `"`, `'`, and tab, LF and CR as character references (else a parser turns
-    /// them into spaces); other control characters as U+FFFD (section 2.2 excludes them).
-    ///
-    /// - Parameters:
-    ///   - text: any text.
-    ///   - attribute: whether it goes in an attribute value (else element content, where line
-    ///     breaks stay as they are).
-    static func escaped(_ text: String, attribute: Bool = true) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where attribute: result += "&quot;"
-            case "'" where attribute: result += "&apos;"
-            case "\n": result += attribute ? "&#10;" : "\n"
-            case "\r": result += "&#13;"
-            case "\t": result += attribute ? "&#9;" : "\t"
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value):
-                result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

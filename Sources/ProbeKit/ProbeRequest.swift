@@ -1,5 +1,6 @@
 import Curl
 import Foundation
+import Serialization
 
 /// One call to make: a URL, a method, extra header fields, and what the response must look like.
 public struct ProbeRequest: Sendable, Equatable {
@@ -118,6 +119,6 @@ public struct ProbeRequest: Sendable, Equatable {
     public var port: Int { url.port ?? (isHTTPS ? 443 : 80) }
 
     /// `host:port`, IPv6 in brackets: what CONNECT asks for (RFC 9110 section 9.3.6).
-    public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var authority: String { HostPort.joined(host, port) }
 
 }

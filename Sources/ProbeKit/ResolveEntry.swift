@@ -1,3 +1,5 @@
+import Serialization
+
 /// A fixed address for a host and port, as curl's `--resolve HOST:PORT:ADDRESS[,ADDRESS]...`
 /// (`CURLOPT_RESOLVE`): libcurl uses the address instead of asking DNS.
 public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
@@ -26,7 +28,7 @@ public struct ResolveEntry: Sendable, Equatable, CustomStringConvertible {
             guard IPAddress.v4(parsing: bare) != nil || IPAddress.v6(parsing: bare) != nil else {
                 throw .invalidResolveEntry(text, reason: "\"\(address)\" is not an IPv4 or IPv6 address")
             }
-            addresses.append(bare.contains(":") ? "[\(bare)]" : bare)
+            addresses.append(HostPort.bracketed(bare))
         }
         self.host = String(parts[0])
         self.port = port

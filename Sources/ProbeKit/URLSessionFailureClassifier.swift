@@ -1,3 +1,5 @@
+import Serialization
+
 /// Names the failure of a URLSession call from the `URLError` code and the text
 /// FoundationNetworking puts in its description: libcurl's `CURLOPT_ERRORBUFFER` words
 /// (FoundationNetworking's `MultiHandle` maps only a few `CURLcode`s to `URLError` codes and
@@ -45,7 +47,7 @@ struct URLSessionFailureClassifier {
         let source: ProxySource
         if case .proxy(_, let chosenBy)? = route { source = chosenBy } else { source = .option("--proxy") }
         let tunnel = route.map { settings.tunnels(request, on: $0) } ?? false
-        let proxyAddress = server.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } ?? ""
+        let proxyAddress = server.map { HostPort.joined($0.host, $0.port) } ?? ""
         let check = ResponseCheck(request: request, route: route ?? .direct(.noProxyConfigured), tunnel: tunnel)
         // TLS on a call to an http:// target can only be the https:// proxy's.
         let tlsHop: ProbeHop = server?.scheme == .https && !request.isHTTPS ? .proxy : .target

@@ -1,4 +1,5 @@
 import Digests
+import Serialization
 
 /// What reached the server for one request, as the echo routes show it: JSON by default, text
 /// for clients that prefer `text/plain`.
@@ -13,32 +14,34 @@ struct EchoDocument: Sendable {
 
     /// The echo as a JSON object, members in a fixed order.
     var json: JSONValue {
-        var members: [JSONValue.Member] = [
-            .init("server", .string(serverName)),
-            .init("method", .string(request.method)),
-            .init("target", .string(request.target)),
-            .init("path", .string(target.path)),
-            .init("query", .array(target.query.map { Self.pair($0.name, $0.value) })),
-            .init("version", .string(request.version.description)),
-            .init("headers", Self.fields(request.headerFields)),
-            .init("trailers", Self.fields(request.trailerFields)),
-            .init("peer", Self.address(peer)),
-            .init("local", Self.address(local)),
-            .init(
+        var members: [(String, JSONValue)] = [
+            ("server", .string(serverName)),
+            ("method", .string(request.method)),
+            ("target", .string(request.target)),
+            ("path", .string(target.path)),
+            ("query", .array(target.query.map { Self.pair($0.name, $0.value) })),
+            ("version", .string(request.version.description)),
+            ("headers", Self.fields(request.headerFields)),
+            ("trailers", Self.fields(request.trailerFields)),
+            ("peer", Self.address(peer)),
+            ("local", Self.address(local)),
+            (
                 "body",
                 .object([
-                    .init("length", .integer(request.body.count)),
-                    .init("sha256", .string(SHA256Digest(of: request.body).hex)),
-                ])),
+                    ("length", .integer(request.body.count)),
+                    ("sha256", .string(SHA256Digest(of: request.body).hex)),
+                ])
+            ),
         ]
         if let delay {
             members.append(
-                .init(
+                (
                     "delay",
                     .object([
-                        .init("requestedMilliseconds", .integer(delay.requested)),
-                        .init("appliedMilliseconds", .integer(delay.applied)),
-                    ])))
+                        ("requestedMilliseconds", .integer(delay.requested)),
+                        ("appliedMilliseconds", .integer(delay.applied)),
+                    ])
+                ))
         }
         return .object(members)
     }
@@ -89,11 +92,11 @@ struct EchoDocument: Sendable {
 
     /// `{"address": ..., "port": ...}`.
     static func address(_ address: SocketAddress) -> JSONValue {
-        .object([.init("address", .string(address.host)), .init("port", .integer(address.port))])
+        .object([("address", .string(address.host)), ("port", .integer(address.port))])
     }
 
     private static func pair(_ name: String, _ value: String) -> JSONValue {
-        .object([.init("name", .string(name)), .init("value", .string(value))])
+        .object([("name", .string(name)), ("value", .string(value))])
     }
 }
 

@@ -1,3 +1,5 @@
+import Serialization
+
 /// A response a handler produced, before the connection adds `Date`, `Server`, `Connection`
 /// and framing (`Content-Length`).
 public struct HTTPResponse: Sendable, Equatable {
@@ -32,10 +34,13 @@ public struct HTTPResponse: Sendable, Equatable {
     ///   - document: The body.
     ///   - fields: Extra fields after `Content-Type`.
     static func json(_ status: Int, _ document: JSONValue, fields: [HTTPField] = []) -> HTTPResponse {
-        HTTPResponse(
-            status: status,
-            fields: [HTTPField(name: "Content-Type", value: "application/json")] + fields,
-            body: document.renderedBytes())
+        // Small objects (a header's name and value, an address) stay on one line.
+        var body: [UInt8] = []
+        body.reserveCapacity(1024)
+        document.write(to: &body, indent: 0, layout: .indentedInliningSmallObjects)
+        body.append(ASCII.lineFeed)
+        return HTTPResponse(
+            status: status, fields: [HTTPField(name: "Content-Type", value: "application/json")] + fields, body: body)
     }
 
     /// A plain text response in UTF-8.
@@ -56,7 +61,7 @@ public struct HTTPResponse: Sendable, Equatable {
     static func rejection(_ error: HTTPRequestError) -> HTTPResponse {
         json(
             error.status,
-            .object([.init("error", .string(error.description)), .init("status", .integer(error.status))]))
+            .object([("error", .string(error.description)), ("status", .integer(error.status))]))
     }
 
     /// The answer when the request did not arrive within the read deadline (RFC 9110 section 15.5.9).
@@ -67,8 +72,8 @@ public struct HTTPResponse: Sendable, Equatable {
         json(
             408,
             .object([
-                .init("error", .string("the request did not arrive within the read deadline of \(seconds) seconds")),
-                .init("status", .integer(408)),
+                ("error", .string("the request did not arrive within the read deadline of \(seconds) seconds")),
+                ("status", .integer(408)),
             ]))
     }
 
@@ -76,7 +81,7 @@ public struct HTTPResponse: Sendable, Equatable {
     static func overloaded() -> HTTPResponse {
         json(
             503,
-            .object([.init("error", .string("too many connections; retry shortly")), .init("status", .integer(503))]),
+            .object([("error", .string("too many connections; retry shortly")), ("status", .integer(503))]),
             fields: [HTTPField(name: "Retry-After", value: "1")])
     }
 

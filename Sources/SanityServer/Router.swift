@@ -1,3 +1,5 @@
+import Serialization
+
 /// Maps a request to its response through ``Route/table``; pure, so every route is testable
 /// without sockets. The wait of `/delay/MS` is returned in ``HTTPResponse/delayMilliseconds`` for
 /// the connection to perform.
@@ -50,7 +52,7 @@ struct Router: RequestHandler {
                 if format == .text {
                     return varyingByAccept(.text(200, request.headerFields.map { "\($0.name): \($0.value)\n" }.joined()))
                 }
-                return varyingByAccept(.json(200, .object([.init("headers", EchoDocument.fields(request.headerFields))])))
+                return varyingByAccept(.json(200, .object([("headers", EchoDocument.fields(request.headerFields))])))
             case .ip:
                 if format == .text { return varyingByAccept(.text(200, "\(peer.host)\n")) }
                 return varyingByAccept(.json(200, EchoDocument.address(peer)))
@@ -63,9 +65,9 @@ struct Router: RequestHandler {
         return .json(
             404,
             .object([
-                .init("error", .string("no route for \(path)")),
-                .init("status", .integer(404)),
-                .init("routes", .array(Self.routes.map(JSONValue.string))),
+                ("error", .string("no route for \(path)")),
+                ("status", .integer(404)),
+                ("routes", .array(Self.routes.map(JSONValue.string))),
             ]))
     }
 
@@ -101,7 +103,7 @@ struct Router: RequestHandler {
         default: break
         }
         let document = JSONValue.object([
-            .init("status", .integer(code)), .init("reason", .string(HTTPStatus.reasonPhrase(code))),
+            ("status", .integer(code)), ("reason", .string(HTTPStatus.reasonPhrase(code))),
         ])
         var response = HTTPResponse.json(code, document, fields: fields)
         if code == 206 {
@@ -129,7 +131,7 @@ struct Router: RequestHandler {
     private func errorResponse(_ code: Int, _ message: String, allow: Bool = false) -> HTTPResponse {
         .json(
             code,
-            .object([.init("error", .string(message)), .init("status", .integer(code))]),
+            .object([("error", .string(message)), ("status", .integer(code))]),
             fields: allow ? [HTTPField(name: "Allow", value: Self.allowedMethods)] : [])
     }
 }

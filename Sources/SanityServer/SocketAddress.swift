@@ -1,4 +1,5 @@
 import Glibc
+import Serialization
 
 /// An IP address and TCP port: where the server listens, or where a request came from.
 ///
@@ -25,7 +26,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// `host:port`, with the host in brackets for IPv6 (RFC 3986 section 3.2.2), e.g. `"[::1]:8080"`.
     public var description: String {
-        isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+        HostPort.joined(host, port)
     }
 
     /// The base URL a client uses to reach this address, e.g. `"http://127.0.0.1:8080"`.

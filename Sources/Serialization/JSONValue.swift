@@ -35,10 +35,32 @@ public enum JSONValue: Sendable, Equatable {
         return .number((value * 1000).rounded() / 1000)
     }
 
-    /// The document, two spaces per level, `": "` after keys, no trailing newline.
-    public func text(indent: Int = 0) -> String {
+    /// How a document is laid out; every layout writes the same values, and strings the same way.
+    public enum Layout: Sendable {
+        /// Two spaces per level, `": "` after keys (reports, lint output, the lockfile).
+        case indented
+        /// As `indented`, but an object of at most three members that are all scalars stays on
+        /// one line, `{"name": "Host", "value": "example.com"}` (serve's echo documents).
+        case indentedInliningSmallObjects
+        /// No white space at all: one line (JSON access-log lines).
+        case compact
+    }
+
+    /// An object with its members sorted by key, byte by byte (as Go and `jq -S` sort).
+    ///
+    /// - Parameter members: The members in any order.
+    public static func sortedObject(_ members: [(String, JSONValue)]) -> JSONValue {
+        .object(members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
+    }
+
+    /// The document as text, without a trailing newline.
+    ///
+    /// - Parameters:
+    ///   - indent: The level the document starts at (for a document inside another's text).
+    ///   - layout: How it is laid out.
+    public func text(indent: Int = 0, layout: Layout = .indented) -> String {
         var output: [UInt8] = []
-        write(to: &output, indent: indent)
+        write(to: &output, indent: indent, layout: layout)
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -51,11 +73,29 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Appends the document's UTF-8 to `output`: one byte buffer for a whole report, which
     /// runs to a million calls.
-    public func write(to output: inout [UInt8], indent: Int) {
+    ///
+    /// - Parameters:
+    ///   - output: The buffer.
+    ///   - indent: The level the document starts at.
+    ///   - layout: How it is laid out.
+    public func write(to output: inout [UInt8], indent: Int, layout: Layout = .indented) {
         switch self {
         case .object(let pairs):
             guard !pairs.isEmpty else {
                 output += "{}".utf8
+                return
+            }
+            if layout == .compact
+                || (layout == .indentedInliningSmallObjects && pairs.count <= 3 && pairs.allSatisfy(\.1.isScalar))
+            {
+                output.append(UInt8(ascii: "{"))
+                for (index, (key, value)) in pairs.enumerated() {
+                    if index > 0 { output += (layout == .compact ? "," : ", ").utf8 }
+                    Self.appendQuoted(key, to: &output)
+                    output += (layout == .compact ? ":" : ": ").utf8
+                    value.write(to: &output, indent: indent, layout: layout)
+                }
+                output.append(UInt8(ascii: "}"))
                 return
             }
             output.append(UInt8(ascii: "{"))
@@ -65,7 +105,7 @@ public enum JSONValue: Sendable, Equatable {
                 Self.appendIndent(indent + 1, to: &output)
                 Self.appendQuoted(key, to: &output)
                 output += ": ".utf8
-                value.write(to: &output, indent: indent + 1)
+                value.write(to: &output, indent: indent + 1, layout: layout)
             }
             output.append(UInt8(ascii: "\n"))
             Self.appendIndent(indent, to: &output)
@@ -78,12 +118,16 @@ public enum JSONValue: Sendable, Equatable {
             output.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                output.append(UInt8(ascii: "\n"))
-                Self.appendIndent(indent + 1, to: &output)
-                value.write(to: &output, indent: indent + 1)
+                if layout != .compact {
+                    output.append(UInt8(ascii: "\n"))
+                    Self.appendIndent(indent + 1, to: &output)
+                }
+                value.write(to: &output, indent: indent + 1, layout: layout)
             }
-            output.append(UInt8(ascii: "\n"))
-            Self.appendIndent(indent, to: &output)
+            if layout != .compact {
+                output.append(UInt8(ascii: "\n"))
+                Self.appendIndent(indent, to: &output)
+            }
             output.append(UInt8(ascii: "]"))
         case .string(let value): Self.appendQuoted(value, to: &output)
         case .integer(let value): output += String(value).utf8
@@ -91,6 +135,14 @@ public enum JSONValue: Sendable, Equatable {
             output += (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)).utf8
         case .bool(let value): output += (value ? "true" : "false").utf8
         case .null: output += "null".utf8
+        }
+    }
+
+    /// Whether the value is a string, number, boolean or null.
+    private var isScalar: Bool {
+        switch self {
+        case .array, .object: false
+        case .string, .integer, .number, .bool, .null: true
         }
     }
 

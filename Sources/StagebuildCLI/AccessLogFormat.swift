@@ -1,5 +1,6 @@
 import Foundation
 import SanityServer
+import Serialization
 
 /// The access-log lines `stagebuild serve` writes to stderr, one per answered request.
 enum AccessLogFormat {
@@ -37,14 +38,11 @@ enum AccessLogFormat {
     /// One JSON object: `time` (Unix seconds), `peer`, `method`, `target`, `version`, `status`,
     /// `bytes`, `durationMs`; absent request parts are null.
     static func json(_ entry: AccessLogEntry) -> String {
-        let object: [String: Any] = [
-            "time": entry.time, "peer": entry.peer.description, "method": entry.method ?? NSNull(),
-            "target": entry.target ?? NSNull(), "version": entry.version ?? NSNull(), "status": entry.status,
-            "bytes": entry.bytes, "durationMs": (entry.durationMilliseconds * 10).rounded() / 10,
-        ]
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        JSONValue.sortedObject([
+            ("time", .number(entry.time)), ("peer", .string(entry.peer.description)), ("method", .string(entry.method)),
+            ("target", .string(entry.target)), ("version", .string(entry.version)), ("status", .integer(entry.status)),
+            ("bytes", .integer(entry.bytes)), ("durationMs", .number((entry.durationMilliseconds * 10).rounded() / 10)),
+        ]).text(layout: .compact)
     }
 
     /// Control characters from a malformed request line never reach the terminal raw.

@@ -70,11 +70,13 @@ enum ComposeCommand: Subcommand {
             }
         }
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
-        let fileSystem = LocalFileSystem()
+        let fileSystem = context.fileSystem
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
         let catalog = CatalogSearchPath.catalog(
             arguments, context: context, fileSystem: fileSystem, startDirectory: stagefileDirectory, display: display)
-        if let outputPath { try refuseOverwritingInputs(outputPath, stagefile: stagefilePath, catalogFolders: catalog.folders) }
+        if let outputPath {
+            try refuseOverwritingInputs(outputPath, stagefile: stagefilePath, catalogFolders: catalog.folders, context: context)
+        }
 
         let text: String
         do {
@@ -151,7 +153,7 @@ enum ComposeCommand: Subcommand {
         if checking {
             let current: String
             do {
-                current = try LocalFileSystem().readText(at: outputPath)
+                current = try context.fileSystem.readText(at: outputPath)
             } catch  where error.isMissing {
                 context.standardOutput.write(
                     UnifiedDiff.diff(old: "", new: composed, oldName: "/dev/null", newName: "b/\(outputDisplay)"))
@@ -266,8 +268,9 @@ enum ComposeCommand: Subcommand {
 
     /// Refuses an output path that is the Stagefile itself (by inode, so also through links and
     /// other spellings) or a file in a catalog folder, so a slip of `-o` never destroys an input.
-    private static func refuseOverwritingInputs(_ output: String, stagefile: String, catalogFolders: [String]) throws(UsageError)
-    {
+    private static func refuseOverwritingInputs(
+        _ output: String, stagefile: String, catalogFolders: [String], context: CommandContext
+    ) throws(UsageError) {
         var outputStatus = stat()
         var stagefileStatus = stat()
         if stat(output, &outputStatus) == 0, stat(stagefile, &stagefileStatus) == 0,
@@ -275,7 +278,7 @@ enum ComposeCommand: Subcommand {
         {
             throw UsageError("the output \(output) is the Stagefile itself; choose another file with -o")
         }
-        let fileSystem = LocalFileSystem()
+        let fileSystem = context.fileSystem
         // A symbolic link is written through: what counts is the file it leads to.
         let target = fileSystem.resolvingSymlinks(output) ?? output
         let outputFolder = fileSystem.resolvingSymlinks(Paths.directory(of: target)) ?? Paths.directory(of: target)

@@ -118,7 +118,7 @@ enum ExporterCommand: Subcommand {
         let path = Paths.absolute(file, from: context.currentDirectory)
         let text: String
         do {
-            text = try LocalFileSystem().readText(at: path)
+            text = try context.fileSystem.readText(at: path)
         } catch {
             context.reportError("\(file): \(error)")
             return nil

@@ -163,7 +163,7 @@ enum LintReportFormats {
     static func checkstyle(_ results: [(file: String, findings: [LintFinding])]) -> String {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n"
         for (file, findings) in results {
-            text += "  <file name=\"\(xml(file))\">\n"
+            text += "  <file name=\"\(MarkupText.escaped(file))\">\n"
             for finding in findings {
                 let severity =
                     switch finding.severity {
@@ -172,7 +172,8 @@ enum LintReportFormats {
                     default: "info"
                     }
                 text += "    <error line=\"\(finding.line)\" column=\"\(finding.column)\" severity=\"\(severity)\" "
-                text += "message=\"\(xml("\(finding.message) (hint: \(finding.hint))"))\" source=\"\(xml(finding.ruleID))\"/>\n"
+                text +=
+                    "message=\"\(MarkupText.escaped("\(finding.message) (hint: \(finding.hint))"))\" source=\"\(MarkupText.escaped(finding.ruleID))\"/>\n"
             }
             text += "  </file>\n"
         }
@@ -190,24 +191,6 @@ enum LintReportFormats {
         data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
-    /// Text for an XML attribute value: the five predefined entities, and control characters
-    /// (which XML 1.0 cannot hold raw, save tab, LF and CR) as character references.
-    static func xml(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped += "&#\(scalar.value);"
-            case _ where scalar.value < 0x20: escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
 }
 
 extension String {

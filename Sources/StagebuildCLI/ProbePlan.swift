@@ -70,7 +70,6 @@ struct ProbePlan {
             }
             self.engineKind = engineKind
 
-            let cwd = context.currentDirectory
             let insecure = arguments.has("--insecure")
             if insecure && arguments.has("--validate-domain-name") {
                 throw usage("choose one of --insecure (-k) and --validate-domain-name")
@@ -80,10 +79,10 @@ struct ProbePlan {
                 allowsInvalidCertificates: arguments.has("--allow-invalid-certificates") || insecure, pinnedPublicKeys: pins,
                 proxyInsecure: arguments.has("--proxy-insecure"))
             security.caFile = try arguments.value("--cacert").map { path throws(Failure) in
-                try Self.readableFile(path, option: "--cacert", from: cwd)
+                try Self.readableFile(path, option: "--cacert", context: context)
             }
             security.proxyCAFile = try arguments.value("--proxy-cacert").map { path throws(Failure) in
-                try Self.readableFile(path, option: "--proxy-cacert", from: cwd)
+                try Self.readableFile(path, option: "--proxy-cacert", context: context)
             }
             settings = ProbeSettings(
                 proxy: ProxyConfiguration(
@@ -132,7 +131,7 @@ struct ProbePlan {
             var targets = TargetList()
             for positional in arguments.positionals { targets.append(commandLine: positional) }
             for file in targetFiles {
-                try Self.readTargets(in: file, from: cwd, into: &targets)
+                try Self.readTargets(in: file, context: context, into: &targets)
             }
             guard !targets.isEmpty else {
                 guard targetFiles.isEmpty else {
@@ -261,11 +260,11 @@ struct ProbePlan {
 
     /// The absolute path of a file that exists, can be read and holds a PEM certificate (as
     /// CURLOPT_CAINFO expects); otherwise the error would surface as a TLS failure of the server.
-    private static func readableFile(_ path: String, option: String, from directory: String) throws(Failure) -> String {
-        let absolute = Paths.absolute(path, from: directory)
+    private static func readableFile(_ path: String, option: String, context: CommandContext) throws(Failure) -> String {
+        let absolute = Paths.absolute(path, from: context.currentDirectory)
         let text: String
         do {
-            text = try LocalFileSystem().readText(at: absolute)
+            text = try context.fileSystem.readText(at: absolute)
         } catch {
             if error.isMalformedText { throw .badData("\(option) \(path) is \(error.reason)") }
             throw .unreadable("cannot read \(option) \(path): \(error.reason)")
@@ -284,14 +283,14 @@ struct ProbePlan {
 
     /// Reads a targets file (or standard input for `-`) into the list; see
     /// ``TargetList/append(linesOf:file:)`` for its lines.
-    private static func readTargets(in path: String, from directory: String, into targets: inout TargetList) throws(Failure) {
+    private static func readTargets(in path: String, context: CommandContext, into targets: inout TargetList) throws(Failure) {
         let text: String
         do {
             if path == "-" {
-                let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+                let bytes = context.readStandardInput()
                 text = try LintSourceText.decode(bytes)
             } else {
-                text = try LocalFileSystem().readText(at: Paths.absolute(path, from: directory))
+                text = try context.fileSystem.readText(at: Paths.absolute(path, from: context.currentDirectory))
             }
         } catch let error as LintSourceText.InvalidUTF8 {
             throw .badData("--targets <stdin> is \(error.message) (line \(error.line), column \(error.column))")

@@ -32,7 +32,7 @@ struct StagefileInput {
         let cwd = context.currentDirectory
         let argument = arguments.positionals.first ?? "Stagefile"
         let path = Paths.absolute(argument, from: cwd)
-        let fileSystem = LocalFileSystem()
+        let fileSystem = context.fileSystem
         let text: String
         do {
             text = try fileSystem.readText(at: path)
@@ -99,7 +99,7 @@ struct LockInput {
     func load(context: CommandContext) -> Result<Lockfile?, ExitCodeFailure> {
         let text: String
         do {
-            text = try LocalFileSystem().readText(at: path)
+            text = try context.fileSystem.readText(at: path)
         } catch {
             if error.isMissing { return .success(nil) }
             context.reportError("cannot read \(display(path)): \(error.reason)")

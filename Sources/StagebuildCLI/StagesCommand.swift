@@ -31,7 +31,7 @@ enum StagesCommand: Subcommand {
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
         let cwd = context.currentDirectory
         let catalog = CatalogSearchPath.catalog(
-            arguments, context: context, fileSystem: LocalFileSystem(), startDirectory: cwd,
+            arguments, context: context, fileSystem: context.fileSystem, startDirectory: cwd,
             display: { Paths.shown($0, from: cwd) })
         if let name = arguments.positionals.first {
             do {

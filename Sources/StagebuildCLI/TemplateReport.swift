@@ -1,4 +1,5 @@
 import Foundation
+import Serialization
 import StageKit
 
 /// The text and JSON that `stagebuild stages` prints.
@@ -30,23 +31,23 @@ enum TemplateReport {
         return text
     }
 
+    /// Each template as an object with its keys sorted: `name`, `kind`, `summary`, `requires`,
+    /// `path` and `parameters` (`name`, `required`, `documentation`, `default` or null); one
+    /// object with `detailed`, else an array.
     static func json(_ templates: [StageTemplate], detailed: Bool, cwd: String) -> String {
-        let objects: [[String: Any]] = templates.map { template in
-            var object: [String: Any] = [
-                "name": template.name, "kind": template.kind.rawValue, "summary": template.summary,
-                "requires": template.requires, "path": Paths.relative(template.path, from: cwd),
-            ]
-            object["parameters"] = template.parameters.map { parameter -> [String: Any] in
-                var entry: [String: Any] = [
-                    "name": parameter.name, "required": parameter.isRequired, "documentation": parameter.documentation,
-                ]
-                entry["default"] = parameter.defaultWord ?? NSNull()
-                return entry
+        let objects: [JSONValue] = templates.map { template in
+            let parameters: [JSONValue] = template.parameters.map { parameter in
+                .sortedObject([
+                    ("name", .string(parameter.name)), ("required", .bool(parameter.isRequired)),
+                    ("documentation", .string(parameter.documentation)), ("default", .string(parameter.defaultWord)),
+                ])
             }
-            return object
+            return .sortedObject([
+                ("name", .string(template.name)), ("kind", .string(template.kind.rawValue)),
+                ("summary", .string(template.summary)), ("requires", .array(template.requires.map(JSONValue.string))),
+                ("path", .string(Paths.relative(template.path, from: cwd))), ("parameters", .array(parameters)),
+            ])
         }
-        let value: Any = detailed ? objects[0] : objects
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return (detailed ? objects[0] : .array(objects)).text() + "\n"
     }
 }

@@ -1,4 +1,5 @@
 import ProbeKit
+import Serialization
 import Testing
 
 @testable import Exporter
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func thePageEscapesWhatTheProbeSaw() {
-        #expect(ExporterPage.escaped("<script>&\"'") == "&lt;script&gt;&amp;&quot;&#39;")
+        #expect(MarkupText.escaped("<script>&\"'") == "&lt;script&gt;&amp;&quot;&apos;")
     }
 
     @Test func theAccessLogNeverShowsAProbedURLsUserInfo() {

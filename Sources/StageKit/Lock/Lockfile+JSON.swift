@@ -1,26 +1,27 @@
 import Foundation
+import Serialization
 
 extension Lockfile {
     /// The file's text: JSON, keys sorted by byte value, two-space indentation, one trailing newline.
     public var text: String {
-        var imageMembers: [(String, JSONText)] = []
+        var imageMembers: [(String, JSONValue)] = []
         for (key, image) in images {
             imageMembers.append(
                 (
                     key,
-                    .object([
+                    .sortedObject([
                         ("digest", .string(image.digest.description)), ("integrity", .string(image.integrity.description)),
                         ("mediaType", .string(image.mediaType)),
                         ("name", .string(image.name)), ("reference", .string(image.reference)),
                     ])
                 ))
         }
-        let templateMembers = templates.map { ($0.key, JSONText.object([("digest", .string($0.value.description))])) }
-        let document = JSONText.object([
-            ("formatVersion", .number(formatVersion)), ("images", .object(imageMembers)),
-            ("inputsDigest", .string(inputsDigest.description)), ("templates", .object(templateMembers)),
+        let templateMembers = templates.map { ($0.key, JSONValue.object([("digest", .string($0.value.description))])) }
+        let document = JSONValue.sortedObject([
+            ("formatVersion", .integer(formatVersion)), ("images", .sortedObject(imageMembers)),
+            ("inputsDigest", .string(inputsDigest.description)), ("templates", .sortedObject(templateMembers)),
         ])
-        return document.rendered(indent: "") + "\n"
+        return document.text() + "\n"
     }
 
     /// Reads a lockfile's text.
@@ -110,48 +111,5 @@ extension Lockfile {
         default:
             return "\(error)"
         }
-    }
-}
-
-/// A JSON value written with sorted keys and two-space indentation (what `JSONEncoder` cannot
-/// promise on every platform: its spacing around `:` and its escaping of `/` differ).
-enum JSONText {
-    case string(String)
-    case number(Int)
-    case object([(String, JSONText)])
-
-    func rendered(indent: String) -> String {
-        switch self {
-        case .string(let value):
-            return Self.quoted(value)
-        case .number(let value):
-            return String(value)
-        case .object(let members):
-            guard !members.isEmpty else { return "{}" }
-            let inner = indent + "  "
-            let sorted = members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
-            let lines = sorted.map { inner + Self.quoted($0.0) + ": " + $0.1.rendered(indent: inner) }
-            return "{\n" + lines.joined(separator: ",\n") + "\n" + indent + "}"
-        }
-    }
-
-    /// A JSON string (RFC 8259 section 7): `"` and `\` escaped, control characters as `\u` and four hex digits
-    /// (or their short forms), everything else as UTF-8.
-    static func quoted(_ value: String) -> String {
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

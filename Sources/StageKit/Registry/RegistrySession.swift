@@ -1,4 +1,5 @@
 import Foundation
+import Serialization
 
 /// The requests of one resolution: the authorization won so far, redirects, and errors that
 /// name the image and the request.
@@ -184,8 +185,7 @@ struct RegistrySession {
     /// `host[:port]` of a URL.
     static func authority(of url: URL) -> String {
         let host = url.host ?? ""
-        let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return shown + (url.port.map { ":\($0)" } ?? "")
+        return HostPort.bracketed(host) + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// The first error of a distribution-spec error body: `{"errors":[{"code":…,"message":…}]}`.
