@@ -19,44 +19,49 @@ RUN apt-get update \
     && ln -sf /dev/stdout /var/log/nginx/access.log \
     && ln -sf /dev/stderr /var/log/nginx/error.log
 
-# The delimiter is unquoted: BuildKit fills in the parameters, and nginx's own
-# variables are written \$name so that they reach nginx unexpanded.
-COPY <<EOF /etc/nginx/conf.d/reverse-proxy.conf
-server {
-    listen ${LISTEN_PORT};
-    server_name ${SERVER_NAME};
-
-    location = /nginx-health {
-        access_log off;
-        return 204;
-    }
-
-    location / {
-        proxy_pass http://${UPSTREAM_HOST}:${UPSTREAM_PORT};
-        proxy_set_header Host \$host;
-        proxy_set_header X-Real-IP \$remote_addr;
-        proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-        proxy_set_header X-NginX-Proxy true;
-    }
-}
-EOF
-
-# Asks nginx itself (not the upstream) over bash's /dev/tcp: no curl needed.
-# nginx accepts bare LF line ends, which keeps backslashes out of this heredoc.
-COPY --chmod=0755 <<EOF /usr/local/bin/nginx-healthcheck
-#!/bin/bash
-set -euo pipefail
-exec 3<>/dev/tcp/127.0.0.1/${LISTEN_PORT}
-printf '%s' 'GET /nginx-health HTTP/1.0
-Host: localhost
-
-' >&3
-IFS= read -r -t 4 status_line <&3
-case "\$status_line" in
-    "HTTP/1.1 204"*) exit 0 ;;
-    *) exit 1 ;;
-esac
-EOF
+# The site and the health check are written by printf, one argument a line: Debian 12's
+# own buildah and podman cannot read COPY <<EOF heredocs. The parameters are expanded by
+# the shell in double-quoted lines and never read as printf formats; nginx's own
+# variables stay in single-quoted lines, unexpanded.
+# The health check asks nginx itself (not the upstream) over bash's /dev/tcp, so the
+# image needs no curl; nginx accepts the bare LF line ends of its request.
+# hadolint ignore=SC2016
+RUN set -eu; \
+    printf '%s\n' \
+        'server {' \
+        "    listen ${LISTEN_PORT};" \
+        "    server_name ${SERVER_NAME};" \
+        '' \
+        '    location = /nginx-health {' \
+        '        access_log off;' \
+        '        return 204;' \
+        '    }' \
+        '' \
+        '    location / {' \
+        "        proxy_pass http://${UPSTREAM_HOST}:${UPSTREAM_PORT};" \
+        '        proxy_set_header Host $host;' \
+        '        proxy_set_header X-Real-IP $remote_addr;' \
+        '        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;' \
+        '        proxy_set_header X-NginX-Proxy true;' \
+        '    }' \
+        '}' \
+        > /etc/nginx/conf.d/reverse-proxy.conf; \
+    printf '%s\n' \
+        '#!/bin/bash' \
+        'set -euo pipefail' \
+        "exec 3<>/dev/tcp/127.0.0.1/${LISTEN_PORT}" \
+        "printf '%s' 'GET /nginx-health HTTP/1.0" \
+        'Host: localhost' \
+        '' \
+        "' >&3" \
+        'IFS= read -r -t 4 status_line <&3' \
+        'case "$status_line" in' \
+        '    "HTTP/1.1 204"*) exit 0 ;;' \
+        '    *) exit 1 ;;' \
+        'esac' \
+        > /usr/local/bin/nginx-healthcheck; \
+    chmod 0644 /etc/nginx/conf.d/reverse-proxy.conf; \
+    chmod 0755 /usr/local/bin/nginx-healthcheck
 
 EXPOSE ${LISTEN_PORT}
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \

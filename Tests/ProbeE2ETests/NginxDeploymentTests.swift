@@ -12,18 +12,33 @@ struct NginxDeploymentTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The template's site config with its parameters filled in as BuildKit fills an unquoted
-    /// COPY heredoc: `${NAME}` replaced, `\$` left as a literal `$` for nginx.
+    /// The template's site config with its parameters filled in, as its `RUN` step writes it:
+    /// the step's script run by `/bin/sh` with the parameters in its environment (`set -u`
+    /// fails on one the test does not give), the files it writes moved into a scratch folder.
     static func renderedSiteConfig(parameters: [String: String]) throws -> String {
         let path = repository.appendingPathComponent("Stages/nginx-reverse-proxy.Dockerfile").path
         let tree = try DockerfileParser.parse(try String(contentsOfFile: path, encoding: .utf8))
-        let copy = try #require(
-            tree.instructions.first { $0.kind == "COPY" && $0.arguments.last?.hasPrefix("/etc/nginx/conf.d/") == true },
-            "the template writes its site config with COPY <<EOF /etc/nginx/conf.d/...")
-        var text = try #require(copy.heredocs.first).content
-        for (name, value) in parameters { text = text.replacingOccurrences(of: "${\(name)}", with: value) }
-        #expect(!text.contains("${"), "every parameter of the site config is known to the test: \(text)")
-        return text.replacingOccurrences(of: "\\$", with: "$")
+        let site = "/etc/nginx/conf.d/reverse-proxy.conf"
+        let run = try #require(
+            tree.instructions.first { $0.kind == "RUN" && !$0.isJSONForm && $0.arguments.first?.contains(site) == true },
+            "the template writes its site config with a shell-form RUN step that writes \(site)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for folder in ["etc/nginx/conf.d", "usr/local/bin"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let script = try #require(run.arguments.first)
+            .replacingOccurrences(of: "/etc/nginx/conf.d/", with: root.path + "/etc/nginx/conf.d/")
+            .replacingOccurrences(of: "/usr/local/bin/", with: root.path + "/usr/local/bin/")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", script]
+        shell.environment = parameters.merging(["PATH": "/usr/bin:/bin"]) { given, _ in given }
+        shell.standardInput = FileHandle.nullDevice
+        try shell.run()
+        shell.waitUntilExit()
+        try #require(shell.terminationStatus == 0, "the template's RUN step failed under /bin/sh: \(script)")
+        return try String(contentsOf: root.appendingPathComponent(String(site.dropFirst())), encoding: .utf8)
     }
 
     /// A TCP port that was free a moment ago on 127.0.0.1.
