@@ -10,11 +10,16 @@ ARG UPSTREAM_PORT=3000
 
 # nginx and nginx-common are one source package: both are pinned to the same
 # bookworm version. The default site goes; logs go to the container's stdout/stderr.
+# apt's and dpkg's logs and caches hold dates and inode numbers: they go too, so the
+# layer depends only on the packages.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         nginx=1.22.1-9+deb12u11 \
         nginx-common=1.22.1-9+deb12u11 \
     && rm -rf /var/lib/apt/lists/* \
+    && rm -f /var/log/dpkg.log /var/log/apt/history.log /var/log/apt/term.log /var/log/alternatives.log \
+        /var/cache/apt/pkgcache.bin /var/cache/apt/srcpkgcache.bin /var/cache/ldconfig/aux-cache \
+        /var/cache/debconf/config.dat-old /var/cache/debconf/templates.dat-old \
     && rm -f /etc/nginx/sites-enabled/default \
     && ln -sf /dev/stdout /var/log/nginx/access.log \
     && ln -sf /dev/stderr /var/log/nginx/error.log
