@@ -38,7 +38,7 @@ enum CatalogSearchPath {
             let path = Paths.absolute(String(folder), from: cwd)
             // Not an error, as a variable may be set for several projects; but never silent.
             if fileSystem.resolvingSymlinks(path) == nil {
-                context.standardError.write("warning: STAGEBUILD_STAGES names \(folder), which does not exist; it is skipped\n")
+                context.warn("STAGEBUILD_STAGES names \(folder), which does not exist; it is skipped")
             }
             add(path, .environment)
         }

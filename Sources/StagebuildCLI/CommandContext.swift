@@ -87,10 +87,15 @@ public struct CommandContext: Sendable {
         return String(cString: resolved)
     }
 
-    /// Whether diagnostics may be coloured: stderr is a terminal and `NO_COLOR` is unset
-    /// (no-color.org).
-    public var usesColor: Bool {
-        standardError.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    /// Whether diagnostics may be coloured: see ``usesColor(on:)`` for standard error.
+    public var usesColor: Bool { usesColor(on: standardError) }
+
+    /// The one colour decision: text written to a sink may be coloured when the sink is a
+    /// terminal, `NO_COLOR` is unset or empty (no-color.org) and `TERM` is not `dumb`.
+    ///
+    /// - Parameter sink: Where the text goes.
+    public func usesColor(on sink: any TextSink) -> Bool {
+        sink.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// Writes `error: message` to standard error, control characters shown as escapes: a
@@ -99,6 +104,16 @@ public struct CommandContext: Sendable {
     /// - Parameter message: The message.
     public func reportError(_ message: String) {
         standardError.write(Self.errorLine(message, color: usesColor))
+    }
+
+    /// Writes `warning: message` to standard error (the label magenta on a terminal, as
+    /// compilers colour warnings), control characters shown as escapes: the one way commands
+    /// warn.
+    ///
+    /// - Parameter message: The message.
+    public func warn(_ message: String) {
+        let label = usesColor ? "\u{1B}[1;35mwarning:\u{1B}[0m " : "warning: "
+        standardError.write(label + TextReport.visible(message) + "\n")
     }
 
     /// `error: MESSAGE` and a newline, the label red when coloured; control characters in the

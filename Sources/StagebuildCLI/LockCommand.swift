@@ -52,28 +52,20 @@ enum LockCommand: Subcommand {
             names: ["--check"], takesValue: false,
             help: "Resolve nothing; exit 1 when stagebuild.lock is missing or stale (no network)."),
         CatalogSearchPath.option,
-        ArgumentScanner.Option(
-            names: ["-x", "--proxy"], takesValue: true, valueName: "URL",
-            help: "Proxy http[s]://[user:password@]host[:port] for registry calls; \"\" for direct."),
-        ArgumentScanner.Option(
-            names: ["--noproxy"], takesValue: true, valueName: "LIST",
-            help: "Hosts that bypass the proxy, comma-separated, as curl's (replaces NO_PROXY)."),
+        NetworkOptions.proxy,
+        NetworkOptions.noProxy,
     ]
     static let options =
         leadingOptions + ProxyAuthenticationOptions.options + [
-            ArgumentScanner.Option(
-                names: ["--cacert"], takesValue: true, valueName: "FILE", help: "Trust the CA certificates in this PEM file."),
+            NetworkOptions.caCertificates,
             ArgumentScanner.Option(
                 names: ["--insecure-registry"], takesValue: true, valueName: "HOST:PORT",
                 help: "Reach this registry over plain HTTP, as written in references (repeatable)."),
             ArgumentScanner.Option(
                 names: ["--registry-auth"], takesValue: true, valueName: "USER:PASS",
                 help: "Credentials for registries that ask (default: STAGEBUILD_REGISTRY_AUTH)."),
-            ArgumentScanner.Option(
-                names: ["--connect-timeout"], takesValue: true, valueName: "SECONDS",
-                help: "Limit for connecting to a registry, proxy and TLS included (default 10)."),
-            ArgumentScanner.Option(
-                names: ["--max-time"], takesValue: true, valueName: "SECONDS", help: "Limit for each registry call (default 30)."),
+            NetworkOptions.connectTimeout,
+            NetworkOptions.maxTime,
         ]
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {

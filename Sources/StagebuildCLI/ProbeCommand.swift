@@ -52,12 +52,8 @@ enum ProbeCommand: Subcommand {
         """
     /// How the call reaches the proxy; the authentication options follow them in `--help`.
     static let proxyOptions = [
-        ArgumentScanner.Option(
-            names: ["-x", "--proxy"], takesValue: true, valueName: "URL",
-            help: "Proxy http[s]://[user:password@]host[:port] (default port 1080, 443 for https://); \"\" for direct."),
-        ArgumentScanner.Option(
-            names: ["--noproxy"], takesValue: true, valueName: "LIST",
-            help: "Hosts that bypass the proxy, comma-separated, as curl's (replaces NO_PROXY)."),
+        NetworkOptions.proxy,
+        NetworkOptions.noProxy,
         ArgumentScanner.Option(
             names: ["--proxytunnel"], takesValue: false, help: "Use a CONNECT tunnel also for http:// targets."),
     ]
@@ -77,8 +73,7 @@ enum ProbeCommand: Subcommand {
             ArgumentScanner.Option(
                 names: ["--allow-invalid-certificates"], takesValue: false,
                 help: "Accept any certificate chain (untrusted, expired); the name is still checked."),
-            ArgumentScanner.Option(
-                names: ["--cacert"], takesValue: true, valueName: "FILE", help: "Trust the CA certificates in this PEM file."),
+            NetworkOptions.caCertificates,
             ArgumentScanner.Option(
                 names: ["--pinned-public-key"], takesValue: true, valueName: "sha256//BASE64",
                 help: "The target's public key must be one of these (repeatable)."),
@@ -90,11 +85,8 @@ enum ProbeCommand: Subcommand {
             ArgumentScanner.Option(
                 names: ["--resolve"], takesValue: true, valueName: "HOST:PORT:ADDR",
                 help: "Connect to ADDR for HOST:PORT instead of asking DNS (repeatable)."),
-            ArgumentScanner.Option(
-                names: ["--connect-timeout"], takesValue: true, valueName: "SECONDS",
-                help: "Limit for connecting, CONNECT answer and TLS handshake included (default 10)."),
-            ArgumentScanner.Option(
-                names: ["--max-time"], takesValue: true, valueName: "SECONDS", help: "Limit for each whole call (default 30)."),
+            NetworkOptions.connectTimeout,
+            NetworkOptions.maxTime,
             ArgumentScanner.Option(
                 names: ["--deadline"], takesValue: true, valueName: "SECONDS",
                 help: "Limit for the whole run; calls not done by then are cancelled."),
@@ -169,7 +161,7 @@ enum ProbeCommand: Subcommand {
                 return .ioError
             }
         }
-        for warning in plan.warnings { context.standardError.write("warning: \(warning)\n") }
+        for warning in plan.warnings { context.warn(warning) }
         let engine: any ProbeEngine
         switch plan.engineKind {
         case .curl:
@@ -194,9 +186,7 @@ enum ProbeCommand: Subcommand {
             }
         }
 
-        let colored =
-            plan.format == .text && context.standardOutput.isTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
-            && context.environment["TERM"] != "dumb"
+        let colored = plan.format == .text && context.usesColor(on: context.standardOutput)
         // The report is written as the calls end, in request order, a chunk at a time: memory
         // grows with --concurrency, not with the number of targets.
         let output = ReportOutput(stream: ReportStream(format: plan.format, colored: colored), context: context)

@@ -33,170 +33,187 @@ struct ProbePlan {
     }
 
     init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(Failure) {
-        let environment = context.environment
-        // Messages name inputs through Redaction already; URLs that libcurl or Foundation
-        // quote back lose their user info here too.
-        func usage(_ message: String) -> Failure { .usage(UsageError(Redaction.text(message))) }
         do {
             if arguments.has("--validate-domain-name") && arguments.has("--no-validate-domain-name") {
-                throw usage("choose one of --validate-domain-name and --no-validate-domain-name")
+                throw Self.usage("choose one of --validate-domain-name and --no-validate-domain-name")
             }
-            let headers = try arguments.all("--header").map { text throws(ProbeInputError) in try RequestHeader(parsing: text) }
-            let pins = try arguments.all("--pinned-public-key").map { text throws(ProbeInputError) in
-                try PublicKeyPin(parsing: text)
-            }
-            let resolve = try arguments.all("--resolve").map { text throws(ProbeInputError) in try ResolveEntry(parsing: text) }
-            var expectations = Expectations()
-            if let statuses = arguments.value("--expect-status") { expectations.statuses = try StatusList(parsing: statuses) }
-            expectations.headers = try arguments.all("--expect-header").map { text throws(ProbeInputError) in
-                try HeaderExpectation(parsing: text)
-            }
-            if let pattern = arguments.value("--expect-body") { expectations.body = try BodyPattern(pattern) }
-
-            let repeats = try Self.count(arguments.value("--repeat"), option: "--repeat", default: 1, maximum: 100_000)
+            headers = try arguments.all("--header").map { text throws(ProbeInputError) in try RequestHeader(parsing: text) }
+            expectations = try Self.expectations(arguments)
+            repeats = try Self.count(arguments.value("--repeat"), option: "--repeat", default: 1, maximum: 100_000)
             concurrency = try Self.count(arguments.value("--concurrency"), option: "--concurrency", default: 8, maximum: 1_024)
-            let connectTimeout = try Self.seconds(arguments.value("--connect-timeout"), option: "--connect-timeout")
-            let maxTime = try Self.seconds(arguments.value("--max-time"), option: "--max-time")
             deadline = try Self.seconds(arguments.value("--deadline"), option: "--deadline")
-
             let formatText = arguments.value("--format") ?? "text"
             guard let format = ReportFormat(rawValue: formatText) else {
-                throw usage("--format must be text, json or junit, not '\(formatText)'")
+                throw Self.usage("--format must be text, json or junit, not '\(formatText)'")
             }
             self.format = format
             let engineText = arguments.value("--engine") ?? "curl"
             guard let engineKind = ProbeEngineKind(rawValue: engineText) else {
-                throw usage("--engine must be curl or urlsession, not '\(engineText)'")
+                throw Self.usage("--engine must be curl or urlsession, not '\(engineText)'")
             }
             self.engineKind = engineKind
-
-            let insecure = arguments.has("--insecure")
-            if insecure && arguments.has("--validate-domain-name") {
-                throw usage("choose one of --insecure (-k) and --validate-domain-name")
-            }
-            var security = SecurityPolicy(
-                validatesDomainName: !(arguments.has("--no-validate-domain-name") || insecure),
-                allowsInvalidCertificates: arguments.has("--allow-invalid-certificates") || insecure, pinnedPublicKeys: pins,
-                proxyInsecure: arguments.has("--proxy-insecure"))
-            security.caFile = try arguments.value("--cacert").map { path throws(Failure) in
-                try Self.readableFile(path, option: "--cacert", context: context)
-            }
-            security.proxyCAFile = try arguments.value("--proxy-cacert").map { path throws(Failure) in
-                try Self.readableFile(path, option: "--proxy-cacert", context: context)
-            }
-            settings = ProbeSettings(
-                proxy: ProxyConfiguration(
-                    proxy: arguments.value("--proxy"), noProxy: arguments.value("--noproxy"), environment: environment),
-                forcesTunnel: arguments.has("--proxytunnel"), security: security, resolve: resolve,
-                connectTimeout: connectTimeout, maxTime: maxTime)
-            do {
-                settings.proxyAuthentication = try ProxyAuthenticationOptions.choice(arguments)
-            } catch {
-                throw Failure.usage(error)
-            }
-            settings.userAgent = arguments.value("--user-agent") ?? "stagebuild/\(StagebuildCommand.version)"
-            // A value is one header line: CR or LF would add lines to the request and to CONNECT.
-            guard !settings.userAgent.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-                throw usage("invalid -A: the value may not contain CR, LF or NUL")
-            }
-            settings.proxyHeaders = try arguments.all("--proxy-header").map { text throws(ProbeInputError) in
-                try RequestHeader(parsing: text, option: "--proxy-header")
-            }
-            settings.collectsTrace = arguments.has("--verbose")
-            settings.followsRedirects = arguments.has("--location")
-            settings.comparesDirect = arguments.has("--compare-direct")
-            let clients = arguments.all("--client")
-            if !clients.isEmpty {
-                var chosen: [AppleClient] = []
-                for text in clients {
-                    guard let client = AppleClient(option: text) else {
-                        throw usage("--client is urlsession, afnetworking3, afnetworking4 or alamofire5, not '\(text)'")
-                    }
-                    // Each stack once, in the order first asked for.
-                    if !chosen.contains(client) { chosen.append(client) }
-                }
-                settings.appleClients = chosen
-            }
-            if let text = arguments.value("--max-redirs") {
-                guard let count = Int(text), (0...1_000).contains(count) else {
-                    throw usage("--max-redirs must be a whole number from 0 to 1000, not '\(text)'")
-                }
-                settings.maxRedirects = count
-            }
-
-            let targetFiles = arguments.all("--targets")
-            guard targetFiles.filter({ $0 == "-" }).count <= 1 else {
-                throw usage("--targets - reads standard input, which can be read once: give it once")
-            }
-            var targets = TargetList()
-            for positional in arguments.positionals { targets.append(commandLine: positional) }
-            for file in targetFiles {
-                try Self.readTargets(in: file, context: context, into: &targets)
-            }
-            guard !targets.isEmpty else {
-                guard targetFiles.isEmpty else {
-                    throw Failure.badData("--targets \(targetFiles.joined(separator: ", ")) holds no URL")
-                }
-                throw usage("give at least one URL, or --targets FILE")
-            }
-            let method = arguments.value("--request") ?? "GET"
+            settings = try Self.settings(arguments, context: context)
+            targets = try Self.targets(arguments, context: context)
+            method = arguments.value("--request") ?? "GET"
             if method == "HEAD" && expectations.body != nil {
-                throw usage("-X HEAD fetches no body, so --expect-body can never match: leave one of them out")
+                throw Self.usage("-X HEAD fetches no body, so --expect-body can never match: leave one of them out")
             }
-            self.targets = targets
-            self.repeats = repeats
-            self.method = method
-            self.headers = headers
-            self.expectations = expectations
-            // Each target is checked once (repetitions share it); the route depends on the
-            // scheme and host only, so each pair is checked once.
-            var checkedHosts = Set<String>()
-            var anyThroughProxy = false
-            let scan = targets.scanShapes()
-            var anyPlainHTTP = scan.anyPlainHTTP
-            for (index, plain) in scan.events {
-                let isHTTPS: Bool
-                let host: String
-                // The common shape needs no full parse here (nor a String); every other URL gets
-                // one, and so does the first (it also checks the method the run shares).
-                if let plain {
-                    (isHTTPS, host) = (plain.isHTTPS, plain.host)
-                } else {
-                    let target = targets[index]
-                    let request: ProbeRequest
-                    do {
-                        request = try ProbeRequest(
-                            parsing: target.text, method: method, headers: headers, expectations: expectations)
-                    } catch {
-                        // A line of a targets file is data: say where it is.
-                        guard let origin = target.origin else { throw error }
-                        throw Failure.badData("\(origin): \(error)")
-                    }
-                    (isHTTPS, host) = (request.isHTTPS, request.host)
-                    anyPlainHTTP = anyPlainHTTP || !isHTTPS
-                }
-                guard checkedHosts.insert("\(isHTTPS) \(host)").inserted else { continue }
-                do {
-                    anyThroughProxy =
-                        try settings.proxy.route(scheme: isHTTPS ? "https" : "http", host: host).server != nil || anyThroughProxy
-                } catch {
-                    throw usage(error.description)
-                }
-            }
-            if !pins.isEmpty, anyPlainHTTP {
-                warnings.append("--pinned-public-key applies to https:// targets only; the http:// ones are not pinned")
-            }
-            if settings.forcesTunnel && !anyThroughProxy {
-                warnings.append("--proxytunnel has no effect: no call goes through a proxy")
-            }
+            warnings = try checkRoutes()
         } catch let error as ProbeInputError {
-            throw usage(error.description)
+            throw Self.usage(error.description)
         } catch let error as Failure {
             guard case .badData(let message) = error else { throw error }
             throw .badData(Redaction.text(message))
         } catch {
-            throw usage("\(error)")
+            throw Self.usage("\(error)")
         }
+    }
+
+    /// A usage failure. Messages name inputs through Redaction already; URLs that libcurl or
+    /// Foundation quote back lose their user info here too.
+    private static func usage(_ message: String) -> Failure { .usage(UsageError(Redaction.text(message))) }
+
+    /// `--expect-status`, `--expect-header` and `--expect-body`.
+    private static func expectations(_ arguments: ArgumentScanner.Arguments) throws -> Expectations {
+        var expectations = Expectations()
+        if let statuses = arguments.value("--expect-status") { expectations.statuses = try StatusList(parsing: statuses) }
+        expectations.headers = try arguments.all("--expect-header").map { text throws(ProbeInputError) in
+            try HeaderExpectation(parsing: text)
+        }
+        if let pattern = arguments.value("--expect-body") { expectations.body = try BodyPattern(pattern) }
+        return expectations
+    }
+
+    /// The settings every call shares: the TLS policy and its files, the proxy and its
+    /// authentication, timeouts, `--resolve`, the user agent, proxy headers, tracing,
+    /// redirects and the Apple clients to judge.
+    private static func settings(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws -> ProbeSettings {
+        let pins = try arguments.all("--pinned-public-key").map { text throws(ProbeInputError) in
+            try PublicKeyPin(parsing: text)
+        }
+        let resolve = try arguments.all("--resolve").map { text throws(ProbeInputError) in try ResolveEntry(parsing: text) }
+        let connectTimeout = try Self.seconds(arguments.value("--connect-timeout"), option: "--connect-timeout")
+        let maxTime = try Self.seconds(arguments.value("--max-time"), option: "--max-time")
+        let insecure = arguments.has("--insecure")
+        if insecure && arguments.has("--validate-domain-name") {
+            throw usage("choose one of --insecure (-k) and --validate-domain-name")
+        }
+        var security = SecurityPolicy(
+            validatesDomainName: !(arguments.has("--no-validate-domain-name") || insecure),
+            allowsInvalidCertificates: arguments.has("--allow-invalid-certificates") || insecure, pinnedPublicKeys: pins,
+            proxyInsecure: arguments.has("--proxy-insecure"))
+        security.caFile = try arguments.value("--cacert").map { path throws(Failure) in
+            try Self.readableFile(path, option: "--cacert", context: context)
+        }
+        security.proxyCAFile = try arguments.value("--proxy-cacert").map { path throws(Failure) in
+            try Self.readableFile(path, option: "--proxy-cacert", context: context)
+        }
+        var settings = ProbeSettings(
+            proxy: ProxyConfiguration(
+                proxy: arguments.value("--proxy"), noProxy: arguments.value("--noproxy"), environment: context.environment),
+            forcesTunnel: arguments.has("--proxytunnel"), security: security, resolve: resolve,
+            connectTimeout: connectTimeout, maxTime: maxTime)
+        do {
+            settings.proxyAuthentication = try ProxyAuthenticationOptions.choice(arguments)
+        } catch {
+            throw Failure.usage(error)
+        }
+        settings.userAgent = arguments.value("--user-agent") ?? "stagebuild/\(StagebuildCommand.version)"
+        // A value is one header line: CR or LF would add lines to the request and to CONNECT.
+        guard !settings.userAgent.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+            throw usage("invalid -A: the value may not contain CR, LF or NUL")
+        }
+        settings.proxyHeaders = try arguments.all("--proxy-header").map { text throws(ProbeInputError) in
+            try RequestHeader(parsing: text, option: "--proxy-header")
+        }
+        settings.collectsTrace = arguments.has("--verbose")
+        settings.followsRedirects = arguments.has("--location")
+        settings.comparesDirect = arguments.has("--compare-direct")
+        var chosen: [AppleClient] = []
+        for text in arguments.all("--client") {
+            guard let client = AppleClient(option: text) else {
+                throw usage("--client is urlsession, afnetworking3, afnetworking4 or alamofire5, not '\(text)'")
+            }
+            // Each stack once, in the order first asked for.
+            if !chosen.contains(client) { chosen.append(client) }
+        }
+        if !chosen.isEmpty { settings.appleClients = chosen }
+        if let text = arguments.value("--max-redirs") {
+            guard let count = Int(text), (0...1_000).contains(count) else {
+                throw usage("--max-redirs must be a whole number from 0 to 1000, not '\(text)'")
+            }
+            settings.maxRedirects = count
+        }
+        return settings
+    }
+
+    /// The URLs of the command line, then those of each `--targets` file, in order.
+    private static func targets(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws -> TargetList {
+        let targetFiles = arguments.all("--targets")
+        guard targetFiles.filter({ $0 == "-" }).count <= 1 else {
+            throw usage("--targets - reads standard input, which can be read once: give it once")
+        }
+        var targets = TargetList()
+        for positional in arguments.positionals { targets.append(commandLine: positional) }
+        for file in targetFiles {
+            try Self.readTargets(in: file, context: context, into: &targets)
+        }
+        guard !targets.isEmpty else {
+            guard targetFiles.isEmpty else {
+                throw Failure.badData("--targets \(targetFiles.joined(separator: ", ")) holds no URL")
+            }
+            throw usage("give at least one URL, or --targets FILE")
+        }
+        return targets
+    }
+
+    /// Checks every target and its route before the run, and says which options take no effect.
+    /// Each target is checked once (repetitions share it); the route depends on the scheme and
+    /// host only, so each pair is checked once.
+    ///
+    /// - Returns: The warnings for options that take no effect on these calls.
+    private func checkRoutes() throws -> [String] {
+        var checkedHosts = Set<String>()
+        var anyThroughProxy = false
+        let scan = targets.scanShapes()
+        var anyPlainHTTP = scan.anyPlainHTTP
+        for (index, plain) in scan.events {
+            let isHTTPS: Bool
+            let host: String
+            // The common shape needs no full parse here (nor a String); every other URL gets
+            // one, and so does the first (it also checks the method the run shares).
+            if let plain {
+                (isHTTPS, host) = (plain.isHTTPS, plain.host)
+            } else {
+                let target = targets[index]
+                let request: ProbeRequest
+                do {
+                    request = try ProbeRequest(
+                        parsing: target.text, method: method, headers: headers, expectations: expectations)
+                } catch {
+                    // A line of a targets file is data: say where it is.
+                    guard let origin = target.origin else { throw error }
+                    throw Failure.badData("\(origin): \(error)")
+                }
+                (isHTTPS, host) = (request.isHTTPS, request.host)
+                anyPlainHTTP = anyPlainHTTP || !isHTTPS
+            }
+            guard checkedHosts.insert("\(isHTTPS) \(host)").inserted else { continue }
+            do {
+                anyThroughProxy =
+                    try settings.proxy.route(scheme: isHTTPS ? "https" : "http", host: host).server != nil || anyThroughProxy
+            } catch {
+                throw Self.usage(error.description)
+            }
+        }
+        var warnings: [String] = []
+        if !settings.security.pinnedPublicKeys.isEmpty, anyPlainHTTP {
+            warnings.append("--pinned-public-key applies to https:// targets only; the http:// ones are not pinned")
+        }
+        if settings.forcesTunnel && !anyThroughProxy {
+            warnings.append("--proxytunnel has no effect: no call goes through a proxy")
+        }
+        return warnings
     }
 
     /// How many calls the run makes.

@@ -124,7 +124,7 @@ struct LockInput {
             reasons = lockfile.staleness(against: try composition.lockInputs()).map(\.description)
         } catch {
             guard locked else {
-                context.standardError.write("warning: \(name) cannot pin every image: \(error.description)\n")
+                context.warn("\(name) cannot pin every image: \(error.description)")
                 return .success
             }
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
@@ -138,7 +138,7 @@ struct LockInput {
                 "cannot pin \(unpinned.joined(separator: ", ")) in place: write the reference without quotes, "
                 + "so that the pinned reference can replace it"
             guard locked else {
-                context.standardError.write("warning: \(message)\n")
+                context.warn(message)
                 return .success
             }
             context.reportError(message)
@@ -150,8 +150,7 @@ struct LockInput {
         }
         let unpinned = composition.unpinnedImages.map(\.written)
         let left = unpinned.isEmpty ? "" : "; left unpinned: " + unpinned.joined(separator: ", ")
-        context.standardError.write(
-            "warning: \(name) is stale: \(reasons.joined(separator: "; "))\(left); rewrite it with: \(fix)\n")
+        context.warn("\(name) is stale: \(reasons.joined(separator: "; "))\(left); rewrite it with: \(fix)")
         return .success
     }
 }

@@ -57,9 +57,8 @@ enum StagesCommand: Subcommand {
             }
         }
         for file in catalog.misnamedFiles {
-            context.standardError.write(
-                "warning: \(file) is skipped: a template name has letters, digits, '.', '_' and '-', "
-                    + "and starts with a letter or digit\n")
+            context.warn(
+                "\(file) is skipped: a template name has letters, digits, '.', '_' and '-', and starts with a letter or digit")
         }
         context.standardOutput.write(
             format == "json" ? TemplateReport.json(templates, detailed: false, cwd: cwd) : TemplateReport.list(templates))
