@@ -123,7 +123,8 @@ private struct CompositionSession {
 
     /// What one build stage holds so far.
     struct BuildStageState {
-        var placed: [String: String] = [:]
+        /// Why each template is in the build stage.
+        var placed: [String: Placement] = [:]
         var values: [String: (value: String, template: String)] = [:]
         /// The template that last set each of `USER`, `WORKDIR`, `ENTRYPOINT`, `CMD`, `SHELL`.
         var setters: [Keyword: String] = [:]
@@ -420,7 +421,7 @@ private struct CompositionSession {
                 "'\(template.name)' is a layer template (it has no FROM); add it with USE \(template.name), after a FROM",
                 file: stagefile.displayPath, at: reference.location)
         }
-        stage.placed[template.name] = "FROM stage:\(template.name)"
+        stage.placed[template.name] = .base(template.name)
         try emit(template, reference: reference, alias: alias, requiredBy: nil, pragmas: pragmas)
         for name in template.requires.sorted() {
             let required = requirement(name, of: template, reference: reference)
@@ -443,7 +444,9 @@ private struct CompositionSession {
         if let placedBy = stage.placed[template.name] {
             if requiredBy != nil { return }
             let fix =
-                placedBy.hasPrefix("required by") ? "move this USE before the template that requires it" : "remove one of the two"
+                if case .required = placedBy { "move this USE before the template that requires it" } else {
+                    "remove one of the two"
+                }
             throw CompositionError(
                 "'\(template.name)' is already in this build stage (\(placedBy)); each template appears once per build stage, "
                     + "so \(fix)", file: stagefile.displayPath, at: reference.location
@@ -453,7 +456,7 @@ private struct CompositionSession {
             let required = requirement(name, of: template, reference: reference)
             try placeLayer(required, requiredBy: template.name, path: path + [template.name])
         }
-        stage.placed[template.name] = requiredBy.map { "required by \($0)" } ?? "USE at line \(reference.location.line)"
+        stage.placed[template.name] = requiredBy.map(Placement.required) ?? .used(line: reference.location.line)
         try emit(template, reference: reference, alias: nil, requiredBy: requiredBy)
     }
 
@@ -603,5 +606,24 @@ private struct CompositionSession {
             stage.values[parameter.name] = (word, template.name)
         }
         return values
+    }
+}
+
+/// Why a template is in a build stage, for the error when it is named a second time.
+enum Placement: CustomStringConvertible {
+    /// It is the build stage's base (`FROM stage:NAME`).
+    case base(String)
+    /// A `USE` line of the Stagefile placed it.
+    case used(line: Int)
+    /// A template placed before it requires it.
+    case required(by: String)
+
+    /// How the error names it: `FROM stage:NAME`, `USE at line 4`, `required by web`.
+    var description: String {
+        switch self {
+        case .base(let name): "FROM stage:\(name)"
+        case .used(let line): "USE at line \(line)"
+        case .required(let name): "required by \(name)"
+        }
     }
 }

@@ -48,6 +48,13 @@ import Testing
         #expect(result.outcome.failureReason?.appleError?.code == -1004)
     }
 
+    @Test func peerThatClosesBeforeAnyAnswerIsNoResponse() throws {
+        let result = try probe("http://127.0.0.1:\(try lab.hangUp)/", settings: try settings()).result
+        #expect(result.code == .noResponse)
+        #expect(result.outcome.failureReason?.hop == .target)
+        #expect(result.outcome.failureReason?.appleError?.code == -1011)
+    }
+
     @Test func silentPeerTimesOutWaitingForTheFirstByteWithinItsLimit() throws {
         let (result, elapsed) = try probe("http://127.0.0.1:\(try lab.silent)/", settings: try settings(maxTime: 0.5))
         #expect(result.code == .timeout)

@@ -13,7 +13,8 @@ import Foundation
 ///   `Proxy-Authenticate: Basic realm="probe-test"` otherwise);
 /// - `tlsProxy`: the open proxy spoken to over TLS (an `https://` proxy) with the `good` leaf;
 /// - `silent`: a listener that never accepts: the kernel completes the handshake, nobody answers;
-/// - `closed`: a port where nothing listens.
+/// - `closed`: a port where nothing listens;
+/// - `hangUp`: a listener that accepts and closes each connection before any answer.
 final class LoopbackLab: @unchecked Sendable {
     static let user = "alice"
     static let password = "pr0xy-S3cret"
@@ -25,6 +26,7 @@ final class LoopbackLab: @unchecked Sendable {
     let tlsProxy: Int
     let silent: Int
     let closed: Int
+    let hangUp: Int
     private let process: Process
     private let input: Pipe
 
@@ -49,14 +51,14 @@ final class LoopbackLab: @unchecked Sendable {
             let http = object["http"] as? Int, let tls = object["tls"] as? [String: Int], let proxy = object["proxy"] as? Int,
             let authProxy = object["authProxy"] as? Int, let tlsProxy = object["tlsProxy"] as? Int,
             let silent = object["silent"] as? Int,
-            let closed = object["closed"] as? Int
+            let closed = object["closed"] as? Int, let hangUp = object["hangUp"] as? Int
         else {
             // SIGKILL: a child of a test thread inherits its blocked signals, SIGTERM among them.
             kill(process.processIdentifier, SIGKILL)
             throw LabError.badStartLine(line)
         }
-        (self.http, self.tls, self.proxy, self.authProxy, self.silent, self.closed) = (
-            http, tls, proxy, authProxy, silent, closed
+        (self.http, self.tls, self.proxy, self.authProxy, self.silent, self.closed, self.hangUp) = (
+            http, tls, proxy, authProxy, silent, closed, hangUp
         )
         self.tlsProxy = tlsProxy
     }
@@ -227,6 +229,17 @@ final class LoopbackLab: @unchecked Sendable {
         closed.bind(("127.0.0.1", 0))
         ports["closed"] = closed.getsockname()[1]
         closed.close()
+        hang_up = socket.socket()
+        hang_up.bind(("127.0.0.1", 0))
+        hang_up.listen(64)
+        ports["hangUp"] = hang_up.getsockname()[1]
+
+        def hang_up_each():
+            while True:
+                connection, _ = hang_up.accept()
+                connection.close()
+
+        threading.Thread(target=hang_up_each, daemon=True).start()
         print(json.dumps(ports), flush=True)
         sys.stdin.read()
         os._exit(0)

@@ -11,7 +11,9 @@ struct URLSessionFailureClassifier {
 
     /// The failure for a `URLError` code and description.
     func failure(code: Int, description: String) -> FailureReason {
-        if code == AppleClientError.badURL.code { return badURL(description: description) }
+        if code == AppleClientError.badURL.code {
+            return FailureReason.urlSessionRefusedURL(host: request.host, detail: description)
+        }
         var reason = classify(code: code, description: description)
         let observed = AppleClientError.urlError(code: code)
         if let expected = reason.appleError, expected != observed {
@@ -20,26 +22,6 @@ struct URLSessionFailureClassifier {
             reason.appleError = observed
         }
         return reason
-    }
-
-    /// `-1000 badURL` from FoundationNetworking itself: nothing was connected to, so no hop is
-    /// to blame. On Linux it refuses IPv6 literal hosts (`http://[::1]:8080/`), which libcurl and
-    /// Apple platforms take.
-    private func badURL(description: String) -> FailureReason {
-        let isIPv6Literal = request.host.contains(":")
-        let note =
-            isIPv6Literal
-            ? "FoundationNetworking on Linux refuses IPv6 literal hosts; an app on Apple platforms connects normally (no error)"
-            : "FoundationNetworking on Linux refused the URL before connecting"
-        return FailureReason(
-            code: .engineRefusedURL, hop: .client,
-            message: isIPv6Literal
-                ? "FoundationNetworking on Linux refused the URL itself (-1000 badURL) before connecting: it does not take IPv6 literal hosts such as [\(request.host)]"
-                : "FoundationNetworking refused the URL itself (-1000 badURL) before connecting: \(description)",
-            hint: isIPv6Literal
-                ? "use a host name that resolves to \(request.host) (urlsession refuses --resolve), or --engine curl"
-                : "--engine curl, which takes what libcurl takes",
-            appleError: AppleClientError.badURL.noting(note))
     }
 
     private func classify(code: Int, description: String) -> FailureReason {
@@ -70,10 +52,7 @@ struct URLSessionFailureClassifier {
         }
         if code == AppleClientError.timedOut.code {
             let limit = Seconds.text(settings.effectiveMaxTime)
-            return FailureReason(
-                code: server != nil ? .proxyTimeout : .timeout, hop: server != nil ? .proxy : .target,
-                message: "URLSession gave up after the --max-time of \(limit) s; it does not say in which phase",
-                hint: "raise --max-time, or use --engine curl to see the phase", appleError: .timedOut)
+            return .urlSessionTimedOut(atProxy: server != nil, limit: limit)
         }
         if description.contains("does not match target host name")
             || description.contains("no alternative certificate subject name matches")
@@ -96,8 +75,7 @@ struct URLSessionFailureClassifier {
         if description.contains("SSL") || description.contains("TLS") {
             return .tlsHandshakeFailed(hop: tlsHop, authority: tlsPeer, detail: description)
         }
-        return FailureReason(
-            code: .connectFailed, hop: .target, message: "the call failed: \(description)", appleError: .unknown)
+        return .callFailed(hop: .target, detail: description)
     }
 
     /// The proxy's CONNECT status from libcurl's words, e.g. `"CONNECT tunnel failed, response 407"`.
@@ -118,7 +96,11 @@ struct URLSessionFailureClassifier {
         case nil, .unexpectedStatus?, .expectationFailed?: return TLSFacts(chainVerified: true, nameVerified: true)
         case .hostNameMismatch?: return TLSFacts(chainVerified: true, nameVerified: false)
         case .certificateNotTrusted?, .certificateExpired?, .certificateNotYetValid?: return TLSFacts(chainVerified: false)
-        default: return nil
+        // Listed so that a new code must be placed here: no handshake is known to have finished.
+        case .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?, .proxyForbidden?,
+            .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?, .tlsHandshakeFailed?,
+            .pinnedKeyMismatch?, .timeout?, .tooManyRedirects?, .noResponse?, .engineRefusedURL?:
+            return nil
         }
     }
 }

@@ -152,10 +152,9 @@ struct CurlFailureClassifier {
                 }
                 return reason
             }
-            return FailureReason(
-                code: .connectFailed, hop: route.server != nil && !tunnel ? .proxy : .target,
-                message: "the call failed: \(error.code.description)\(detail.isEmpty ? "" : ": \(detail)")",
-                appleError: .unknown)
+            return .callFailed(
+                hop: route.server != nil && !tunnel ? .proxy : .target,
+                detail: "\(error.code.description)\(detail.isEmpty ? "" : ": \(detail)")")
         }
     }
 
@@ -295,7 +294,11 @@ struct CurlFailureClassifier {
         case .pinnedKeyMismatch?:
             facts.chainVerified = !policy.allowsInvalidCertificates
             facts.nameVerified = policy.validatesDomainName
-        default:
+        // Every other code, listed so that a new one must be placed here.
+        case nil, .certificateNotTrusted?, .certificateExpired?, .certificateNotYetValid?, .hostNameMismatch?,
+            .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?, .proxyForbidden?,
+            .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?, .tlsHandshakeFailed?,
+            .timeout?, .tooManyRedirects?, .noResponse?, .unexpectedStatus?, .expectationFailed?, .engineRefusedURL?:
             guard handshakeDone else { return leaf == nil ? nil : facts }
             facts.chainVerified = !policy.allowsInvalidCertificates
             facts.nameVerified = policy.validatesDomainName
@@ -318,7 +321,12 @@ struct CurlFailureClassifier {
         case .hostNameMismatch? where atProxy:
             facts.chainVerified = verifies
             facts.nameVerified = false
-        default:
+        // Every other code, listed so that a new one must be placed here.
+        case nil, .certificateNotTrusted?, .certificateExpired?, .certificateNotYetValid?, .hostNameMismatch?,
+            .pinnedKeyMismatch?, .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?,
+            .proxyForbidden?, .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?,
+            .tlsHandshakeFailed?, .timeout?, .tooManyRedirects?, .noResponse?, .unexpectedStatus?, .expectationFailed?,
+            .engineRefusedURL?:
             // Anything the proxy answered came through the finished handshake.
             guard response.connectStatusCode > 0 || response.statusCode > 0 || response.completedConnect else {
                 return proxyCertificate == nil ? nil : facts

@@ -273,8 +273,8 @@ extension FailureReason {
             hint: "check that a server listens on \(authority)", appleError: .cannotConnectToHost)
     }
 
-    /// No HTTP response at all: the peer closed the connection, or sent something that is not
-    /// HTTP. Reported as ``FailureCode/unexpectedStatus`` with Apple's `badServerResponse`.
+    /// `noResponse`: the peer closed the connection, or sent something that is not HTTP,
+    /// before any response. Apple's `badServerResponse`.
     ///
     /// - Parameters:
     ///   - hop: who closed: the proxy (a forwarded request) or the target.
@@ -282,7 +282,7 @@ extension FailureReason {
     /// - Returns: the reason.
     public static func noResponse(hop: ProbeHop, detail: String) -> FailureReason {
         FailureReason(
-            code: .unexpectedStatus, hop: hop,
+            code: .noResponse, hop: hop,
             message: "no HTTP response from the \(hop)\(curlSays(detail))",
             hint: hop == .target ? "check that the port speaks HTTP (http://) or TLS (https://) as the URL says" : nil,
             appleError: .badServerResponse)
@@ -528,5 +528,71 @@ extension FailureReason {
     /// - Returns: the reason.
     public static func expectationFailed(_ message: String) -> FailureReason {
         FailureReason(code: .expectationFailed, hop: .target, message: message)
+    }
+
+    /// `engineRefusedURL` from FoundationNetworking itself (`-1000 badURL`): nothing was
+    /// connected to, so no hop is to blame. On Linux it refuses IPv6 literal hosts
+    /// (`http://[::1]:8080/`), which libcurl and Apple platforms take.
+    ///
+    /// - Parameters:
+    ///   - host: The request's host, without brackets.
+    ///   - detail: FoundationNetworking's description.
+    /// - Returns: The reason.
+    public static func urlSessionRefusedURL(host: String, detail: String) -> FailureReason {
+        let isIPv6Literal = host.contains(":")
+        let note =
+            isIPv6Literal
+            ? "FoundationNetworking on Linux refuses IPv6 literal hosts; an app on Apple platforms connects normally (no error)"
+            : "FoundationNetworking on Linux refused the URL before connecting"
+        return FailureReason(
+            code: .engineRefusedURL, hop: .client,
+            message: isIPv6Literal
+                ? "FoundationNetworking on Linux refused the URL itself (-1000 badURL) before connecting: it does not take IPv6 literal hosts such as [\(host)]"
+                : "FoundationNetworking refused the URL itself (-1000 badURL) before connecting: \(detail)",
+            hint: isIPv6Literal
+                ? "use a host name that resolves to \(host) (urlsession refuses --resolve), or --engine curl"
+                : "--engine curl, which takes what libcurl takes",
+            appleError: AppleClientError.badURL.noting(note))
+    }
+
+    /// `engineRefusedURL` from the probe itself: a target that was checked before the run no
+    /// longer parses when its call's turn comes (only a bug gets there).
+    ///
+    /// - Parameter detail: The parser's message.
+    /// - Returns: The reason.
+    public static func targetUnparsable(_ detail: String) -> FailureReason {
+        FailureReason(code: .engineRefusedURL, hop: .client, message: detail)
+    }
+
+    /// `timeout` (or `proxyTimeout` through a proxy) from URLSession, which does not say in
+    /// which phase it gave up.
+    ///
+    /// - Parameters:
+    ///   - atProxy: Whether the call went through a proxy.
+    ///   - limit: The `--max-time` in seconds, as text.
+    /// - Returns: The reason.
+    public static func urlSessionTimedOut(atProxy: Bool, limit: String) -> FailureReason {
+        FailureReason(
+            code: atProxy ? .proxyTimeout : .timeout, hop: atProxy ? .proxy : .target,
+            message: "URLSession gave up after the --max-time of \(limit) s; it does not say in which phase",
+            hint: "raise --max-time, or use --engine curl to see the phase", appleError: .timedOut)
+    }
+
+    /// `connectFailed` for a failure no more precise reason covers: the engine's own words.
+    ///
+    /// - Parameters:
+    ///   - hop: The proxy (a forwarded request) or the target.
+    ///   - detail: The engine's description, e.g. libcurl's error name and message.
+    /// - Returns: The reason.
+    public static func callFailed(hop: ProbeHop, detail: String) -> FailureReason {
+        FailureReason(code: .connectFailed, hop: hop, message: "the call failed: \(detail)", appleError: .unknown)
+    }
+
+    /// `proxyUnreachable` for a proxy setting no call can use (its route could not be chosen).
+    ///
+    /// - Parameter detail: Why the setting is unusable.
+    /// - Returns: The reason.
+    public static func proxySettingUnusable(_ detail: String) -> FailureReason {
+        FailureReason(code: .proxyUnreachable, hop: .proxy, message: detail, hint: "fix the proxy setting")
     }
 }

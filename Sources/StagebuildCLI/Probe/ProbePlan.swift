@@ -232,7 +232,7 @@ struct ProbePlan {
                     parsing: target.text, method: method, headers: headers, expectations: expectations,
                     repetition: index / targets.count + 1))
         } catch {
-            let reason = FailureReason(code: .engineRefusedURL, hop: .client, message: error.description)
+            let reason = FailureReason.targetUnparsable(error.description)
             return .failure(
                 ProbeResultFailure(
                     result: ProbeResult(

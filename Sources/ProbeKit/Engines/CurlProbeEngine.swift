@@ -42,9 +42,7 @@ public struct CurlProbeEngine: ProbeEngine {
         } catch {
             return ProbeResult(
                 target: request.target, method: request.method, repetition: request.repetition, engine: name, route: nil,
-                outcome: .failed(
-                    FailureReason(code: .proxyUnreachable, hop: .proxy, message: error.description, hint: "fix the proxy setting")
-                ),
+                outcome: .failed(.proxySettingUnusable(error.description)),
                 message: error.description)
         }
         if let cause = cancellation.cause {

@@ -48,6 +48,9 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
     /// With `-L`, the target redirected more times than `--max-redirs` allows
     /// (`CURLE_TOO_MANY_REDIRECTS`; Apple's `httpTooManyRedirects`).
     case tooManyRedirects
+    /// The connection closed, or the peer sent bytes that are not HTTP, before any response
+    /// came (`CURLE_GOT_NOTHING`, `CURLE_WEIRD_SERVER_REPLY`; Apple's `badServerResponse`).
+    case noResponse
     /// The HTTP status is not among the expected ones (`--expect-status`, default `200-399`).
     case unexpectedStatus
     /// A header or body expectation did not hold (`--expect-header`, `--expect-body`).
@@ -79,6 +82,7 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .pinnedKeyMismatch: "pinned key mismatch"
         case .timeout: "timeout"
         case .tooManyRedirects: "too many redirects"
+        case .noResponse: "no HTTP response"
         case .unexpectedStatus: "unexpected HTTP status"
         case .expectationFailed: "expectation failed"
         case .engineRefusedURL: "URL refused by the engine"
