@@ -1,3 +1,5 @@
+import StageKit
+
 /// Reads a command's arguments against its declared options: `--name value`, `--name=value`,
 /// `-o value`, repeatable options, boolean flags, and `--` before positional arguments that
 /// start with a dash.
@@ -52,7 +54,8 @@ struct ArgumentScanner {
             }
             guard let option = options.first(where: { $0.names.contains(name) }) else {
                 let known = options.flatMap(\.names).filter { $0.hasPrefix("--") }
-                let suggestion = NameHints.closest(to: name, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                let suggestion =
+                    NameSuggestions.closest(to: name, in: known, limit: 1).first.map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError("unknown option '\(name)'\(suggestion)")
             }
             if option.takesValue {

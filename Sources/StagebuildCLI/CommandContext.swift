@@ -182,23 +182,3 @@ public final class FileDescriptorSink: TextSink, Sendable {
     /// isatty(3) on the descriptor.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 }
-
-/// A sink that keeps what is written, for tests.
-public final class CapturingSink: TextSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var buffer = ""
-
-    /// Creates an empty sink.
-    public init() {}
-
-    /// Appends text.
-    public func write(_ text: String) {
-        lock.withLock { buffer += text }
-    }
-
-    /// Everything written so far.
-    public var text: String { lock.withLock { buffer } }
-
-    /// Never a terminal.
-    public var isTerminal: Bool { false }
-}

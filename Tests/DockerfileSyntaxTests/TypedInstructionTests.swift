@@ -33,6 +33,7 @@ import Testing
         let declarations = try #require(instruction.asArg).declarations
         #expect(declarations.map(\.name.text) == ["A", "B", "C"])
         #expect(declarations.map(\.defaultValue?.text) == [nil, "\"two words\"", ""])
+        try #require(declarations.count >= 2)
         #expect(instruction.location(of: declarations[1].defaultValue!) == SourceLocation(line: 1, column: 9))
     }
 
@@ -41,6 +42,7 @@ import Testing
         #expect(!pairs.isLegacyForm)
         #expect(pairs.pairs.map(\.key.text) == ["A", "B"])
         #expect(pairs.pairs.map(\.value.text) == ["1", "\"x y\""])
+        try #require(pairs.pairs.count >= 2)
         #expect(pairs.pairs[1].value.range == 10..<15)
         let legacy = try #require(try Self.instruction("ENV PATH /usr/local/bin:$PATH\n").asKeyValue)
         #expect(legacy.isLegacyForm)
@@ -66,6 +68,7 @@ import Testing
             "RUN --mount=type=cache,target=/root/.cache --mount=from=tools,source=/bin/x,target=/x ./build.sh\n")
         let run = try #require(instruction.asRun)
         #expect(run.mounts.map(\.type) == ["cache", "bind"])
+        try #require(run.mounts.count >= 2)
         #expect(run.mounts[1].from?.text == "tools")
         #expect(instruction.location(of: run.mounts[1].from!) == SourceLocation(line: 1, column: 57))
         #expect(run.command == .shell(InstructionWord(text: "./build.sh", range: 86..<96)))
@@ -140,6 +143,7 @@ import Testing
     @Test func anEditReplacesOneWordAndKeepsEveryOtherByte() throws {
         let file = "# c\r\nFROM \\\r\n  alpine:3.20 AS base\r\nRUN echo alpine:3.20\r\n"
         let tree = try DockerfileParser.parse(file)
+        try #require(tree.instructions.count >= 1)
         let from = tree.instructions[0]
         let base = try #require(from.asFrom?.base)
         let range = try #require(from.sourceRange(of: base))

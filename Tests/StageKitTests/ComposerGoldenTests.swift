@@ -4,7 +4,7 @@ import StageKit
 import Testing
 
 /// Composes every fixture case and compares the result with the recorded file of the case
-/// (`Fixtures/README.md` describes the layout; `RECORD_GOLDENS=1` re-records).
+/// (`Fixtures/README.md` describes the layout; `RECORD_GOLDEN=1` re-records).
 @Suite struct ComposerGoldenTests {
     @Test func everyGroupHasCases() {
         #expect(FixtureCase.all("composed").count >= 5)

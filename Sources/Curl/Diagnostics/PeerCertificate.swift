@@ -31,9 +31,6 @@ public struct PeerCertificate: Sendable, Equatable {
     /// The issuer distinguished name (`Issuer`).
     public var issuer: String? { value(for: "Issuer") }
 
-    /// The serial number (`Serial Number`) as OpenSSL prints it.
-    public var serialNumber: String? { value(for: "Serial Number") }
-
     /// Start of validity (`Start date`), OpenSSL's text, e.g. `"Jan  2 03:04:05 2025 GMT"`.
     public var notBefore: String? { value(for: "Start date") }
 

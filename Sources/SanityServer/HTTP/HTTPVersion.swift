@@ -15,8 +15,6 @@ public struct HTTPVersion: Sendable, Hashable, CustomStringConvertible {
         self.minor = minor
     }
 
-    /// `HTTP/1.0`.
-    public static let http1_0 = HTTPVersion(major: 1, minor: 0)
     /// `HTTP/1.1`.
     public static let http1_1 = HTTPVersion(major: 1, minor: 1)
 

@@ -46,14 +46,6 @@ extension LintDocument {
         stage.entryIndices.map { entries[$0] }
     }
 
-    /// Whether a stage adds Stagefile layer templates (`USE NAME`), whose instructions the
-    /// document cannot see.
-    ///
-    /// - Parameter stage: A stage of this document.
-    func usesLayerTemplates(_ stage: BuildStage) -> Bool {
-        stage.entryIndices.contains { entries[$0].kind == "USE" }
-    }
-
     /// The names of all build stages, lower-cased.
     var stageNames: Set<String> { Set(stages.compactMap(\.alias)) }
 

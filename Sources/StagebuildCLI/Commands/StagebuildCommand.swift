@@ -1,4 +1,5 @@
 import Foundation
+import StageKit
 
 /// The `stagebuild` command: dispatches to a subcommand and turns its result into an exit
 /// status. Only this layer prints or exits.
@@ -54,7 +55,10 @@ public enum StagebuildCommand {
             break
         }
         guard let command = subcommand(named: first) else {
-            let hint = NameHints.closest(to: first, in: subcommands.map { $0.name }).map { "; did you mean '\($0)'?" } ?? ""
+            let hint =
+                NameSuggestions.closest(to: first, in: subcommands.map { $0.name }, limit: 1).first.map {
+                    "; did you mean '\($0)'?"
+                } ?? ""
             context.reportError("unknown command '\(first)'\(hint)")
             context.standardError.write("USAGE: stagebuild <command> [options]\nSee 'stagebuild --help'.\n")
             return .usage

@@ -15,7 +15,7 @@ struct FixtureCase: CustomTestStringConvertible, Sendable {
 
     /// The fixtures as the test bundle holds them (`resources: [.copy("Fixtures")]`).
     static let bundledRoot = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
-    /// The fixtures in the source tree, where `RECORD_GOLDENS=1` writes expected files.
+    /// The fixtures in the source tree, where `RECORD_GOLDEN=1` writes expected files.
     static let sourceRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
@@ -60,23 +60,23 @@ struct FixtureCase: CustomTestStringConvertible, Sendable {
         return try composer().compose(stagefile)
     }
 
-    /// Compares `actual` with the expected file of the case; with `RECORD_GOLDENS=1` in the
+    /// Compares `actual` with the expected file of the case; with `RECORD_GOLDEN=1` in the
     /// environment, writes `actual` into the source tree instead and reports the files it
     /// changed, so that a recording run is never mistaken for a passing one.
     func expectGolden(_ file: String, equals actual: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let expected = try? text(file)
-        if ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" {
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
             guard expected != actual else { return }
             let target = Self.sourceRoot.appendingPathComponent(group).appendingPathComponent(name).appendingPathComponent(file)
             try Data(actual.utf8).write(to: target)
             Issue.record(
-                "recorded \(group)/\(name)/\(file); read the diff, then run again without RECORD_GOLDENS",
+                "recorded \(group)/\(name)/\(file); read the diff, then run again without RECORD_GOLDEN",
                 sourceLocation: sourceLocation)
             return
         }
         guard let expected else {
             Issue.record(
-                "\(group)/\(name)/\(file) is missing; run the tests with RECORD_GOLDENS=1 to record it",
+                "\(group)/\(name)/\(file) is missing; run the tests with RECORD_GOLDEN=1 to record it",
                 sourceLocation: sourceLocation)
             return
         }
