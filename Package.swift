@@ -36,7 +36,7 @@ let package = Package(
         // libcurl from Debian's libcurl4-openssl-dev, with typed C wrappers for its variadic calls.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The only importer of CCurl: an easy handle with typed options, timings and CURLcode errors.
-        .target(name: "Curl", dependencies: ["CCurl"]),
+        .target(name: "Curl", dependencies: ["CCurl", "Serialization"]),
         // RE2 from Debian's libre2-dev behind a few C functions (RE2 is C++; Swift calls C).
         // Its static archive (`-l:libre2.a`): the shared libre2.so.9 would also load the shared
         // libstdc++.so.6, whose relocation cost about 3 ms of every process start. libstdc++ comes

@@ -1,3 +1,5 @@
+import Serialization
+
 /// One certificate of the chain the TLS peer presented, as libcurl's OpenSSL backend describes
 /// it in `CURLINFO_CERTINFO` (asked for with `CURLOPT_CERTINFO`).
 ///
@@ -43,7 +45,7 @@ public struct PeerCertificate: Sendable, Equatable {
     public var subjectAlternativeNames: [String] {
         guard let line = value(for: "X509v3 Subject Alternative Name") else { return [] }
         return line.split(separator: ", ")
-            .map { $0.trimmingWhitespace() }
+            .map { $0.trimmingLineWhitespace() }
             .filter { !$0.isEmpty }
     }
 

@@ -1,3 +1,5 @@
+import Serialization
+
 /// Keeps secrets out of descriptions and debug logs.
 public enum Redaction {
     /// Header fields whose values are credentials (RFC 9110 sections 11.6.2 and 11.7.2).
@@ -7,7 +9,7 @@ public enum Redaction {
     /// `***`; other lines unchanged. Keeps the line end.
     static func headerLine(_ line: Substring) -> String {
         guard let colon = line.firstIndex(of: ":") else { return String(line) }
-        let name = line[..<colon].trimmingWhitespace().lowercased()
+        let name = line[..<colon].trimmingLineWhitespace().lowercased()
         guard secretHeaderNames.contains(name) else { return String(line) }
         let end = line.hasSuffix("\r\n") || line.hasSuffix("\n") ? "\r\n" : ""
         return "\(line[..<colon]): ***\(end)"

@@ -1,4 +1,5 @@
 import CCurl
+import Serialization
 
 /// Collects what libcurl's callbacks deliver during one transfer: body bytes (bounded), header
 /// lines grouped into heads, and debug output (bounded). Used on the transferring thread only.
@@ -54,16 +55,16 @@ final class TransferRecorder {
             heads.append(ResponseHead(statusLine: ""))
         }
         let last = heads.count - 1
-        if line.first == " " || line.first == "\t" {
+        if line.first?.isHTTPWhitespace == true {
             // Obsolete line folding (RFC 9112 section 5.2): continue the previous value.
             if let previous = heads[last].fields.indices.last {
-                heads[last].fields[previous].value += " " + line.trimmingWhitespace()
+                heads[last].fields[previous].value += " " + line.trimmingLineWhitespace()
             }
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = String(line[..<colon])
-        let value = line[line.index(after: colon)...].trimmingWhitespace()
+        let value = line[line.index(after: colon)...].trimmingLineWhitespace()
         heads[last].fields.append(HeaderField(name: name, value: value))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Serialization
 
 /// Tells an answer the proxy made up itself from the target's answer that it forwarded.
 ///
@@ -43,7 +44,7 @@ enum ProxyAnswer {
             // Challenges are separated by commas, but so are a challenge's parameters: a scheme
             // is a token not followed by "=", at the start or after a comma.
             for part in challenge.split(separator: ",") {
-                let words = part.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                let words = part.split(whereSeparator: \.isHTTPWhitespace)
                 guard let first = words.first, !first.contains("="), HTTPToken.isToken(first) else { continue }
                 let scheme = String(first)
                 if !schemes.contains(where: { $0.lowercased() == scheme.lowercased() }) { schemes.append(scheme) }

@@ -1,3 +1,5 @@
+import Serialization
+
 /// Byte classes and small text helpers from RFC 9110 section 5.6 and RFC 9112.
 enum ASCII {
     static let lineFeed: UInt8 = 0x0A
@@ -79,6 +81,6 @@ enum ASCII {
 
     /// The elements of a comma-separated list, trimmed, without empty ones (RFC 9110 section 5.6.1).
     static func listElements(_ value: String) -> [String] {
-        value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        value.split(separator: ",").map { $0.trimmingHTTPWhitespace() }.filter { !$0.isEmpty }
     }
 }

@@ -1,3 +1,5 @@
+import Serialization
+
 extension HTTPRequestParser {
     /// Parses a complete head: request line, field lines and the empty line that ends them.
     ///
@@ -177,7 +179,7 @@ extension HTTPRequestParser {
             } else if ASCII.bytes(name, equalLowercase: "content-length") {
                 lengths.append(
                     contentsOf: field.value.split(separator: ",", omittingEmptySubsequences: false).map {
-                        $0.trimmingWhitespace()
+                        $0.trimmingHTTPWhitespace()
                     })
             } else if ASCII.bytes(name, equalLowercase: "transfer-encoding") {
                 sawTransferEncoding = true

@@ -1,3 +1,5 @@
+import Serialization
+
 /// How a route renders its document: JSON unless the client prefers `text/plain`.
 enum ResponseFormat: Sendable, Equatable {
     case json
@@ -44,7 +46,7 @@ enum ResponseFormat: Sendable, Equatable {
         var quality: Double
 
         init(_ element: String) {
-            let parameters = element.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
+            let parameters = element.split(separator: ";").map { $0.trimmingHTTPWhitespace().lowercased() }
             let media = parameters.first?.split(separator: "/", maxSplits: 1) ?? []
             type = media.first.map(String.init) ?? ""
             subtype = media.count > 1 ? String(media[1]) : ""

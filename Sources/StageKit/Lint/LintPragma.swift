@@ -1,3 +1,5 @@
+import Serialization
+
 /// The ignore pragma `# stagebuild ignore=SB001[,SB002] REASON`: a comment line directly
 /// above an instruction (in the run of comment lines that ends at it) switches the named
 /// rules off for that instruction only, as hadolint's `# hadolint ignore=DL3008` does.
@@ -115,7 +117,7 @@ public struct LintPragma: Sendable, Hashable {
 
         reader.skipSpaces()
         let reasonColumn = reader.index + 1
-        pragma.reason = String(String.UnicodeScalarView(reader.scalars[reader.index...])).trimmed
+        pragma.reason = String(String.UnicodeScalarView(reader.scalars[reader.index...])).trimmingLineWhitespace()
         if pragma.reason.isEmpty {
             pragma.problems.append(
                 Problem(message: "pragma gives no reason; write why after the rule ids", column: keywordColumn))
@@ -193,16 +195,5 @@ public struct LintPragma: Sendable, Hashable {
             index += target.count
             return true
         }
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces, tabs and line endings.
-    fileprivate var trimmed: String {
-        let blank: Set<Character> = [" ", "\t", "\r", "\n", "\r\n"]
-        guard let first = firstIndex(where: { !blank.contains($0) }), let last = lastIndex(where: { !blank.contains($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
     }
 }
