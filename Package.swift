@@ -14,7 +14,9 @@ let package = Package(
         // `RegistryTransport` protocol only, so StageKit stays free of network code and tests swap
         // the transport; the real one (libcurl with ProbeKit's proxy selection) lives in the CLI,
         // which already depends on both kits and chooses every side effect.
-        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests", "Serialization", "YAML"]),
+        // The Debian archive's InRelease and Packages.xz files are read through the same transport;
+        // their signature check is behind `ArchiveSignatureCheck` (gpgv, run by the CLI).
+        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests", "Serialization", "YAML", "XZ"]),
         // Argument parsing, help text, commands and exit codes; runs in-process for tests. Holds the
         // libcurl registry transport for `stagebuild lock` (see StageKit).
         .target(
@@ -55,6 +57,10 @@ let package = Package(
         // aliases resolved, keys unique, size and depth limited. libyaml's static archive
         // (`-l:libyaml.a`), as RE2's: the runtime image needs no libyaml package.
         .target(name: "YAML", dependencies: ["CYAML"], linkerSettings: [.linkedLibrary(":libyaml.a")]),
+        // liblzma from Debian's liblzma-dev: the xz decoder (Debian's Packages.xz indexes).
+        .systemLibrary(name: "CLzma", providers: [.apt(["liblzma-dev"])]),
+        // The only importer of CLzma: a whole .xz file decompressed, with a bound on its size.
+        .target(name: "XZ", dependencies: ["CLzma"]),
         // The probe as a Prometheus target on the server's core: blackbox_exporter's config
         // format (read with YAML), its metric names, and the probe's reasons.
         .target(name: "Exporter", dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns", "Curl", "Serialization"]),
@@ -70,6 +76,7 @@ let package = Package(
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        .testTarget(name: "XZTests", dependencies: ["XZ"]),
         .testTarget(name: "ExporterTests", dependencies: ["Exporter", "ProbeKit", "Serialization"]),
         // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.
         .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax"]),
