@@ -63,6 +63,8 @@ public struct Composer: Sendable {
             text: text, templates: session.templates.values.sorted { $0.name < $1.name }, images: session.imageMentions())
         composition.lineOrigins = session.lineOrigins()
         composition.warnings = session.warnings
+        composition.packagePins = session.packagePins()
+        composition.parameterBindings = session.parameterBindings
         if let lockfile { composition.pin(with: lockfile) }
         return composition
     }
@@ -113,6 +115,8 @@ private struct CompositionSession {
     var blockOrigins: [String] = []
     /// Whether images are pinned by a lockfile (the header says so).
     let isLocked: Bool
+    /// Each parameter value the Stagefile gave, in the order bound.
+    var parameterBindings: [Composition.ParameterBinding] = []
 
     init(composer: Composer, stagefile: Stagefile, isLocked: Bool = false) {
         self.composer = composer
@@ -222,7 +226,8 @@ private struct CompositionSession {
             if blockIndex > 0 { number += 1 }
             for line in block {
                 number += 1
-                if let image = line.fromImage {
+                // `scratch` is no image (BuildKit's empty base), as lint's image uses read it.
+                if let image = line.fromImage, image.written.lowercased() != "scratch" {
                     mentions.append(
                         ImageMention(
                             written: image.written, expanded: image.written, kind: .from, origin: blockOrigins[blockIndex],
@@ -245,6 +250,16 @@ private struct CompositionSession {
             }
         }
         return mentions
+    }
+
+    /// The Debian package pins of the Stagefile's and the templates' `RUN`s (see
+    /// ``LintDocument/packagePins(file:)``): the Stagefile's first, then each template's, by name.
+    func packagePins() -> [PackagePin] {
+        var pins = LintDocument(stagefile.syntax).packagePins(file: stagefile.displayPath)
+        for template in templates.values.sorted(by: { $0.name < $1.name }) {
+            pins += LintDocument(template.syntax).packagePins(file: composer.catalog.display(template.path))
+        }
+        return pins
     }
 
     /// Where each line of the composed text comes from, in order (the header's lines and the
@@ -471,6 +486,13 @@ private struct CompositionSession {
         pragmas stagefilePragmas: [ComposedLine] = []
     ) throws(CompositionError) {
         let values = try bind(template, reference: reference, requiredBy: requiredBy)
+        for name in values.keys.sorted() {
+            guard let value = values[name] else { continue }
+            parameterBindings.append(
+                Composition.ParameterBinding(
+                    template: template.name, parameter: name, value: value.value, file: stagefile.displayPath,
+                    location: value.location))
+        }
         let relative = Paths.relative(template.path, from: composer.stagefileDirectory)
         let shown = composer.catalog.shownPath(of: template, from: composer.stagefileDirectory)
         let file = composer.catalog.display(template.path)
@@ -551,6 +573,8 @@ private struct CompositionSession {
         var word: String
         /// Where the Stagefile binds it.
         var location: SourceLocation
+        /// The value as given, unquoted.
+        var value: String
     }
 
     /// Checks the values a reference binds against the template's parameters and this build
@@ -587,7 +611,8 @@ private struct CompositionSession {
                     throw CompositionError(
                         "value of \(parameter.name) cannot be written as data", file: stagefile.displayPath, at: binding.location)
                 }
-                values[parameter.name] = BoundValue(name: parameter.name, word: word, location: binding.location)
+                values[parameter.name] = BoundValue(
+                    name: parameter.name, word: word, location: binding.location, value: binding.value)
             } else if let defaultWord = parameter.defaultWord {
                 word = defaultWord
             } else {

@@ -21,6 +21,8 @@ public struct CommandContext: Sendable {
     public var handlesInterrupts = false
     /// The files commands read: the local file system, or a test's.
     public var fileSystem: any FileSystem = LocalFileSystem()
+    /// The clock: the time now (`lock --snapshot now`).
+    public var now: @Sendable () -> Date = { Date() }
     /// Reads all of standard input (`--targets -`).
     public var readStandardInput: @Sendable () -> [UInt8] = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
 

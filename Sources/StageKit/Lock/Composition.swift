@@ -26,6 +26,27 @@ public struct Composition: Sendable {
     /// `SHELL`; a parameter shadowing a Stagefile `ARG`.
     public internal(set) var warnings: [CompositionError] = []
 
+    /// Every Debian package pin of the Stagefile's and the templates' `RUN`s, in file order,
+    /// each at its position in the file that writes it.
+    public internal(set) var packagePins: [PackagePin] = []
+
+    /// One parameter value the Stagefile gave a template, e.g. `debian`'s `DEBIAN_SNAPSHOT`.
+    public struct ParameterBinding: Sendable, Hashable {
+        /// The template's name.
+        public var template: String
+        /// The parameter's name.
+        public var parameter: String
+        /// The value as given, unquoted.
+        public var value: String
+        /// The Stagefile, as messages show it.
+        public var file: String
+        /// Where the Stagefile binds it.
+        public var location: SourceLocation
+    }
+
+    /// Each parameter value the Stagefile gave, once per template placement, in order.
+    public internal(set) var parameterBindings: [ParameterBinding] = []
+
     /// The images left as written although a lockfile was given: the lockfile does not hold
     /// them (it is stale), or they are written through a variable.
     public internal(set) var unpinnedImages: [ImageMention] = []
@@ -42,17 +63,43 @@ public struct Composition: Sendable {
         self.images = images
     }
 
-    /// What a lockfile records for this composition: each image reference once, and each
-    /// template's content digest.
+    /// What a lockfile records for this composition: each image reference once, each package
+    /// pin once, the Stagefile's `DEBIAN_SNAPSHOT`, and each template's content digest.
     ///
     /// - Returns: The inputs.
-    /// - Throws: `CompositionError` for an image named through a variable or not a valid reference.
+    /// - Throws: `CompositionError` for an image named through a variable or not a valid
+    ///   reference, and for two different `DEBIAN_SNAPSHOT` values or one that is no
+    ///   `YYYYMMDDTHHMMSSZ` time (a lock reads one archive state).
     public func lockInputs() throws(CompositionError) -> LockInputs {
         var references: [ImageReference] = []
         for mention in images { references.append(try mention.reference(at: source(of: mention))) }
         var digests: [String: Digest] = [:]
         for template in templates { digests[template.name] = template.contentDigest }
-        return LockInputs(images: references, templates: digests)
+        return LockInputs(
+            images: references, templates: digests, packages: packagePins.map(\.written),
+            debianSnapshot: try boundValue(of: DebianArchiveState.snapshotParameter))
+    }
+
+    /// The one value the Stagefile gives a parameter, wherever it binds it; `nil` when it gives
+    /// none or an empty one.
+    ///
+    /// - Parameter parameter: e.g. `DEBIAN_SNAPSHOT`.
+    /// - Throws: `CompositionError` when it gives two values, or a `DEBIAN_SNAPSHOT` that is no snapshot time.
+    public func boundValue(of parameter: String) throws(CompositionError) -> String? {
+        let bindings = parameterBindings.filter { $0.parameter == parameter && !$0.value.isEmpty }
+        guard let first = bindings.first else { return nil }
+        if let other = bindings.first(where: { $0.value != first.value }) {
+            throw CompositionError(
+                "\(parameter) is \(other.value) here but \(first.value) at line \(first.location.line); "
+                    + "stagebuild lock reads one Debian archive state, so give every build stage the same value",
+                file: other.file, at: other.location)
+        }
+        if parameter == DebianArchiveState.snapshotParameter && !DebianArchiveState.isSnapshotTime(first.value) {
+            throw CompositionError(
+                "\(parameter)=\(first.value) is not a snapshot time YYYYMMDDTHHMMSSZ (UTC), e.g. 20250520T000000Z",
+                file: first.file, at: first.location)
+        }
+        return first.value
     }
 
     /// Where a mention stands in the Stagefile or template it comes from, as the user shows it.

@@ -1,28 +1,40 @@
 /// What a lockfile pins and checks: the image references of a composition (each once, as
-/// written) and the content digest of each stage template it used. The Stagefile's other lines
-/// are not inputs: editing a `LABEL` does not make the lock stale.
+/// written), the Debian package pins of its `RUN`s (each once, as written), the snapshot time
+/// the Stagefile gives the `debian` template, and the content digest of each stage template it
+/// used. The Stagefile's other lines are not inputs: editing a `LABEL` does not make the lock stale.
 public struct LockInputs: Sendable, Hashable {
     /// The image references, each written form once, sorted by it.
     public let images: [ImageReference]
     /// Each template's content digest (`"sha256:" + 64 hex` of its bytes), by template name.
     public let templates: [String: Digest]
+    /// The package pins as written, e.g. `curl=7.88.1-10+deb12u12`, each once, sorted.
+    public let packages: [String]
+    /// The `DEBIAN_SNAPSHOT` the Stagefile binds (`YYYYMMDDTHHMMSSZ`); `nil` when it binds none.
+    public let debianSnapshot: String?
 
     /// Inputs from references and template digests.
     ///
     /// - Parameters:
     ///   - images: The references in any order; repeated written forms count once.
     ///   - templates: Content digests by template name.
-    public init(images: [ImageReference], templates: [String: Digest]) {
+    ///   - packages: Package pins as written, in any order; repeated ones count once.
+    ///   - debianSnapshot: The Stagefile's `DEBIAN_SNAPSHOT`, if it gives one.
+    public init(images: [ImageReference], templates: [String: Digest], packages: [String] = [], debianSnapshot: String? = nil) {
         var seen: Set<String> = []
         self.images = images.filter { seen.insert($0.written).inserted }.sorted { Self.precedes($0.written, $1.written) }
         self.templates = templates
+        self.packages = Set(packages).sorted(by: Self.precedes)
+        self.debianSnapshot = debianSnapshot
     }
 
-    /// The SHA-256 of all inputs in one canonical text (format version, then one line per image
-    /// and per template, sorted by byte value), recorded in the lockfile as `inputsDigest`.
+    /// The SHA-256 of all inputs in one canonical text (format version, then one line per image,
+    /// per package pin and per template, sorted by byte value, and the snapshot), recorded in
+    /// the lockfile as `inputsDigest`.
     public var digest: Digest {
         var lines = ["stagebuild.lock format \(Lockfile.formatVersion)"]
         lines += images.map { "image \($0.written)" }
+        lines += packages.map { "package \($0)" }
+        if let debianSnapshot { lines.append("debian-snapshot \(debianSnapshot)") }
         lines += templates.keys.sorted(by: Self.precedes).map { "template \($0) \(templates[$0]?.description ?? "")" }
         return Digest.sha256(of: (lines.joined(separator: "\n") + "\n").utf8)
     }

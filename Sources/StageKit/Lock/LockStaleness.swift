@@ -8,6 +8,17 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
     case imageAdded(String)
     /// The lockfile holds an image the composition no longer names.
     case imageRemoved(String)
+    /// The composition pins a Debian package version the lockfile does not hold (a pin added,
+    /// or edited to another version).
+    case packageAdded(String)
+    /// The lockfile holds a package pin the composition no longer has.
+    case packageRemoved(String)
+    /// The Stagefile's `DEBIAN_SNAPSHOT` is not the snapshot the packages were resolved at.
+    case debianSnapshotChanged(locked: String?, current: String)
+    /// A package entry's fields do not match its `integrity`.
+    case packageEdited(String)
+    /// A package entry holds what `stagebuild lock` never writes.
+    case packageEntryInvalid(String, reason: String)
     /// The composition uses a template the lockfile does not know.
     case templateAdded(String)
     /// The lockfile knows a template the composition no longer uses.
@@ -30,6 +41,14 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
         case .formatVersion(let found): "it has format \(found), this stagebuild writes format \(Lockfile.formatVersion)"
         case .imageAdded(let image): "image \(image) was added"
         case .imageRemoved(let image): "image \(image) was removed"
+        case .packageAdded(let pin): "package pin \(pin) was added"
+        case .packageRemoved(let pin): "package pin \(pin) was removed"
+        case .debianSnapshotChanged(let locked, let current):
+            "DEBIAN_SNAPSHOT is \(current), the packages were resolved at \(locked.map { "snapshot \($0)" } ?? "the live suites")"
+        case .packageEdited(let pin):
+            "the entry of package pin \(pin) does not match its integrity digest (edited by hand?)"
+        case .packageEntryInvalid(let pin, let reason):
+            "the entry of package pin \(pin) is not what stagebuild lock writes: \(reason)"
         case .templateAdded(let name): "template '\(name)' was added"
         case .templateRemoved(let name): "template '\(name)' was removed"
         case .templateChanged(let name, let locked, let current): "template '\(name)' changed (locked \(locked), now \(current))"

@@ -17,10 +17,23 @@ extension Lockfile {
                 ))
         }
         let templateMembers = templates.map { ($0.key, JSONValue.object([("digest", .string($0.value.description))])) }
-        let document = JSONValue.sortedObject([
+        let packageMembers = packages.map { key, package in
+            (
+                key,
+                JSONValue.sortedObject([
+                    ("architecture", .string(package.architecture)), ("filename", .string(package.filename)),
+                    ("integrity", .string(package.integrity.description)), ("name", .string(package.name)),
+                    ("sha256", .string(package.sha256)), ("suite", .string(package.suite)), ("version", .string(package.version)),
+                ])
+            )
+        }
+        var members: [(String, JSONValue)] = [
             ("formatVersion", .integer(formatVersion)), ("images", .sortedObject(imageMembers)),
-            ("inputsDigest", .string(inputsDigest.description)), ("templates", .sortedObject(templateMembers)),
-        ])
+            ("inputsDigest", .string(inputsDigest.description)), ("packages", .sortedObject(packageMembers)),
+            ("templates", .sortedObject(templateMembers)),
+        ]
+        if let debianSnapshot { members.append(("debianSnapshot", .string(debianSnapshot))) }
+        let document = JSONValue.sortedObject(members)
         return document.text() + "\n"
     }
 
@@ -71,6 +84,22 @@ extension Lockfile {
         for (name, entry) in document.templates {
             templates[name] = try digest(entry.digest, "templates.\(name).digest")
         }
+        var packages: [String: Package] = [:]
+        for (key, entry) in document.packages {
+            var package = Package(
+                ResolvedPackage(
+                    written: key,
+                    entry: PackagesIndex.Entry(
+                        name: entry.name, version: entry.version, architecture: entry.architecture, filename: entry.filename,
+                        sha256: entry.sha256), suite: entry.suite))
+            package.recordedIntegrity = try digest(entry.integrity, "packages.\(key).integrity")
+            packages[key] = package
+        }
+        if let snapshot = document.debianSnapshot, !DebianArchiveState.isSnapshotTime(snapshot) {
+            throw LockfileError("debianSnapshot: '\(snapshot)' is no snapshot time YYYYMMDDTHHMMSSZ")
+        }
+        self.packages = packages
+        self.debianSnapshot = document.debianSnapshot
         self.formatVersion = version
         self.images = images
         self.templates = templates
@@ -94,7 +123,19 @@ extension Lockfile {
             var digest: String
         }
 
+        struct PackageEntry: Decodable {
+            var architecture: String
+            var filename: String
+            var integrity: String
+            var name: String
+            var sha256: String
+            var suite: String
+            var version: String
+        }
+
+        var debianSnapshot: String?
         var images: [String: ImageEntry]
+        var packages: [String: PackageEntry]
         var inputsDigest: String
         var templates: [String: TemplateEntry]
     }

@@ -1,15 +1,21 @@
+import DockerfileSyntax
+
 /// `stagebuild.lock`, the file beside the Stagefile that pins every image of the composition
-/// by digest and records each stage template's content digest.
+/// by digest, every Debian package pin to the `.deb` the archive holds for it, and records each
+/// stage template's content digest.
 ///
 /// It is JSON with keys sorted by byte value, two-space indentation and one trailing newline,
-/// so the same lock is the same bytes on every machine. Each image entry carries the SHA-256
-/// of its own fields (`integrity`), so a hand edit of a digest, name or media type is caught
-/// offline, naming the entry; `inputsDigest` covers which images and templates there are.
-///
+/// so the same lock is the same bytes on every machine. Each image and package entry carries
+/// the SHA-256 of its own fields (`integrity`), so a hand edit is caught offline, naming the
+/// entry; `inputsDigest` covers which images, package pins and templates there are and the
+/// Stagefile's `DEBIAN_SNAPSHOT`. `debianSnapshot` is the archive state the packages were
+/// resolved against (absent: the live suites); compose writes it as the `debian` template's
+/// `DEBIAN_SNAPSHOT` when the Stagefile gives none.
 ///
 /// ```json
 /// {
-///   "formatVersion": 1,
+///   "debianSnapshot": "20251130T022141Z",
+///   "formatVersion": 3,
 ///   "images": {
 ///     "debian:bookworm-slim": {
 ///       "digest": "sha256:…",
@@ -20,6 +26,17 @@
 ///     }
 ///   },
 ///   "inputsDigest": "sha256:…",
+///   "packages": {
+///     "curl=7.88.1-10+deb12u14": {
+///       "architecture": "amd64",
+///       "filename": "pool/updates/main/c/curl/curl_7.88.1-10+deb12u14_amd64.deb",
+///       "integrity": "sha256:…",
+///       "name": "curl",
+///       "sha256": "…64 hex…",
+///       "suite": "bookworm-security",
+///       "version": "7.88.1-10+deb12u14"
+///     }
+///   },
 ///   "templates": {
 ///     "debian": {
 ///       "digest": "sha256:…"
@@ -31,8 +48,8 @@ public struct Lockfile: Sendable, Hashable {
     /// The lockfile's name; it lives in the Stagefile's folder.
     public static let fileName = "stagebuild.lock"
     /// The format this stagebuild reads and writes; bumped when the meaning of a field changes
-    /// (2: each image entry has `integrity`).
-    public static let formatVersion = 2
+    /// (2: each image entry has `integrity`; 3: Debian package pins and the snapshot time).
+    public static let formatVersion = 3
 
     /// One pinned image.
     public struct Image: Sendable, Hashable {
@@ -92,21 +109,87 @@ public struct Lockfile: Sendable, Hashable {
         }
     }
 
+    /// One Debian package pin as the archive holds it.
+    public struct Package: Sendable, Hashable {
+        /// The pin as written, e.g. `curl=7.88.1-10+deb12u14`: the entry's key.
+        public var pin: String
+        /// The package name, e.g. `curl`.
+        public var name: String
+        /// The version, e.g. `7.88.1-10+deb12u14`.
+        public var version: String
+        /// The `.deb`'s architecture, e.g. `amd64` or `all`.
+        public var architecture: String
+        /// The suite whose index holds it, e.g. `bookworm-security`.
+        public var suite: String
+        /// The `.deb`'s path from the archive's root (the index's `Filename`).
+        public var filename: String
+        /// The `.deb`'s SHA-256, 64 lower-case hex (the index's `SHA256`).
+        public var sha256: String
+        /// The `integrity` the file recorded for the entry; for an entry made in memory, its own.
+        public var recordedIntegrity: Digest
+
+        /// The SHA-256 of the entry's fields, one per line in key order.
+        public var integrity: Digest {
+            Digest.sha256(of: "\(architecture)\n\(filename)\n\(name)\n\(pin)\n\(sha256)\n\(suite)\n\(version)\n".utf8)
+        }
+
+        /// True when the file's `integrity` does not match the entry's fields: it was edited.
+        public var isEdited: Bool { recordedIntegrity != integrity }
+
+        /// Why the entry is not what `stagebuild lock` writes, even with a matching integrity
+        /// digest (recomputed by hand): `nil` when it is.
+        public var invalidity: String? {
+            guard let parsed = PackagePin(operand: pin, file: "", location: SourceLocation(line: 1, column: 1), isQuoted: false)
+            else { return "its key is no NAME=VERSION pin" }
+            if parsed.name != name || parsed.version != version { return "its name and version are not its key's" }
+            if sha256.utf8.count != 64 || !sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
+                return "its sha256 is not 64 lower-case hex digits"
+            }
+            return nil
+        }
+
+        /// Creates an entry.
+        ///
+        /// - Parameter resolved: The pin as the archive holds it.
+        public init(_ resolved: ResolvedPackage) {
+            pin = resolved.written
+            name = resolved.entry.name
+            version = resolved.entry.version
+            architecture = resolved.entry.architecture
+            suite = resolved.suite
+            filename = resolved.entry.filename
+            sha256 = resolved.entry.sha256
+            recordedIntegrity = Digest.sha256(of: [])
+            recordedIntegrity = integrity
+        }
+    }
+
     /// The format version the file was written with.
     public var formatVersion: Int
     /// Pinned images by their reference as written.
     public var images: [String: Image]
     /// Content digests of the templates by name.
     public var templates: [String: Digest]
+    /// Pinned Debian packages by their pin as written.
+    public var packages: [String: Package] = [:]
+    /// The snapshot time the packages were resolved at (`YYYYMMDDTHHMMSSZ`); `nil` for the live suites.
+    public var debianSnapshot: String?
     /// The digest of all inputs (``LockInputs/digest``) when the file was written.
     public var inputsDigest: Digest
 
     /// A lockfile for inputs and their resolved images.
     ///
     /// - Parameters:
-    ///   - inputs: The composition's images and templates.
+    ///   - inputs: The composition's images, package pins and templates.
     ///   - resolved: The resolution of each image of `inputs` (others are ignored).
-    public init(inputs: LockInputs, resolved: [ResolvedImage]) {
+    ///   - packages: The resolution of each package pin of `inputs` (others are ignored).
+    ///   - debianSnapshot: The snapshot time they were resolved at; `nil` for the live suites.
+    public init(
+        inputs: LockInputs, resolved: [ResolvedImage], packages: [ResolvedPackage] = [], debianSnapshot: String? = nil
+    ) {
+        let pins = Set(inputs.packages)
+        for package in packages where pins.contains(package.written) { self.packages[package.written] = Package(package) }
+        self.debianSnapshot = debianSnapshot
         var byWritten: [String: ResolvedImage] = [:]
         for image in resolved { byWritten[image.reference.written] = image }
         var images: [String: Image] = [:]
@@ -126,7 +209,8 @@ public struct Lockfile: Sendable, Hashable {
     /// Works without network access: it compares names and digests only.
     ///
     /// - Parameter inputs: The composition's inputs now.
-    /// - Returns: Each difference, images first, then templates, each sorted by name.
+    /// - Returns: Each difference: images, package pins, the snapshot, templates, then edited
+    ///   entries, each sorted by name.
     public func staleness(against inputs: LockInputs) -> [LockStaleness] {
         guard formatVersion == Self.formatVersion else { return [.formatVersion(found: formatVersion)] }
         var reasons: [LockStaleness] = []
@@ -134,6 +218,13 @@ public struct Lockfile: Sendable, Hashable {
         let locked = Set(images.keys)
         reasons += current.subtracting(locked).sorted(by: LockInputs.precedes).map { .imageAdded($0) }
         reasons += locked.subtracting(current).sorted(by: LockInputs.precedes).map { .imageRemoved($0) }
+        let currentPins = Set(inputs.packages)
+        let lockedPins = Set(packages.keys)
+        reasons += currentPins.subtracting(lockedPins).sorted(by: LockInputs.precedes).map { .packageAdded($0) }
+        reasons += lockedPins.subtracting(currentPins).sorted(by: LockInputs.precedes).map { .packageRemoved($0) }
+        if let wanted = inputs.debianSnapshot, wanted != debianSnapshot {
+            reasons.append(.debianSnapshotChanged(locked: debianSnapshot, current: wanted))
+        }
         for name in Set(inputs.templates.keys).union(templates.keys).sorted(by: LockInputs.precedes) {
             switch (templates[name], inputs.templates[name]) {
             case (nil, .some): reasons.append(.templateAdded(name))
@@ -149,6 +240,14 @@ public struct Lockfile: Sendable, Hashable {
                 reasons.append(.imageEdited(key))
             } else if let invalid = image.invalidity {
                 reasons.append(.imageEntryInvalid(key, reason: invalid))
+            }
+        }
+        for key in packages.keys.sorted(by: LockInputs.precedes) {
+            guard let package = packages[key] else { continue }
+            if package.isEdited {
+                reasons.append(.packageEdited(key))
+            } else if let invalid = package.invalidity {
+                reasons.append(.packageEntryInvalid(key, reason: invalid))
             }
         }
         if reasons.isEmpty && inputsDigest != inputs.digest { reasons.append(.inputsDigestMismatch) }

@@ -7,9 +7,9 @@ import StageKit
 /// network access, whether the lockfile is current.
 enum LockCommand: Subcommand {
     static let name = "lock"
-    static let summary = "Pin every image to a digest from its registry; write stagebuild.lock."
+    static let summary = "Pin every image to a digest and every Debian package pin to its .deb; write stagebuild.lock."
     static let usage = """
-        lock [STAGEFILE] [--check] [--stages DIR]... [--proxy URL] [--noproxy LIST] [--cacert FILE] \
+        lock [STAGEFILE] [--check] [--stages DIR]... [--snapshot TIME|now] [--architecture ARCH] [--proxy URL] [--noproxy LIST] [--cacert FILE] \
         [--insecure-registry HOST:PORT]... [--registry-auth USER:PASS] [--connect-timeout S] [--max-time S]
         """
     static let discussion = """
@@ -21,6 +21,21 @@ enum LockCommand: Subcommand {
         manifest, so a multi-platform image pins its index digest. References are read as
         Docker reads them: docker.io with its API at registry-1.docker.io, library/ for official
         images. A reference that carries a digest is fetched and its bytes checked against it.
+
+        Debian packages: every apt-get install (or apt install) operand NAME=VERSION in a RUN of
+        the Stagefile or a template is looked up in the Debian archive state the build reads:
+        the debian template's DEBIAN_SNAPSHOT (from the Stagefile, else --snapshot, else the
+        snapshot the lockfile already records) at DEBIAN_SNAPSHOT_URL/archive/debian/TIME and
+        .../debian-security/TIME, or else the live suites bookworm, bookworm-updates and
+        bookworm-security of deb.debian.org. Each suite's InRelease is checked with gpgv against
+        /usr/share/keyrings/debian-archive-keyring.gpg (the signed text gpgv verified is what is
+        read), and its main/binary-ARCH/Packages.xz is checked against the SHA-256 InRelease
+        lists. The lockfile records per pin the name, version, architecture, suite, .deb path and
+        the .deb's SHA-256. A version the archive does not hold is an error before anything is
+        written, naming the pin, the archive state and the versions it does hold.
+        --snapshot now (or YYYYMMDDTHHMMSSZ) records that snapshot for every Debian stage, and
+        compose writes it as DEBIAN_SNAPSHOT; --architecture is the build's (default: this
+        machine's, as dpkg --print-architecture names it).
 
         Writes stagebuild.lock beside the Stagefile, atomically and only when its content
         changes: JSON with sorted keys, per image the reference as written, its full name, the
@@ -52,6 +67,12 @@ enum LockCommand: Subcommand {
             names: ["--check"], takesValue: false,
             help: "Resolve nothing; exit 1 when stagebuild.lock is missing or stale (no network)."),
         CatalogSearchPath.option,
+        ArgumentScanner.Option(
+            names: ["--snapshot"], takesValue: true, valueName: "TIME",
+            help: "Resolve Debian packages at this snapshot.debian.org time (YYYYMMDDTHHMMSSZ or now) and record it."),
+        ArgumentScanner.Option(
+            names: ["--architecture"], takesValue: true, valueName: "ARCH",
+            help: "The build's Debian architecture, e.g. amd64 (default: this machine's)."),
         NetworkOptions.proxy,
         NetworkOptions.noProxy,
     ]
@@ -82,8 +103,10 @@ enum LockCommand: Subcommand {
         let lock = input.lock
         let lockName = lock.display(lock.path)
         let inputs: LockInputs
+        let composition: Composition
         do {
-            inputs = try input.composer.composition(of: input.stagefile).lockInputs()
+            composition = try input.composer.composition(of: input.stagefile)
+            inputs = try composition.lockInputs()
         } catch {
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
             return error.isReadFailure ? .ioError : .dataError
@@ -113,9 +136,7 @@ enum LockCommand: Subcommand {
             }
         }
         let client = RegistryClient(
-            transport: CurlRegistryTransport(
-                proxy: settings.proxy, proxyAuthentication: settings.proxyAuthentication, caFile: settings.caFile,
-                connectTimeout: settings.connectTimeout, maxTime: settings.maxTime),
+            transport: transport(settings),
             credentials: settings.credentials, insecureRegistries: settings.insecureRegistries)
         let resolution = resolve(inputs.images, with: client, context: context)
         guard resolution.failures.isEmpty else {
@@ -126,7 +147,29 @@ enum LockCommand: Subcommand {
             return unavailable ? .unavailable : .dataError
         }
 
-        let lockfile = Lockfile(inputs: inputs, resolved: resolution.images)
+        let archive: DebianArchiveState
+        switch archiveState(of: composition, inputs: inputs, settings: settings, lock: lock, context: context) {
+        case .success(let state): archive = state
+        case .failure(let failure): return failure.code
+        }
+        var packages: [ResolvedPackage] = []
+        if !composition.packagePins.isEmpty {
+            let resolver = DebianPackageResolver(
+                transport: transport(settings, maxBodyBytes: 256 * 1_048_576),
+                signatureCheck: GpgvSignatureCheck(deadline: settings.maxTime), architecture: settings.architecture)
+            do {
+                packages = try resolver.resolve(composition.packagePins, in: archive)
+            } catch {
+                context.reportError(error.message)
+                let existed = FileManager.default.fileExists(atPath: lock.path)
+                context.standardError.write("\(lockName) was \(existed ? "not changed" : "not written").\n")
+                return error.kind == .missingVersion ? .dataError : .unavailable
+            }
+        }
+
+        let lockfile = Lockfile(
+            inputs: inputs, resolved: resolution.images, packages: packages,
+            debianSnapshot: composition.packagePins.isEmpty && inputs.debianSnapshot == nil ? nil : archive.snapshot)
         let changed: Bool
         do {
             changed = try AtomicFile.write(lockfile.text, to: lock.path)
@@ -138,15 +181,67 @@ enum LockCommand: Subcommand {
             guard let image = lockfile.images[reference.written] else { continue }
             context.standardOutput.write("\(reference.written) \(image.digest)\n")
         }
+        for pin in inputs.packages {
+            guard let package = lockfile.packages[pin] else { continue }
+            context.standardOutput.write("\(pin) \(package.architecture) \(package.suite) sha256:\(package.sha256)\n")
+        }
+        if !inputs.packages.isEmpty { context.standardOutput.write("packages from \(archive)\n") }
         context.standardOutput.write("\(changed ? "wrote" : "unchanged:") \(lockName) (\(counts(inputs)))\n")
         return .success
     }
 
-    /// `2 images, 3 templates`.
+    /// `2 images, 3 templates`, or `2 images, 4 packages, 3 templates` with package pins.
     private static func counts(_ inputs: LockInputs) -> String {
         let images = inputs.images.count
         let templates = inputs.templates.count
-        return "\(images) image\(images == 1 ? "" : "s"), \(templates) template\(templates == 1 ? "" : "s")"
+        let packages = inputs.packages.count
+        let pins = packages == 0 ? "" : "\(packages) package\(packages == 1 ? "" : "s"), "
+        return "\(images) image\(images == 1 ? "" : "s"), \(pins)\(templates) template\(templates == 1 ? "" : "s")"
+    }
+
+    /// The libcurl transport with the run's proxy, TLS and deadline settings.
+    private static func transport(_ settings: Settings, maxBodyBytes: Int = 4 * 1_048_576) -> CurlRegistryTransport {
+        var transport = CurlRegistryTransport(
+            proxy: settings.proxy, proxyAuthentication: settings.proxyAuthentication, caFile: settings.caFile,
+            connectTimeout: settings.connectTimeout, maxTime: settings.maxTime)
+        transport.maxBodyBytes = maxBodyBytes
+        return transport
+    }
+
+    /// The Debian archive state the build reads: the Stagefile's `DEBIAN_SNAPSHOT`, else
+    /// `--snapshot`, else the snapshot the lockfile records, else the live suites; snapshots
+    /// at the Stagefile's `DEBIAN_SNAPSHOT_URL`, else the template's default.
+    private static func archiveState(
+        of composition: Composition, inputs: LockInputs, settings: Settings, lock: LockInput, context: CommandContext
+    ) -> Result<DebianArchiveState, ExitCodeFailure> {
+        var snapshot = inputs.debianSnapshot
+        if let asked = settings.snapshot {
+            let time = asked == "now" ? DebianSnapshotTime.format(context.now()) : asked
+            if let given = snapshot, given != time {
+                context.reportError(
+                    "the Stagefile gives DEBIAN_SNAPSHOT=\(given); --snapshot \(asked) cannot move it (remove it from the Stagefile)"
+                )
+                return .failure(ExitCodeFailure(.usage))
+            }
+            snapshot = time
+        } else if snapshot == nil, case .success(let existing?) = lock.load(context: context) {
+            snapshot = existing.debianSnapshot
+        }
+        guard let snapshot else { return .success(.live) }
+        var baseURL = DebianArchiveState.defaultSnapshotURL
+        do {
+            if let bound = try composition.boundValue(of: DebianArchiveState.snapshotURLParameter) {
+                baseURL = bound
+            } else if let declared = composition.templates.lazy.compactMap({
+                $0.parameter(named: DebianArchiveState.snapshotURLParameter)?.defaultWord
+            }).first, !declared.isEmpty {
+                baseURL = declared
+            }
+        } catch {
+            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
+            return .failure(ExitCodeFailure(.dataError))
+        }
+        return .success(.snapshot(snapshot, baseURL: baseURL))
     }
 
     /// Resolves each image once (references written differently but naming the same image are
@@ -193,6 +288,10 @@ enum LockCommand: Subcommand {
         var credentials: RegistryCredentials?
         var connectTimeout: Double
         var maxTime: Double
+        /// `--snapshot`: `now` or `YYYYMMDDTHHMMSSZ`.
+        var snapshot: String?
+        /// The build's Debian architecture.
+        var architecture: String
 
         init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) {
             proxy = ProxyConfiguration(
@@ -219,6 +318,15 @@ enum LockCommand: Subcommand {
             }
             connectTimeout = try SecondsOption.parse(arguments.value("--connect-timeout"), option: "--connect-timeout") ?? 10
             maxTime = try SecondsOption.parse(arguments.value("--max-time"), option: "--max-time") ?? 30
+            snapshot = arguments.value("--snapshot")
+            if let snapshot, snapshot != "now", !DebianArchiveState.isSnapshotTime(snapshot) {
+                throw UsageError(
+                    "--snapshot takes now or a time YYYYMMDDTHHMMSSZ (UTC), e.g. 20250520T000000Z, not '\(snapshot)'")
+            }
+            architecture = arguments.value("--architecture") ?? DebianSnapshotTime.machineArchitecture
+            guard !architecture.isEmpty, architecture.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) else {
+                throw UsageError("--architecture takes a Debian architecture name such as amd64 or arm64")
+            }
         }
     }
 }

@@ -12,9 +12,10 @@ import StageKit
 /// speaks the registry protocol over the `RegistryTransport` protocol, and the CLI, which
 /// already chooses every side effect, plugs libcurl in.
 struct CurlRegistryTransport: RegistryTransport {
-    /// Bodies larger than this fail (manifests and token answers are small; registries cap
-    /// manifests at 4 MiB), in bytes.
-    static let maxBodyBytes = 4 * 1_048_576
+    /// Bodies larger than this fail, in bytes: 4 MiB for registries (manifests and token
+    /// answers are small; registries cap manifests at 4 MiB); the Debian archive's indexes
+    /// are larger (bookworm's main `Packages.xz` for amd64: about 9 MB).
+    var maxBodyBytes = 4 * 1_048_576
 
     /// Proxy settings from the command line and the environment.
     var proxy: ProxyConfiguration
@@ -51,13 +52,13 @@ struct CurlRegistryTransport: RegistryTransport {
         do {
             let handle = try EasyHandle()
             try handle.set(options)
-            response = try handle.perform(maxBodyBytes: Self.maxBodyBytes)
+            response = try handle.perform(maxBodyBytes: maxBodyBytes)
         } catch {
             let via = route.server.map { " (through proxy \($0))" } ?? ""
             throw RegistryTransportError(Self.kind(of: error.code), error.reason + via)
         }
         if response.isBodyTruncated {
-            throw RegistryTransportError(.other, "the answer is larger than \(Self.maxBodyBytes) bytes")
+            throw RegistryTransportError(.other, "the answer is larger than \(maxBodyBytes) bytes")
         }
         return RegistryResponse(
             statusCode: response.statusCode,

@@ -43,7 +43,7 @@ import Testing
             "docker.io/library/nginx:1.27", "nginx:1.27")
         let expected = """
             {
-              "formatVersion": 2,
+              "formatVersion": 3,
               "images": {
                 "debian:bookworm-slim": {
                   "digest": "\(Self.debianDigest)",
@@ -61,6 +61,7 @@ import Testing
                 }
               },
               "inputsDigest": "\(inputs.digest)",
+              "packages": {},
               "templates": {
                 "debian": {
                   "digest": "\(Self.templateDigest)"
@@ -168,12 +169,12 @@ import Testing
     @Test(arguments: [
         ("", "formatVersion"),
         ("[]", "formatVersion"),
-        (#"{"formatVersion": 2}"#, "missing field"),
-        (#"{"formatVersion": 1}"#, "format 1 is not the format 2"),
-        (#"{"formatVersion": 2, "images": {}, "inputsDigest": "sha256:x", "templates": {}}"#, "inputsDigest"),
-        (#"{"formatVersion": 2, "images": [], "inputsDigest": "sha256:x", "templates": {}}"#, "wrong type"),
+        (#"{"formatVersion": 3}"#, "missing field"),
+        (#"{"formatVersion": 2}"#, "format 2 is not the format 3"),
+        (#"{"formatVersion": 3, "images": {}, "inputsDigest": "sha256:x", "packages": {}, "templates": {}}"#, "inputsDigest"),
+        (#"{"formatVersion": 3, "images": [], "inputsDigest": "sha256:x", "packages": {}, "templates": {}}"#, "wrong type"),
         (
-            #"{"formatVersion": 2, "images": {"a:1": {"digest": "sha256:\#(String(repeating: "0", count: 64))", "integrity": "sha256:\#(String(repeating: "0", count: 64))", "mediaType": "m", "name": "n", "reference": "b:1"}}, "inputsDigest": "sha256:\#(String(repeating: "0", count: 64))", "templates": {}}"#,
+            #"{"formatVersion": 3, "images": {"a:1": {"digest": "sha256:\#(String(repeating: "0", count: 64))", "integrity": "sha256:\#(String(repeating: "0", count: 64))", "mediaType": "m", "name": "n", "reference": "b:1"}}, "inputsDigest": "sha256:\#(String(repeating: "0", count: 64))", "packages": {}, "templates": {}}"#,
             "not its key"
         ),
     ])

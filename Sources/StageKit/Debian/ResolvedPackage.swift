@@ -1,0 +1,9 @@
+/// A package pin found in the archive: what `stagebuild.lock` records for it.
+public struct ResolvedPackage: Sendable, Hashable {
+    /// The pin as written (quotes removed), e.g. `curl=7.88.1-10+deb12u12`.
+    public var written: String
+    /// The archive's entry: name, version, architecture, `.deb` path and SHA-256.
+    public var entry: PackagesIndex.Entry
+    /// The suite whose index holds it, e.g. `bookworm-security` (the first in the sources' order).
+    public var suite: String
+}

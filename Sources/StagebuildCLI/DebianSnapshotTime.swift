@@ -1,0 +1,32 @@
+import Foundation
+
+/// The machine facts `stagebuild lock` reads for Debian: the time now as a snapshot time, and
+/// this machine's architecture as Debian names it.
+enum DebianSnapshotTime {
+    /// A moment as snapshot.debian.org writes it: `YYYYMMDDTHHMMSSZ`, UTC.
+    ///
+    /// - Parameter date: The moment.
+    /// - Returns: e.g. `20251201T181500Z`.
+    static func format(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return String(format: "%04d", parts.year ?? 0) + two(parts.month) + two(parts.day) + "T" + two(parts.hour)
+            + two(parts.minute) + two(parts.second) + "Z"
+    }
+
+    /// This machine's architecture as `dpkg --print-architecture` prints it (Debian's names
+    /// for the CPU the tool was built for: x86_64 is amd64, aarch64 is arm64).
+    static var machineArchitecture: String {
+        #if arch(x86_64)
+        "amd64"
+        #elseif arch(arm64)
+        "arm64"
+        #elseif arch(i386)
+        "i386"
+        #else
+        "unknown"
+        #endif
+    }
+}
