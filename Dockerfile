@@ -76,22 +76,28 @@ RUN set -eux; \
 # stagebuild ignore=SB001,SB012 pinned by tag until stagebuild lock pins digests; the templates layered on it set USER
 FROM debian:bookworm-slim AS runtime
 ARG DEBIAN_SNAPSHOT=
+ARG DEBIAN_SNAPSHOT_URL=http://snapshot.debian.org
 
 # With a snapshot, apt reads the archive as it was at that moment, so the exact
 # package versions pinned by later steps keep resolving after Debian moves on.
+# `stagebuild lock` resolves every apt-get install NAME=VERSION of the composition
+# against this same archive state (these URLs, or the live suites without a
+# snapshot), checks each InRelease with gpgv and Debian's archive keyring, and
+# records each package's suite and .deb SHA-256 in stagebuild.lock; a pin the
+# archive lacks fails there, before any build.
 # Snapshot Release files are past their Valid-Until date: that check is disabled.
 # No heredocs in this catalog's RUN steps: Debian 12's own buildah and podman cannot read them.
 RUN set -eux; \
     if [ -n "${DEBIAN_SNAPSHOT}" ]; then \
         printf '%s\n' \
             'Types: deb' \
-            "URIs: http://snapshot.debian.org/archive/debian/${DEBIAN_SNAPSHOT}" \
+            "URIs: ${DEBIAN_SNAPSHOT_URL}/archive/debian/${DEBIAN_SNAPSHOT}" \
             'Suites: bookworm bookworm-updates' \
             'Components: main' \
             'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
             '' \
             'Types: deb' \
-            "URIs: http://snapshot.debian.org/archive/debian-security/${DEBIAN_SNAPSHOT}" \
+            "URIs: ${DEBIAN_SNAPSHOT_URL}/archive/debian-security/${DEBIAN_SNAPSHOT}" \
             'Suites: bookworm-security' \
             'Components: main' \
             'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \

@@ -58,6 +58,7 @@ public struct Composer: Sendable {
     /// - Throws: `CompositionError` as ``compose(_:)``.
     public func composition(of stagefile: Stagefile, lockfile: Lockfile? = nil) throws(CompositionError) -> Composition {
         var session = CompositionSession(composer: self, stagefile: stagefile, isLocked: lockfile != nil)
+        session.lockedSnapshot = lockfile?.debianSnapshot
         let text = try session.run()
         var composition = Composition(
             text: text, templates: session.templates.values.sorted { $0.name < $1.name }, images: session.imageMentions())
@@ -117,6 +118,8 @@ private struct CompositionSession {
     let isLocked: Bool
     /// Each parameter value the Stagefile gave, in the order bound.
     var parameterBindings: [Composition.ParameterBinding] = []
+    /// The lockfile's `debianSnapshot`: written as `DEBIAN_SNAPSHOT` where the Stagefile gives none.
+    var lockedSnapshot: String?
 
     init(composer: Composer, stagefile: Stagefile, isLocked: Bool = false) {
         self.composer = composer
@@ -487,7 +490,7 @@ private struct CompositionSession {
     ) throws(CompositionError) {
         let values = try bind(template, reference: reference, requiredBy: requiredBy)
         for name in values.keys.sorted() {
-            guard let value = values[name] else { continue }
+            guard let value = values[name], !value.isFromLockfile else { continue }
             parameterBindings.append(
                 Composition.ParameterBinding(
                     template: template.name, parameter: name, value: value.value, file: stagefile.displayPath,
@@ -575,6 +578,8 @@ private struct CompositionSession {
         var location: SourceLocation
         /// The value as given, unquoted.
         var value: String
+        /// True for the lockfile's snapshot time, which the Stagefile did not give.
+        var isFromLockfile = false
     }
 
     /// Checks the values a reference binds against the template's parameters and this build
@@ -601,6 +606,12 @@ private struct CompositionSession {
             }
             given[binding.name] = binding
         }
+        var fromLockfile: Set<String> = []
+        let snapshot = DebianArchiveState.snapshotParameter
+        if let lockedSnapshot, given[snapshot] == nil, template.parameter(named: snapshot) != nil {
+            given[snapshot] = Stagefile.Binding(name: snapshot, value: lockedSnapshot, location: reference.location)
+            fromLockfile.insert(snapshot)
+        }
         var values: [String: BoundValue] = [:]
         for parameter in template.parameters {
             let word: String
@@ -612,7 +623,8 @@ private struct CompositionSession {
                         "value of \(parameter.name) cannot be written as data", file: stagefile.displayPath, at: binding.location)
                 }
                 values[parameter.name] = BoundValue(
-                    name: parameter.name, word: word, location: binding.location, value: binding.value)
+                    name: parameter.name, word: word, location: binding.location, value: binding.value,
+                    isFromLockfile: fromLockfile.contains(parameter.name))
             } else if let defaultWord = parameter.defaultWord {
                 word = defaultWord
             } else {

@@ -169,7 +169,7 @@ enum LockCommand: Subcommand {
 
         let lockfile = Lockfile(
             inputs: inputs, resolved: resolution.images, packages: packages,
-            debianSnapshot: composition.packagePins.isEmpty && inputs.debianSnapshot == nil ? nil : archive.snapshot)
+            debianSnapshot: archive.snapshot)
         let changed: Bool
         do {
             changed = try AtomicFile.write(lockfile.text, to: lock.path)

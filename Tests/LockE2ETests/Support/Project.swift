@@ -61,8 +61,20 @@ struct LockfileJSON: Decodable {
         var digest: String
     }
 
+    struct Package: Decodable {
+        var architecture: String
+        var filename: String
+        var integrity: String
+        var name: String
+        var sha256: String
+        var suite: String
+        var version: String
+    }
+
+    var debianSnapshot: String?
     var formatVersion: Int
     var images: [String: Image]
     var inputsDigest: String
+    var packages: [String: Package]
     var templates: [String: Template]
 }

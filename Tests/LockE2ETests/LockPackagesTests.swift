@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+
+/// `stagebuild lock`'s Debian package pins against a stand-in of the archive on loopback
+/// (Tests/e2e/debian-archive): Debian's own signed InRelease and Packages.xz files, so the
+/// signature gpgv checks is the archive's real one.
+@Suite(
+    .enabled(if: DebianArchiveStandIn.isConfigured, "set STAGEBUILD_DEBIAN_ARCHIVE_STATE (Tests/e2e/debian-archive/start)"),
+    .serialized)
+struct LockPackagesTests {
+    /// The shipped `debian` template, its FROM made `scratch` so that no registry is asked.
+    static func debianTemplate() throws -> String {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(
+            contentsOf: repository.appendingPathComponent("Stages/debian.Dockerfile"), encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "\nFROM debian:bookworm-slim\n", with: "\nFROM scratch\n")
+        try #require(edited != text, "Stages/debian.Dockerfile has no FROM debian:bookworm-slim line")
+        return edited
+    }
+
+    /// A project: the `debian` template, a layer template `tools` pinning the security package,
+    /// and a Stagefile pinning `stagefilePin`, with `bindings` on its `FROM stage:debian`.
+    func project(bindings: String, stagefilePin: String, toolsPin: String) throws -> Project {
+        let project = try Project()
+        try project.write(try Self.debianTemplate(), to: "Stages/debian.Dockerfile")
+        try project.write(
+            """
+            # summary: a tool from the security suite
+            RUN apt-get update \\
+                && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \\
+                    \(toolsPin) \\
+                && rm -rf /var/lib/apt/lists/*
+
+            """, to: "Stages/tools.Dockerfile")
+        try project.write(
+            """
+            FROM stage:debian \(bindings)
+            USE tools
+            RUN apt-get update && apt-get install -y --no-install-recommends \(stagefilePin) \\
+                && rm -rf /var/lib/apt/lists/*
+            USER 1000
+
+            """, to: "Stagefile")
+        return project
+    }
+
+    @Test func recordsEachPinAsTheSnapshotHoldsIt() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: archive.mainPin,
+            toolsPin: archive.securityPin)
+        let mark = archive.accessLogMark
+        let run = try project.stagebuild(["lock"])
+        #expect(run.status == 0, "\(run)")
+        let lockfile = try project.lockfile()
+        #expect(lockfile.formatVersion == 3)
+        #expect(lockfile.debianSnapshot == archive["SNAPSHOT"])
+        #expect(Set(lockfile.packages.keys) == [archive.mainPin, archive.securityPin])
+        let main = try #require(lockfile.packages[archive.mainPin])
+        #expect(main.name == archive["MAIN_PACKAGE"])
+        #expect(main.version == archive["MAIN_VERSION"])
+        #expect(main.architecture == "amd64")
+        #expect(main.suite == "bookworm")
+        // What Debian's own Packages.xz says, read by xz and awk in the start script.
+        #expect(main.sha256 == archive["MAIN_SHA256"])
+        #expect(main.filename == archive["MAIN_FILENAME"])
+        let security = try #require(lockfile.packages[archive.securityPin])
+        #expect(security.suite == "bookworm-security")
+        #expect(run.stdout.contains("(0 images, 2 packages, 2 templates)"), "\(run)")
+        // Every request went to the snapshot layout, each suite's InRelease before its index.
+        let paths = archive.accessLog(since: mark).compactMap { $0.split(separator: "\"").dropFirst().first }
+        let snapshot = archive["SNAPSHOT"]
+        #expect(
+            paths == [
+                "GET /archive/debian/\(snapshot)/dists/bookworm/InRelease HTTP/1.1",
+                "GET /archive/debian/\(snapshot)/dists/bookworm/main/binary-amd64/Packages.xz HTTP/1.1",
+                "GET /archive/debian/\(snapshot)/dists/bookworm-updates/InRelease HTTP/1.1",
+                "GET /archive/debian/\(snapshot)/dists/bookworm-updates/main/binary-amd64/Packages.xz HTTP/1.1",
+                "GET /archive/debian-security/\(snapshot)/dists/bookworm-security/InRelease HTTP/1.1",
+                "GET /archive/debian-security/\(snapshot)/dists/bookworm-security/main/binary-amd64/Packages.xz HTTP/1.1",
+            ])
+        // lock --check stays offline: it is current with the stand-in's port closed or not.
+        let check = try project.stagebuild(["lock", "--check"])
+        #expect(check.status == 0, "\(check)")
+        #expect(archive.accessLog(since: mark).count == paths.count)
+    }
+
+    @Test func aVersionTheArchiveLacksFailsBeforeAnythingIsWritten() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let missing = archive["MAIN_PACKAGE"] + "=9:0.0-0"
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: missing,
+            toolsPin: archive.securityPin)
+        let run = try project.stagebuild(["lock"])
+        #expect(run.status == 65, "\(run)")
+        #expect(
+            run.stderr.contains(
+                "error: Stagefile:3:66: package \(archive["MAIN_PACKAGE"]) version 9:0.0-0 is not in Debian snapshot "
+                    + "\(archive["SNAPSHOT"]) (bookworm, bookworm-updates, bookworm-security) for amd64; it has "
+                    + "\(archive["MAIN_VERSION"]) (bookworm)"), "\(run)")
+        #expect(run.stderr.contains("stagebuild.lock was not written."), "\(run)")
+        #expect(project.data("stagebuild.lock") == nil)
+    }
+
+    @Test func readsTheLiveSuitesThroughTheProxyCurlWouldUse() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try project(bindings: "", stagefilePin: archive.mainPin, toolsPin: archive.securityPin)
+        let mark = archive.accessLogMark
+        // The stand-in answers absolute-form requests (RFC 9112 section 3.2.2) as a forward proxy would.
+        let run = try project.stagebuild(["lock"], environment: ["http_proxy": archive.url])
+        #expect(run.status == 0, "\(run)")
+        let lockfile = try project.lockfile()
+        #expect(lockfile.debianSnapshot == nil)
+        #expect(lockfile.packages[archive.securityPin]?.suite == "bookworm-security")
+        #expect(run.stdout.contains("packages from Debian's live suites (bookworm, bookworm-updates, bookworm-security)"))
+        let requests = archive.accessLog(since: mark)
+        #expect(requests.count == 6)
+        #expect(requests.allSatisfy { $0.contains("\"GET http://deb.debian.org/debian") }, "\(requests)")
+    }
+
+    @Test func aPinEditedToAnotherVersionMakesTheLockStale() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: archive.mainPin,
+            toolsPin: archive.securityPin)
+        #expect(try project.stagebuild(["lock"]).status == 0)
+        let stagefile = try #require(project.text("Stagefile"))
+        let edited = archive["MAIN_PACKAGE"] + "=1:1.0-1"
+        try project.write(stagefile.replacingOccurrences(of: archive.mainPin, with: edited), to: "Stagefile")
+        let check = try project.stagebuild(["lock", "--check"])
+        #expect(check.status == 1, "\(check)")
+        #expect(
+            check.stderr.contains("package pin \(edited) was added; package pin \(archive.mainPin) was removed"), "\(check)")
+        let compose = try project.stagebuild(["compose", "--locked", "-o", "Dockerfile"])
+        #expect(compose.status == 1, "\(compose)")
+        #expect(compose.stderr.contains("package pin \(edited) was added"), "\(compose)")
+        #expect(project.data("Dockerfile") == nil)
+    }
+
+    @Test func aHandEditedPackageEntryIsCaughtOffline() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: archive.mainPin,
+            toolsPin: archive.securityPin)
+        #expect(try project.stagebuild(["lock"]).status == 0)
+        let text = try #require(project.text("stagebuild.lock"))
+        let sha256 = archive["MAIN_SHA256"]
+        try project.write(text.replacingOccurrences(of: sha256, with: String(sha256.reversed())), to: "stagebuild.lock")
+        let check = try project.stagebuild(["lock", "--check"])
+        #expect(check.status == 1, "\(check)")
+        #expect(
+            check.stderr.contains("the entry of package pin \(archive.mainPin) does not match its integrity digest"), "\(check)")
+    }
+
+    @Test func anAlteredInReleaseIsRefusedByGpgv() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)/tampered",
+            stagefilePin: archive.mainPin, toolsPin: archive.securityPin)
+        let run = try project.stagebuild(["lock"])
+        #expect(run.status == 69, "\(run)")
+        #expect(run.stderr.contains("/dists/bookworm/InRelease: the signature does not check out: gpgv exited with"), "\(run)")
+        #expect(run.stderr.contains("BAD signature"), "\(run)")
+        #expect(project.data("stagebuild.lock") == nil)
+    }
+
+    @Test func snapshotOptionIsRecordedAndComposedAsDebianSnapshot() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: archive.mainPin, toolsPin: archive.securityPin)
+        let run = try project.stagebuild(["lock", "--snapshot", archive["SNAPSHOT"]])
+        #expect(run.status == 0, "\(run)")
+        #expect(try project.lockfile().debianSnapshot == archive["SNAPSHOT"])
+        // A second lock keeps the recorded snapshot.
+        let again = try project.stagebuild(["lock"])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("unchanged: stagebuild.lock"), "\(again)")
+        let compose = try project.stagebuild(["compose", "--locked", "-o", "Dockerfile"])
+        #expect(compose.status == 0, "\(compose)")
+        let dockerfile = try #require(project.text("Dockerfile"))
+        #expect(dockerfile.contains("\nARG DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"])\n"), "\(dockerfile)")
+        #expect(dockerfile.contains("\nARG DEBIAN_SNAPSHOT_URL=\(archive.url)\n"), "\(dockerfile)")
+    }
+}
