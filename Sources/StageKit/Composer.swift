@@ -256,11 +256,12 @@ private struct CompositionSession {
     }
 
     /// The Debian package pins of the Stagefile's and the templates' `RUN`s (see
-    /// ``LintDocument/packagePins(file:)``): the Stagefile's first, then each template's, by name.
+    /// ``LintDocument/packagePins(file:path:)``): the Stagefile's first, then each template's, by name.
     func packagePins() -> [PackagePin] {
-        var pins = LintDocument(stagefile.syntax).packagePins(file: stagefile.displayPath)
+        let stagefilePath = Paths.absolute(composer.stagefileName, from: composer.stagefileDirectory)
+        var pins = LintDocument(stagefile.syntax).packagePins(file: stagefile.displayPath, path: stagefilePath)
         for template in templates.values.sorted(by: { $0.name < $1.name }) {
-            pins += LintDocument(template.syntax).packagePins(file: composer.catalog.display(template.path))
+            pins += LintDocument(template.syntax).packagePins(file: composer.catalog.display(template.path), path: template.path)
         }
         return pins
     }

@@ -182,4 +182,44 @@ struct LockPackagesTests {
         #expect(dockerfile.contains("\nARG DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"])\n"), "\(dockerfile)")
         #expect(dockerfile.contains("\nARG DEBIAN_SNAPSHOT_URL=\(archive.url)\n"), "\(dockerfile)")
     }
+
+    /// dpkg's `--compare-versions LEFT ge RIGHT`, the reference order.
+    func dpkgHolds(_ left: String, _ relation: String, _ right: String) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg")
+        process.arguments = ["--compare-versions", left, relation, right]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    @Test func updatePackagesRewritesEachPinWhereItIsWrittenAndMovesTheSnapshot() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let old = archive["MAIN_PACKAGE"] + "=0.1-1"
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT=20250520T000000Z DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: old,
+            toolsPin: archive.securityPin)
+        let template = try #require(project.text("Stages/tools.Dockerfile"))
+        let stagefile = try #require(project.text("Stagefile"))
+        let run = try project.stagebuild(["lock", "--update-packages", "--snapshot", archive["SNAPSHOT"]])
+        #expect(run.status == 0, "\(run)")
+        let lockfile = try project.lockfile()
+        #expect(lockfile.debianSnapshot == archive["SNAPSHOT"])
+        let main = try #require(lockfile.packages.values.first { $0.name == archive["MAIN_PACKAGE"] })
+        // The newest the archive holds: at least bookworm's, by dpkg's order.
+        #expect(try dpkgHolds(main.version, "ge", archive["MAIN_VERSION"]), "\(main.version)")
+        #expect(run.stdout.contains("0.1-1 "), "\(run)")
+        #expect(run.stdout.contains("-> \(main.version)  \(main.suite)  Stagefile:3"), "\(run)")
+        // Only the pin and the snapshot changed, every other byte as it was.
+        let expected = stagefile.replacingOccurrences(of: old, with: archive["MAIN_PACKAGE"] + "=" + main.version)
+            .replacingOccurrences(of: "DEBIAN_SNAPSHOT=20250520T000000Z", with: "DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"])")
+        #expect(project.text("Stagefile") == expected)
+        // The security pin is already the newest (or is rewritten to it, in place).
+        let security = try #require(lockfile.packages.values.first { $0.name == archive["SECURITY_PACKAGE"] })
+        #expect(
+            project.text("Stages/tools.Dockerfile")
+                == template.replacingOccurrences(
+                    of: archive.securityPin, with: archive["SECURITY_PACKAGE"] + "=" + security.version))
+        #expect(try project.stagebuild(["lock", "--check"]).status == 0)
+    }
 }

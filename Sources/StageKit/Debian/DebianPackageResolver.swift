@@ -45,21 +45,9 @@ public struct DebianPackageResolver: Sendable {
     ///   listed or not matching its checksum; `.missingVersion` naming each pin the archive
     ///   does not hold, with the versions it does hold.
     public func resolve(_ pins: [PackagePin], in state: DebianArchiveState) throws(PackageResolutionError) -> [ResolvedPackage] {
-        var unique: [String: PackagePin] = [:]
-        for pin in pins where unique[pin.written] == nil { unique[pin.written] = pin }
+        let unique = Self.unique(pins)
         guard !unique.isEmpty else { return [] }
-        let names = Set(unique.values.map(\.name))
-        let architectures = Set(unique.values.map { $0.architecture ?? architecture }).sorted()
-        var found: [(suite: String, entry: PackagesIndex.Entry)] = []
-        for source in state.sources {
-            for suite in source.suites {
-                let release = try release(of: suite, at: source.url)
-                for arch in architectures {
-                    let index = try packages(of: suite, at: source.url, release: release, architecture: arch, keeping: names)
-                    found += index.entries.map { (suite, $0) }
-                }
-            }
-        }
+        let found = try entries(for: Array(unique.values), in: state)
         var resolved: [ResolvedPackage] = []
         var missing: [String] = []
         for written in unique.keys.sorted(by: LockInputs.precedes) {
@@ -84,6 +72,65 @@ public struct DebianPackageResolver: Sendable {
         }
         guard missing.isEmpty else { throw PackageResolutionError(missing.joined(separator: "\n"), kind: .missingVersion) }
         return resolved
+    }
+
+    /// The version apt would install today for each pin's package: the highest (dpkg's order)
+    /// of any suite for the pin's architecture, with the suite that has it.
+    ///
+    /// - Parameters:
+    ///   - pins: The pins.
+    ///   - state: The archive state.
+    /// - Returns: The newest entry for each pin as written; a pin whose package the archive
+    ///   lacks has none.
+    /// - Throws: `PackageResolutionError` as ``resolve(_:in:)`` for an archive it cannot read.
+    public func newest(
+        for pins: [PackagePin], in state: DebianArchiveState
+    ) throws(PackageResolutionError) -> [String:
+        ResolvedPackage]
+    {
+        let unique = Self.unique(pins)
+        guard !unique.isEmpty else { return [:] }
+        let found = try entries(for: Array(unique.values), in: state)
+        var newest: [String: ResolvedPackage] = [:]
+        for (written, pin) in unique {
+            let arch = pin.architecture ?? architecture
+            for candidate in found
+            where candidate.entry.name == pin.name
+                && (candidate.entry.architecture == arch || candidate.entry.architecture == "all")
+            {
+                if let known = newest[written], DebianVersion(known.entry.version) >= DebianVersion(candidate.entry.version) {
+                    continue
+                }
+                newest[written] = ResolvedPackage(written: written, entry: candidate.entry, suite: candidate.suite)
+            }
+        }
+        return newest
+    }
+
+    /// Each written form once, with its first pin.
+    private static func unique(_ pins: [PackagePin]) -> [String: PackagePin] {
+        var unique: [String: PackagePin] = [:]
+        for pin in pins where unique[pin.written] == nil { unique[pin.written] = pin }
+        return unique
+    }
+
+    /// The index entries of the pins' packages in every suite, in the sources' order.
+    private func entries(
+        for pins: [PackagePin], in state: DebianArchiveState
+    ) throws(PackageResolutionError) -> [(suite: String, entry: PackagesIndex.Entry)] {
+        let names = Set(pins.map(\.name))
+        let architectures = Set(pins.map { $0.architecture ?? architecture }).sorted()
+        var found: [(suite: String, entry: PackagesIndex.Entry)] = []
+        for source in state.sources {
+            for suite in source.suites {
+                let release = try release(of: suite, at: source.url)
+                for arch in architectures {
+                    let index = try packages(of: suite, at: source.url, release: release, architecture: arch, keeping: names)
+                    found += index.entries.map { (suite, $0) }
+                }
+            }
+        }
+        return found
     }
 
     /// Fetches and verifies `URL/dists/SUITE/InRelease`.

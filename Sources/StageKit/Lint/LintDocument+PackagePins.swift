@@ -5,15 +5,18 @@ extension LintDocument {
     /// `RUN` scripts (heredoc scripts and `sh -c` included), in file order: the Debian packages
     /// `stagebuild lock` resolves. Read with the same command reading as lint's apt rules.
     ///
-    /// - Parameter file: The file's name as messages show it.
+    /// - Parameters:
+    ///   - file: The file's name as messages show it.
+    ///   - path: The file's absolute path.
     /// - Returns: The pins.
-    func packagePins(file: String) -> [PackagePin] {
+    func packagePins(file: String, path: String) -> [PackagePin] {
         var pins: [PackagePin] = []
         for script in runScripts {
             for command in script.commands {
                 guard let apt = AptGetCommand(command), apt.action == "install" else { continue }
                 for word in apt.operands {
-                    if let pin = PackagePin(operand: word.text, file: file, location: word.location, isQuoted: word.isQuoted) {
+                    if var pin = PackagePin(operand: word.text, file: file, location: word.location, isQuoted: word.isQuoted) {
+                        pin.path = path
                         pins.append(pin)
                     }
                 }

@@ -16,6 +16,9 @@ public struct PackagePin: Sendable, Hashable {
     public var written: String
     /// The Stagefile or template that writes it, as messages show it.
     public var file: String
+    /// That file's absolute path (`lock --update-packages` rewrites the pin there); empty
+    /// for a pin not read from a file.
+    public var path = ""
     /// Where the operand starts in that file.
     public var location: SourceLocation
     /// True when any part of the operand is quoted or escaped: its text is then not the file's bytes.

@@ -1,3 +1,4 @@
+import DockerfileSyntax
 import Foundation
 import ProbeKit
 import StageKit
@@ -9,7 +10,7 @@ enum LockCommand: Subcommand {
     static let name = "lock"
     static let summary = "Pin every image to a digest and every Debian package pin to its .deb; write stagebuild.lock."
     static let usage = """
-        lock [STAGEFILE] [--check] [--stages DIR]... [--snapshot TIME|now] [--architecture ARCH] [--proxy URL] [--noproxy LIST] [--cacert FILE] \
+        lock [STAGEFILE] [--check] [--stages DIR]... [--snapshot TIME|now] [--update-packages] [--architecture ARCH] [--proxy URL] [--noproxy LIST] [--cacert FILE] \
         [--insecure-registry HOST:PORT]... [--registry-auth USER:PASS] [--connect-timeout S] [--max-time S]
         """
     static let discussion = """
@@ -35,7 +36,10 @@ enum LockCommand: Subcommand {
         written, naming the pin, the archive state and the versions it does hold.
         --snapshot now (or YYYYMMDDTHHMMSSZ) records that snapshot for every Debian stage, and
         compose writes it as DEBIAN_SNAPSHOT; --architecture is the build's (default: this
-        machine's, as dpkg --print-architecture names it).
+        machine's, as dpkg --print-architecture names it). --update-packages moves the
+        snapshot to now (or to --snapshot TIME), rewrites each pin where the Stagefile or
+        template writes it to the newest version there (every other byte kept; the
+        Stagefile's own DEBIAN_SNAPSHOT too), prints old -> new per package, then locks.
 
         Writes stagebuild.lock beside the Stagefile, atomically and only when its content
         changes: JSON with sorted keys, per image the reference as written, its full name, the
@@ -71,6 +75,9 @@ enum LockCommand: Subcommand {
             names: ["--snapshot"], takesValue: true, valueName: "TIME",
             help: "Resolve Debian packages at this snapshot.debian.org time (YYYYMMDDTHHMMSSZ or now) and record it."),
         ArgumentScanner.Option(
+            names: ["--update-packages"], takesValue: false,
+            help: "Move the snapshot to now (or --snapshot) and rewrite every pin to the version there."),
+        ArgumentScanner.Option(
             names: ["--architecture"], takesValue: true, valueName: "ARCH",
             help: "The build's Debian architecture, e.g. amd64 (default: this machine's)."),
         NetworkOptions.proxy,
@@ -90,7 +97,23 @@ enum LockCommand: Subcommand {
         ]
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
-        let settings = try Settings(arguments, context: context)
+        var settings = try Settings(arguments, context: context)
+        if arguments.has("--update-packages") {
+            guard !arguments.has("--check") else {
+                throw UsageError("--update-packages rewrites files; it cannot go with --check")
+            }
+            switch try updatePackages(arguments, settings: settings, context: context) {
+            case .success(let snapshot): settings.snapshot = snapshot
+            case .failure(let failure): return failure.code
+            }
+        }
+        return try lock(arguments, settings: settings, context: context)
+    }
+
+    /// `lock` proper: resolves and writes the lockfile, or checks it with `--check`.
+    private static func lock(
+        _ arguments: ArgumentScanner.Arguments, settings: Settings, context: CommandContext
+    ) throws(UsageError) -> ExitCode {
         if let caFile = settings.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             context.reportError("cannot read --cacert \(arguments.value("--cacert") ?? caFile): no such readable file")
             return .ioError
@@ -148,7 +171,9 @@ enum LockCommand: Subcommand {
         }
 
         let archive: DebianArchiveState
-        switch archiveState(of: composition, inputs: inputs, settings: settings, lock: lock, context: context) {
+        switch archiveState(
+            of: composition, stagefileSnapshot: inputs.debianSnapshot, settings: settings, lock: lock, context: context)
+        {
         case .success(let state): archive = state
         case .failure(let failure): return failure.code
         }
@@ -199,6 +224,115 @@ enum LockCommand: Subcommand {
         return "\(images) image\(images == 1 ? "" : "s"), \(pins)\(templates) template\(templates == 1 ? "" : "s")"
     }
 
+    /// `--update-packages`: moves the snapshot to now (or `--snapshot TIME`) and rewrites each
+    /// package pin, where the Stagefile or template writes it, to the newest version there
+    /// (one `SourceEdit` per pin: every other byte stays), and the Stagefile's own
+    /// `DEBIAN_SNAPSHOT` when it gives one; prints a table of old and new versions.
+    ///
+    /// - Returns: The snapshot time the lock then reads, or the failure already reported.
+    private static func updatePackages(
+        _ arguments: ArgumentScanner.Arguments, settings: Settings, context: CommandContext
+    ) throws(UsageError) -> Result<String, ExitCodeFailure> {
+        let input: StagefileInput
+        switch try StagefileInput.load(arguments, context: context) {
+        case .success(let loaded): input = loaded
+        case .failure(let failure): return .failure(failure)
+        }
+        let composition: Composition
+        do {
+            composition = try input.composer.composition(of: input.stagefile)
+        } catch {
+            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
+            return .failure(ExitCodeFailure(error.isReadFailure ? .ioError : .dataError))
+        }
+        let time = settings.snapshot.flatMap { $0 == "now" ? nil : $0 } ?? DebianSnapshotTime.format(context.now())
+        var moved = settings
+        moved.snapshot = time
+        let archive: DebianArchiveState
+        switch archiveState(of: composition, stagefileSnapshot: nil, settings: moved, lock: input.lock, context: context) {
+        case .success(let state): archive = state
+        case .failure(let failure): return .failure(failure)
+        }
+        let resolver = DebianPackageResolver(
+            transport: transport(settings, maxBodyBytes: 256 * 1_048_576),
+            signatureCheck: GpgvSignatureCheck(deadline: settings.maxTime), architecture: settings.architecture)
+        let newest: [String: ResolvedPackage]
+        do {
+            newest = try resolver.newest(for: composition.packagePins, in: archive)
+        } catch {
+            context.reportError(error.message)
+            return .failure(ExitCodeFailure(.unavailable))
+        }
+        var edits: [String: [SourceEdit]] = [:]
+        var rows: [(pin: PackagePin, new: String, suite: String)] = []
+        var problems: [String] = []
+        for pin in composition.packagePins {
+            let place = "\(pin.file):\(pin.location.line):\(pin.location.column)"
+            guard let found = newest[pin.written] else {
+                problems.append(
+                    "\(place): \(archive) has no package \(pin.name) for \(pin.architecture ?? settings.architecture)")
+                continue
+            }
+            rows.append((pin, found.entry.version, found.suite))
+            guard found.entry.version != pin.version else { continue }
+            guard !pin.isQuoted else {
+                problems.append("\(place): \(pin.written) is quoted or escaped; write it bare so that it can be rewritten")
+                continue
+            }
+            let name = pin.name + (pin.architecture.map { ":" + $0 } ?? "")
+            edits[pin.path, default: []].append(
+                SourceEdit(
+                    range: SourceRange(start: pin.location, length: pin.written.unicodeScalars.count), expected: pin.written,
+                    replacement: "\(name)=\(found.entry.version)"))
+        }
+        let parameter = DebianArchiveState.snapshotParameter
+        for binding in composition.parameterBindings where binding.parameter == parameter && binding.value != time {
+            edits[input.path, default: []].append(
+                SourceEdit(
+                    range: SourceRange(start: binding.location, length: "\(parameter)=\(binding.value)".unicodeScalars.count),
+                    expected: "\(parameter)=\(binding.value)", replacement: "\(parameter)=\(time)"))
+        }
+        guard problems.isEmpty else {
+            for problem in problems { context.reportError(problem) }
+            context.standardError.write("nothing was rewritten.\n")
+            return .failure(ExitCodeFailure(.dataError))
+        }
+        var rewritten: [(path: String, text: String)] = []
+        for path in edits.keys.sorted() {
+            guard let fileEdits = edits[path], let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                context.reportError("cannot read \(input.lock.display(path))")
+                return .failure(ExitCodeFailure(.ioError))
+            }
+            let edited = SourceEdit.apply(fileEdits, to: text)
+            guard edited.skipped.isEmpty else {
+                let words = edited.skipped.map(\.expected).joined(separator: ", ")
+                context.reportError(
+                    "\(input.lock.display(path)): cannot rewrite \(words) where it is written; nothing was rewritten")
+                return .failure(ExitCodeFailure(.dataError))
+            }
+            rewritten.append((path, edited.text))
+        }
+        for file in rewritten {
+            do {
+                try AtomicFile.write(file.text, to: file.path)
+            } catch {
+                context.reportError("cannot write \(input.lock.display(file.path)): \(error.reason)")
+                return .failure(ExitCodeFailure(.ioError))
+            }
+        }
+        context.standardOutput.write("packages at \(archive):\n")
+        let width = rows.map { $0.pin.name.count }.max() ?? 0
+        let oldWidth = rows.map { $0.pin.version.count }.max() ?? 0
+        for row in rows {
+            let name = row.pin.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let old = row.pin.version.padding(toLength: oldWidth, withPad: " ", startingAt: 0)
+            let change = row.new == row.pin.version ? "(unchanged)" : "-> \(row.new)"
+            context.standardOutput.write(
+                "  \(name)  \(old)  \(change)  \(row.suite)  \(row.pin.file):\(row.pin.location.line)\n")
+        }
+        return .success(time)
+    }
+
     /// The libcurl transport with the run's proxy, TLS and deadline settings.
     private static func transport(_ settings: Settings, maxBodyBytes: Int = 4 * 1_048_576) -> CurlRegistryTransport {
         var transport = CurlRegistryTransport(
@@ -212,9 +346,9 @@ enum LockCommand: Subcommand {
     /// `--snapshot`, else the snapshot the lockfile records, else the live suites; snapshots
     /// at the Stagefile's `DEBIAN_SNAPSHOT_URL`, else the template's default.
     private static func archiveState(
-        of composition: Composition, inputs: LockInputs, settings: Settings, lock: LockInput, context: CommandContext
+        of composition: Composition, stagefileSnapshot: String?, settings: Settings, lock: LockInput, context: CommandContext
     ) -> Result<DebianArchiveState, ExitCodeFailure> {
-        var snapshot = inputs.debianSnapshot
+        var snapshot = stagefileSnapshot
         if let asked = settings.snapshot {
             let time = asked == "now" ? DebianSnapshotTime.format(context.now()) : asked
             if let given = snapshot, given != time {
