@@ -222,4 +222,42 @@ struct LockPackagesTests {
                     of: archive.securityPin, with: archive["SECURITY_PACKAGE"] + "=" + security.version))
         #expect(try project.stagebuild(["lock", "--check"]).status == 0)
     }
+
+    /// The Stagefile sample of README.md ("A Stagefile"), as written there.
+    static func readmeStagefile() throws -> String {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## A Stagefile\n"))
+        let fence = try #require(readme.range(of: "```dockerfile\n", range: section.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "```\n", range: fence.upperBound..<readme.endIndex))
+        return String(readme[fence.upperBound..<end.lowerBound])
+    }
+
+    @Test func theReadmeSampleLocksAtOneSnapshotAndComposesWithIt() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try Project()
+        // The shipped catalog, with the stand-in as the snapshot service's default and no registry.
+        let stages = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Stages")
+        for name in try FileManager.default.contentsOfDirectory(atPath: stages.path) where name.hasSuffix(".Dockerfile") {
+            var text = try String(contentsOf: stages.appendingPathComponent(name), encoding: .utf8)
+            if name == "debian.Dockerfile" {
+                text = try Self.debianTemplate().replacingOccurrences(
+                    of: "ARG DEBIAN_SNAPSHOT_URL=http://snapshot.debian.org\n", with: "ARG DEBIAN_SNAPSHOT_URL=\(archive.url)\n")
+            }
+            try project.write(text, to: "Stages/" + name)
+        }
+        try project.write(try Self.readmeStagefile(), to: "Stagefile")
+        // README: stagebuild lock --snapshot now; the stand-in holds one moment, so that one.
+        let lock = try project.stagebuild(["lock", "--snapshot", archive["SNAPSHOT"]])
+        #expect(lock.status == 0, "\(lock)")
+        let lockfile = try project.lockfile()
+        #expect(lockfile.packages.keys.contains { $0.hasPrefix("nginx=") }, "\(lockfile.packages.keys)")
+        #expect(lockfile.packages.keys.contains { $0.hasPrefix("nodejs=") }, "\(lockfile.packages.keys)")
+        let compose = try project.stagebuild(["compose", "--locked", "-o", "Dockerfile"])
+        #expect(compose.status == 0, "\(compose)")
+        let dockerfile = try #require(project.text("Dockerfile"))
+        #expect(dockerfile.components(separatedBy: "\nARG DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"])\n").count == 3, "\(dockerfile)")
+    }
 }
