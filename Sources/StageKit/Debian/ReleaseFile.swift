@@ -1,3 +1,5 @@
+import Foundation
+
 /// A suite's `Release` file (the signed text of its `InRelease`): which suite it is, when it
 /// was made, and the SHA-256 and size of every index file it lists.
 ///
@@ -49,19 +51,12 @@ public struct ReleaseFile: Sendable, Hashable {
             }
             let name = String(line[..<colon])
             current = name
-            fields[name] = line[line.index(after: colon)...].trimmingSpaces
+            fields[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         guard !files.isEmpty else { throw PackageResolutionError("a Release file without a SHA256 field") }
         suite = fields["Suite"]
         codename = fields["Codename"]
         date = fields["Date"]
         self.files = files
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -129,8 +129,10 @@ public struct Lockfile: Sendable, Hashable {
         public var recordedIntegrity: Digest
 
         /// The SHA-256 of the entry's fields, one per line in key order.
-        public var integrity: Digest {
-            Digest.sha256(of: "\(architecture)\n\(filename)\n\(name)\n\(pin)\n\(sha256)\n\(suite)\n\(version)\n".utf8)
+        public var integrity: Digest { Self.integrity(of: [architecture, filename, name, pin, sha256, suite, version]) }
+
+        private static func integrity(of fields: [String]) -> Digest {
+            Digest.sha256(of: fields.map { $0 + "\n" }.joined().utf8)
         }
 
         /// True when the file's `integrity` does not match the entry's fields: it was edited.
@@ -159,8 +161,9 @@ public struct Lockfile: Sendable, Hashable {
             suite = resolved.suite
             filename = resolved.entry.filename
             sha256 = resolved.entry.sha256
-            recordedIntegrity = Digest.sha256(of: [])
-            recordedIntegrity = integrity
+            recordedIntegrity = Self.integrity(of: [
+                architecture, filename, name, pin, sha256, suite, version,
+            ])
         }
     }
 

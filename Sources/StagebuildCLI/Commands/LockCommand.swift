@@ -299,8 +299,12 @@ enum LockCommand: Subcommand {
         }
         var rewritten: [(path: String, text: String)] = []
         for path in edits.keys.sorted() {
-            guard let fileEdits = edits[path], let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                context.reportError("cannot read \(input.lock.display(path))")
+            guard let fileEdits = edits[path] else { continue }
+            let text: String
+            do {
+                text = try context.fileSystem.readText(at: path)
+            } catch {
+                context.reportError("cannot read \(input.lock.display(path)): \(error.reason)")
                 return .failure(ExitCodeFailure(.ioError))
             }
             let edited = SourceEdit.apply(fileEdits, to: text)
