@@ -125,17 +125,29 @@ struct LockPackagesTests {
             bindings: "DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: archive.mainPin,
             toolsPin: archive.securityPin)
         #expect(try project.stagebuild(["lock"]).status == 0)
-        let stagefile = try #require(project.text("Stagefile"))
-        let edited = archive["MAIN_PACKAGE"] + "=1:1.0-1"
-        try project.write(stagefile.replacingOccurrences(of: archive.mainPin, with: edited), to: "Stagefile")
+        // The template's pin edited to another version.
+        let template = try #require(project.text("Stages/tools.Dockerfile"))
+        let edited = archive["SECURITY_PACKAGE"] + "=1:1.0-1"
+        try project.write(template.replacingOccurrences(of: archive.securityPin, with: edited), to: "Stages/tools.Dockerfile")
         let check = try project.stagebuild(["lock", "--check"])
         #expect(check.status == 1, "\(check)")
         #expect(
-            check.stderr.contains("package pin \(edited) was added; package pin \(archive.mainPin) was removed"), "\(check)")
+            check.stderr.contains("package pin \(edited) was added; package pin \(archive.securityPin) was removed"),
+            "\(check)")
+        #expect(check.stderr.contains("template 'tools' changed"), "\(check)")
         let compose = try project.stagebuild(["compose", "--locked", "-o", "Dockerfile"])
         #expect(compose.status == 1, "\(compose)")
         #expect(compose.stderr.contains("package pin \(edited) was added"), "\(compose)")
         #expect(project.data("Dockerfile") == nil)
+        // A pin of the Stagefile itself, which is no template, is caught the same way.
+        try project.write(template, to: "Stages/tools.Dockerfile")
+        #expect(try project.stagebuild(["lock", "--check"]).status == 0)
+        let stagefile = try #require(project.text("Stagefile"))
+        let stagefilePin = archive["MAIN_PACKAGE"] + "=1:1.0-1"
+        try project.write(stagefile.replacingOccurrences(of: archive.mainPin, with: stagefilePin), to: "Stagefile")
+        let again = try project.stagebuild(["compose", "--locked", "-o", "Dockerfile"])
+        #expect(again.status == 1, "\(again)")
+        #expect(again.stderr.contains("package pin \(stagefilePin) was added"), "\(again)")
     }
 
     @Test func aHandEditedPackageEntryIsCaughtOffline() throws {
