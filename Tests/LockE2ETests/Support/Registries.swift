@@ -29,15 +29,7 @@ struct Registries: Sendable {
     let values: [String: String]
 
     init(state: String) throws {
-        let text = try String(contentsOfFile: state + "/env", encoding: .utf8)
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            values[String(line[..<equals])] = String(line[line.index(after: equals)...])
-        }
-        let missing = Self.requiredKeys.filter { values[$0] == nil }
-        guard missing.isEmpty else { throw RegistriesError.missingKeys(missing, file: state + "/env") }
-        self.values = values
+        values = try StateEnvironment.read(state: state, requiredKeys: Self.requiredKeys)
     }
 
     subscript(key: String) -> String { values[key] ?? "" }
