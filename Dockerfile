@@ -42,13 +42,15 @@ RUN set -eux; \
     fi
 
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
-# and curl's own API), OpenSSL's libcrypto, RE2 (linear-time regular expressions) and
-# libyaml (config files).
+# and curl's own API), OpenSSL's libcrypto, RE2 (linear-time regular expressions),
+# libyaml (config files) and liblzma (the Debian archive's Packages.xz indexes).
 # Each library is pinned with its -dev package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libcurl4=7.88.1-10+deb12u15 \
         libcurl4-openssl-dev=7.88.1-10+deb12u15 \
+        liblzma-dev=5.4.1-1+deb12u2 \
+        liblzma5=5.4.1-1+deb12u2 \
         libre2-9=20220601+dfsg-1+b1 \
         libre2-dev=20220601+dfsg-1+b1 \
         libssl-dev=3.0.22-1~deb12u2 \
