@@ -46,9 +46,6 @@ enum ComposeCommand: Subcommand {
     ]
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.count <= 1 else {
-            throw UsageError("expected at most one Stagefile, got \(arguments.positionals.count)")
-        }
         let cwd = context.currentDirectory
         let stagefileArgument = arguments.positionals.first ?? "Stagefile"
         let stagefilePath = Paths.absolute(stagefileArgument, from: cwd)
@@ -69,31 +66,18 @@ enum ComposeCommand: Subcommand {
                     "--format json writes the findings to stdout, which holds the Dockerfile (or --check's diff); add -o FILE")
             }
         }
-        try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
-        let fileSystem = context.fileSystem
+        let input: StagefileInput
+        switch try StagefileInput.load(arguments, context: context, outputPath: outputPath) {
+        case .success(let loaded): input = loaded
+        case .failure(let failure): return failure.code
+        }
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
-        let catalog = CatalogSearchPath.catalog(
-            arguments, context: context, fileSystem: fileSystem, startDirectory: stagefileDirectory, display: display)
+        let composer = input.composer
+        let lock = input.lock
         if let outputPath {
-            try refuseOverwritingInputs(outputPath, stagefile: stagefilePath, catalogFolders: catalog.folders, context: context)
+            try refuseOverwritingInputs(
+                outputPath, stagefile: stagefilePath, catalogFolders: composer.catalog.folders, context: context)
         }
-
-        let text: String
-        do {
-            text = try fileSystem.readText(at: stagefilePath)
-        } catch {
-            context.reportError("cannot read Stagefile \(stagefileArgument): \(error.reason)")
-            return error.isMalformedText ? .dataError : .ioError
-        }
-        let composer = Composer(
-            catalog: catalog,
-            stagefileDirectory: stagefileDirectory,
-            stagefileName: Paths.fileName(of: stagefilePath),
-            regenerateCommand: regenerateCommand(
-                arguments, stagefilePath: stagefilePath, outputPath: outputPath, catalog: catalog))
-        let lock = LockInput(
-            stagefileDirectory: stagefileDirectory, stagefileArgument: stagefileArgument,
-            stagesArguments: arguments.all("--stages"), display: display)
         let lockfile: Lockfile?
         switch lock.load(context: context) {
         case .success(let loaded): lockfile = loaded
@@ -108,8 +92,7 @@ enum ComposeCommand: Subcommand {
         let composed: String
         let lineOrigins: [Composition.LineOrigin?]
         do {
-            let stagefile = try Stagefile(text: text, displayPath: stagefileArgument)
-            let composition = try composer.composition(of: stagefile, lockfile: lockfile)
+            let composition = try composer.composition(of: input.stagefile, lockfile: lockfile)
             if let lockfile {
                 let status = lock.check(lockfile, of: composition, locked: locked, context: context)
                 if status != .success { return status }

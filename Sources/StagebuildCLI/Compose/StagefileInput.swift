@@ -16,14 +16,18 @@ struct StagefileInput {
 
     /// Reads the Stagefile; reports a failure on stderr and returns its exit status.
     ///
+    /// compose, lock and stages all read it here.
+    ///
     /// - Parameters:
     ///   - arguments: The scanned arguments (positional STAGEFILE, `--stages`).
     ///   - context: The command's context.
+    ///   - outputPath: compose's absolute `-o` file, named in the composed file's "Regenerate
+    ///     with" line; `nil` for commands that write no Dockerfile.
     /// - Returns: The input, or the exit status: 65 for a Stagefile that is not UTF-8 or does
     ///   not parse (file:line:column on stderr), 74 for one that cannot be read.
     /// - Throws: `UsageError` for a `--stages DIR` that is not a folder.
     static func load(
-        _ arguments: ArgumentScanner.Arguments, context: CommandContext
+        _ arguments: ArgumentScanner.Arguments, context: CommandContext, outputPath: String? = nil
     ) throws(UsageError) -> Result<StagefileInput, ExitCodeFailure> {
         guard arguments.positionals.count <= 1 else {
             throw UsageError("expected at most one Stagefile, got \(arguments.positionals.count)")
@@ -45,7 +49,8 @@ struct StagefileInput {
             arguments, context: context, fileSystem: fileSystem, startDirectory: Paths.directory(of: path), display: display)
         let composer = Composer(
             catalog: catalog, stagefileDirectory: Paths.directory(of: path), stagefileName: Paths.fileName(of: path),
-            regenerateCommand: ComposeCommand.regenerateCommand(arguments, stagefilePath: path, outputPath: nil, catalog: catalog)
+            regenerateCommand: ComposeCommand.regenerateCommand(
+                arguments, stagefilePath: path, outputPath: outputPath, catalog: catalog)
         )
         do {
             let stagefile = try Stagefile(text: text, displayPath: argument)
