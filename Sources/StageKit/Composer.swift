@@ -65,6 +65,7 @@ public struct Composer: Sendable {
         composition.lineOrigins = session.lineOrigins()
         composition.warnings = session.warnings
         composition.packagePins = session.packagePins()
+        composition.variablePackagePins = session.variablePackagePins()
         composition.parameterBindings = session.parameterBindings
         if let lockfile { composition.pin(with: lockfile) }
         return composition
@@ -262,6 +263,15 @@ private struct CompositionSession {
         var pins = LintDocument(stagefile.syntax).packagePins(file: stagefile.displayPath, path: stagefilePath)
         for template in templates.values.sorted(by: { $0.name < $1.name }) {
             pins += LintDocument(template.syntax).packagePins(file: composer.catalog.display(template.path), path: template.path)
+        }
+        return pins
+    }
+
+    /// The package pins written through a variable, in the order ``packagePins()`` reads files.
+    func variablePackagePins() -> [(written: String, file: String, location: SourceLocation)] {
+        var pins = LintDocument(stagefile.syntax).variablePackagePins(file: stagefile.displayPath)
+        for template in templates.values.sorted(by: { $0.name < $1.name }) {
+            pins += LintDocument(template.syntax).variablePackagePins(file: composer.catalog.display(template.path))
         }
         return pins
     }

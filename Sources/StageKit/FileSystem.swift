@@ -20,10 +20,16 @@ public protocol FileSystem: Sendable {
     ///
     /// - Parameter path: An absolute path.
     func resolvingSymlinks(_ path: String) -> String?
+
+    /// Whether anything exists at the path itself, a dangling symbolic link included (a
+    /// dangling `.stagebuild.yaml` is a config that cannot be read, not no config).
+    ///
+    /// - Parameter path: An absolute path.
+    func entryExists(at path: String) -> Bool
 }
 
 extension FileSystem {
-    /// Whether anything exists at the path itself, a dangling symbolic link included.
+    /// Whether the path resolves: a file system that knows no links has no dangling ones.
     ///
     /// - Parameter path: An absolute path.
     public func entryExists(at path: String) -> Bool { resolvingSymlinks(path) != nil }

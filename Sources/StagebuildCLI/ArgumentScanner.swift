@@ -31,7 +31,7 @@ struct ArgumentScanner {
 
     var options: [Option]
 
-    func scan(_ arguments: [String]) throws(UsageError) -> Arguments {
+    func scan(_ arguments: [String]) throws(CommandFailure) -> Arguments {
         var result = Arguments()
         var index = 0
         var onlyPositionals = false
@@ -56,7 +56,7 @@ struct ArgumentScanner {
                 let known = options.flatMap(\.names).filter { $0.hasPrefix("--") }
                 let suggestion =
                     NameSuggestions.closest(to: name, in: known, limit: 1).first.map { "; did you mean '\($0)'?" } ?? ""
-                throw UsageError("unknown option '\(name)'\(suggestion)")
+                throw CommandFailure.usage("unknown option '\(name)'\(suggestion)")
             }
             if option.takesValue {
                 let value: String
@@ -64,26 +64,17 @@ struct ArgumentScanner {
                     value = inlineValue
                 } else {
                     guard index < arguments.count else {
-                        throw UsageError("option '\(name)' needs a value (\(option.valueName))")
+                        throw CommandFailure.usage("option '\(name)' needs a value (\(option.valueName))")
                     }
                     value = arguments[index]
                     index += 1
                 }
                 result.values[option.key, default: []].append(value)
             } else {
-                guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
+                guard inlineValue == nil else { throw CommandFailure.usage("option '\(name)' takes no value") }
                 result.flags.insert(option.key)
             }
         }
         return result
-    }
-}
-
-/// A command line that cannot be run; exit status 64.
-struct UsageError: Error {
-    var message: String
-
-    init(_ message: String) {
-        self.message = message
     }
 }

@@ -9,10 +9,10 @@ enum SecondsOption {
     /// - Returns: the seconds, or `nil`.
     /// - Throws: `UsageError` for anything else, e.g. `--max-time must be a number of seconds
     ///   from 0.001 to 86400, not '-1'`.
-    static func parse(_ text: String?, option: String) throws(UsageError) -> Double? {
+    static func parse(_ text: String?, option: String) throws(CommandFailure) -> Double? {
         guard let text else { return nil }
         guard let number = Double(text), number.isFinite, number >= 0.001, number <= 86_400 else {
-            throw UsageError("\(option) must be a number of seconds from 0.001 to 86400, not '\(text)'")
+            throw CommandFailure.usage("\(option) must be a number of seconds from 0.001 to 86400, not '\(text)'")
         }
         return number
     }

@@ -59,8 +59,17 @@ public struct DebianArchiveState: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter text: e.g. `20250520T000000Z`.
     public static func isSnapshotTime(_ text: String) -> Bool {
         let scalars = Array(text.unicodeScalars)
-        guard scalars.count == 16, scalars[8] == "T", scalars[15] == "Z" else { return false }
-        return (scalars[0..<8] + scalars[9..<15]).allSatisfy { ("0"..."9").contains($0) }
+        guard scalars.count == 16, scalars[8] == "T", scalars[15] == "Z",
+            (scalars[0..<8] + scalars[9..<15]).allSatisfy({ ("0"..."9").contains($0) })
+        else { return false }
+        func number(_ range: Range<Int>) -> Int { Int(String(String.UnicodeScalarView(scalars[range]))) ?? -1 }
+        let (year, month, day) = (number(0..<4), number(4..<6), number(6..<8))
+        let (hour, minute, second) = (number(9..<11), number(11..<13), number(13..<15))
+        // snapshot.debian.org begins in 2005; a date must exist in the Gregorian calendar.
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (2005...9999).contains(year), (1...12).contains(month), (1...days[month - 1]).contains(day) else { return false }
+        return (0...23).contains(hour) && (0...59).contains(minute) && (0...59).contains(second)
     }
 
     /// Every suite in order.

@@ -24,4 +24,22 @@ extension LintDocument {
         }
         return pins
     }
+
+    /// The `NAME=VERSION` operands of `apt-get install` whose name or version is a variable
+    /// (`curl=${CURL_VERSION}`): `stagebuild lock` cannot resolve them, and refuses them.
+    ///
+    /// - Parameter file: The file's name as messages show it.
+    /// - Returns: Each operand as written, with the file and its position.
+    func variablePackagePins(file: String) -> [(written: String, file: String, location: SourceLocation)] {
+        var found: [(written: String, file: String, location: SourceLocation)] = []
+        for script in runScripts {
+            for command in script.commands {
+                guard let apt = AptGetCommand(command), apt.action == "install" else { continue }
+                for word in apt.operands where word.text.contains("=") && word.text.contains("$") {
+                    found.append((word.text, file, word.location))
+                }
+            }
+        }
+        return found
+    }
 }

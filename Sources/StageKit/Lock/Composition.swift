@@ -29,6 +29,9 @@ public struct Composition: Sendable {
     /// Every Debian package pin of the Stagefile's and the templates' `RUN`s, in file order,
     /// each at its position in the file that writes it.
     public internal(set) var packagePins: [PackagePin] = []
+    /// `apt-get install` operands whose name or version is a variable, with where they are:
+    /// ``lockInputs()`` refuses them.
+    var variablePackagePins: [(written: String, file: String, location: SourceLocation)] = []
 
     /// One parameter value the Stagefile gave a template, e.g. `debian`'s `DEBIAN_SNAPSHOT`.
     public struct ParameterBinding: Sendable, Hashable {
@@ -67,10 +70,16 @@ public struct Composition: Sendable {
     /// pin once, the Stagefile's `DEBIAN_SNAPSHOT`, and each template's content digest.
     ///
     /// - Returns: The inputs.
-    /// - Throws: `CompositionError` for an image named through a variable or not a valid
-    ///   reference, and for two different `DEBIAN_SNAPSHOT` values or one that is no
+    /// - Throws: `CompositionError` for an image or a package pin named through a variable,
+    ///   an image that is not a valid reference, and for two different `DEBIAN_SNAPSHOT` values or one that is no
     ///   `YYYYMMDDTHHMMSSZ` time (a lock reads one archive state).
     public func lockInputs() throws(CompositionError) -> LockInputs {
+        if let pin = variablePackagePins.first {
+            throw CompositionError(
+                "apt-get install \(pin.written) names its package or version through a variable; stagebuild lock pins "
+                    + "versions written out in full, since a build argument could change a locked package: write the version itself",
+                file: pin.file, at: pin.location)
+        }
         var references: [ImageReference] = []
         for mention in images { references.append(try mention.reference(at: source(of: mention))) }
         var digests: [String: Digest] = [:]

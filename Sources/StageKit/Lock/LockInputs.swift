@@ -28,13 +28,17 @@ public struct LockInputs: Sendable, Hashable {
     }
 
     /// The SHA-256 of all inputs in one canonical text (format version, then one line per image,
-    /// per package pin and per template, sorted by byte value, and the snapshot), recorded in
+    /// per package pin and per template, sorted by byte value, and the snapshots), recorded in
     /// the lockfile as `inputsDigest`.
-    public var digest: Digest {
+    ///
+    /// - Parameter lockedSnapshot: The snapshot the lockfile records (`lock --snapshot`), so
+    ///   that a hand edit of it is caught as any other entry's.
+    public func digest(lockedSnapshot: String?) -> Digest {
         var lines = ["stagebuild.lock format \(Lockfile.formatVersion)"]
         lines += images.map { "image \($0.written)" }
         lines += packages.map { "package \($0)" }
         if let debianSnapshot { lines.append("debian-snapshot \(debianSnapshot)") }
+        if let lockedSnapshot { lines.append("locked-debian-snapshot \(lockedSnapshot)") }
         lines += templates.keys.sorted(by: Self.precedes).map { "template \($0) \(templates[$0]?.description ?? "")" }
         return Digest.sha256(of: (lines.joined(separator: "\n") + "\n").utf8)
     }

@@ -7,8 +7,8 @@ import DockerfileSyntax
 /// It is JSON with keys sorted by byte value, two-space indentation and one trailing newline,
 /// so the same lock is the same bytes on every machine. Each image and package entry carries
 /// the SHA-256 of its own fields (`integrity`), so a hand edit is caught offline, naming the
-/// entry; `inputsDigest` covers which images, package pins and templates there are and the
-/// Stagefile's `DEBIAN_SNAPSHOT`. `debianSnapshot` is the archive state the packages were
+/// entry; `inputsDigest` covers which images, package pins and templates there are, the
+/// Stagefile's `DEBIAN_SNAPSHOT` and the recorded `debianSnapshot`. `debianSnapshot` is the archive state the packages were
 /// resolved against (absent: the live suites); compose writes it as the `debian` template's
 /// `DEBIAN_SNAPSHOT` when the Stagefile gives none.
 ///
@@ -204,7 +204,7 @@ public struct Lockfile: Sendable, Hashable {
         self.formatVersion = Self.formatVersion
         self.images = images
         self.templates = inputs.templates
-        self.inputsDigest = inputs.digest
+        self.inputsDigest = inputs.digest(lockedSnapshot: debianSnapshot)
     }
 
     /// Why the lockfile does not match a composition's inputs; empty when it is current.
@@ -253,7 +253,9 @@ public struct Lockfile: Sendable, Hashable {
                 reasons.append(.packageEntryInvalid(key, reason: invalid))
             }
         }
-        if reasons.isEmpty && inputsDigest != inputs.digest { reasons.append(.inputsDigestMismatch) }
+        if reasons.isEmpty && inputsDigest != inputs.digest(lockedSnapshot: debianSnapshot) {
+            reasons.append(.inputsDigestMismatch)
+        }
         return reasons
     }
 }

@@ -45,31 +45,33 @@ enum ComposeCommand: Subcommand {
         CatalogSearchPath.option,
     ]
 
-    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         let cwd = context.currentDirectory
         let stagefileArgument = arguments.positionals.first ?? "Stagefile"
         let stagefilePath = Paths.absolute(stagefileArgument, from: cwd)
         let stagefileDirectory = Paths.directory(of: stagefilePath)
         let checking = arguments.has("--check")
         let outputArgument = arguments.value("--output")
-        if outputArgument == "" { throw UsageError("-o needs a file name; use -o - for standard output") }
+        if outputArgument == "" { throw CommandFailure.usage("-o needs a file name; use -o - for standard output") }
         let outputPath =
             outputArgument.flatMap { $0 == "-" ? nil : Paths.absolute($0, from: cwd) }
             ?? (checking ? stagefileDirectory + "/Dockerfile" : nil)
-        if checking && outputArgument == "-" { throw UsageError("--check compares with a file; -o - is standard output") }
+        if checking && outputArgument == "-" {
+            throw CommandFailure.usage("--check compares with a file; -o - is standard output")
+        }
         let format = arguments.value("--format") ?? "text"
-        guard ["text", "json"].contains(format) else { throw UsageError("--format is text or json, not '\(format)'") }
+        guard ["text", "json"].contains(format) else { throw CommandFailure.usage("--format is text or json, not '\(format)'") }
         if format == "json" {
-            guard arguments.has("--lint") else { throw UsageError("--format sets how --lint reports; add --lint") }
+            guard arguments.has("--lint") else { throw CommandFailure.usage("--format sets how --lint reports; add --lint") }
             guard outputArgument != nil, outputArgument != "-", !checking else {
-                throw UsageError(
+                throw CommandFailure.usage(
                     "--format json writes the findings to stdout, which holds the Dockerfile (or --check's diff); add -o FILE")
             }
         }
         let input: StagefileInput
         switch try StagefileInput.load(arguments, context: context, outputPath: outputPath) {
         case .success(let loaded): input = loaded
-        case .failure(let failure): return failure.code
+        case .failure(let failure): throw failure
         }
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
         let composer = input.composer
@@ -81,7 +83,7 @@ enum ComposeCommand: Subcommand {
         let lockfile: Lockfile?
         switch lock.load(context: context) {
         case .success(let loaded): lockfile = loaded
-        case .failure(let failure): return failure.code
+        case .failure(let failure): throw failure
         }
         let locked = arguments.has("--locked")
         if locked && lockfile == nil {
@@ -106,8 +108,7 @@ enum ComposeCommand: Subcommand {
                 context.standardError.write(diagnostic.rendered(color: context.usesColor))
             }
         } catch {
-            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            return error.isReadFailure ? .ioError : .dataError
+            throw CommandFailure(error)
         }
 
         let rerun =
@@ -178,7 +179,7 @@ enum ComposeCommand: Subcommand {
         case .success(let found):
             configuration = found
         case .failure(let problem):
-            context.standardError.write(problem.rendered(context.usesColor))
+            context.standardError.write(problem.rendered(color: context.usesColor))
             return problem.exitCode
         }
         let linter = Linter(configuration: configuration)
@@ -253,20 +254,20 @@ enum ComposeCommand: Subcommand {
     /// other spellings) or a file in a catalog folder, so a slip of `-o` never destroys an input.
     private static func refuseOverwritingInputs(
         _ output: String, stagefile: String, catalogFolders: [String], context: CommandContext
-    ) throws(UsageError) {
+    ) throws(CommandFailure) {
         var outputStatus = stat()
         var stagefileStatus = stat()
         if stat(output, &outputStatus) == 0, stat(stagefile, &stagefileStatus) == 0,
             outputStatus.st_dev == stagefileStatus.st_dev, outputStatus.st_ino == stagefileStatus.st_ino
         {
-            throw UsageError("the output \(output) is the Stagefile itself; choose another file with -o")
+            throw CommandFailure.usage("the output \(output) is the Stagefile itself; choose another file with -o")
         }
         let fileSystem = context.fileSystem
         // A symbolic link is written through: what counts is the file it leads to.
         let target = fileSystem.resolvingSymlinks(output) ?? output
         let outputFolder = fileSystem.resolvingSymlinks(Paths.directory(of: target)) ?? Paths.directory(of: target)
         for folder in catalogFolders where fileSystem.resolvingSymlinks(folder) == outputFolder {
-            throw UsageError("the output \(output) is inside the catalog folder \(folder); choose another file with -o")
+            throw CommandFailure.usage("the output \(output) is inside the catalog folder \(folder); choose another file with -o")
         }
     }
 }

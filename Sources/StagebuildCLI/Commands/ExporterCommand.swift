@@ -52,24 +52,24 @@ enum ExporterCommand: Subcommand {
             help: "Seconds taken off Prometheus's scrape timeout (default 0.5, as blackbox)."),
     ]
 
-    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw UsageError("exporter takes no arguments") }
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("exporter takes no arguments") }
         if let file = arguments.value("--check-config") {
             guard load(file, options: .init(), context: context) != nil else { return .dataError }
             context.standardOutput.write("\(file): OK\n")
             return .success
         }
-        guard let file = arguments.value("--config") else { throw UsageError("exporter needs --config FILE") }
+        guard let file = arguments.value("--config") else { throw CommandFailure.usage("exporter needs --config FILE") }
         var options = ExporterHandler.Options()
         if let text = arguments.value("--max-concurrent") {
             guard let count = Int(text), count >= 1 else {
-                throw UsageError("--max-concurrent needs a whole number of at least 1, got '\(text)'")
+                throw CommandFailure.usage("--max-concurrent needs a whole number of at least 1, got '\(text)'")
             }
             options.maxConcurrent = count
         }
         if let text = arguments.value("--timeout-offset") {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                throw UsageError("--timeout-offset needs a number of seconds, got '\(text)'")
+                throw CommandFailure.usage("--timeout-offset needs a number of seconds, got '\(text)'")
             }
             options.timeoutOffset = seconds
         }
@@ -78,7 +78,7 @@ enum ExporterCommand: Subcommand {
                 // Whole-target matches, as Prometheus's relabelling anchors its regexes.
                 options.allowedTargets.append(try RegularExpression("^(?:\(pattern))$"))
             } catch {
-                throw UsageError("--allow-target: \(error)")
+                throw CommandFailure.usage("--allow-target: \(error)")
             }
         }
         let (host, port) = try listenAddress(arguments.value("--listen") ?? "127.0.0.1:9115")
@@ -100,7 +100,7 @@ enum ExporterCommand: Subcommand {
         do {
             address = try server.start()
         } catch .invalidHost(let bad) {
-            throw UsageError("--listen needs a numeric IPv4 or IPv6 address, not '\(bad)'")
+            throw CommandFailure.usage("--listen needs a numeric IPv4 or IPv6 address, not '\(bad)'")
         } catch {
             context.reportError("cannot listen on \(host):\(port): \(error)")
             return .unavailable
@@ -135,10 +135,10 @@ enum ExporterCommand: Subcommand {
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (every address, as Go's listeners read it).
-    static func listenAddress(_ text: String) throws(UsageError) -> (host: String, port: Int) {
+    static func listenAddress(_ text: String) throws(CommandFailure) -> (host: String, port: Int) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
             (0...65_535).contains(port)
-        else { throw UsageError("--listen needs HOST:PORT, e.g. 127.0.0.1:9115, not '\(text)'") }
+        else { throw CommandFailure.usage("--listen needs HOST:PORT, e.g. 127.0.0.1:9115, not '\(text)'") }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return (host.isEmpty ? "::" : host, port)

@@ -72,37 +72,45 @@ enum LintCommand: Subcommand {
         }.joined()
     }
 
-    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         let format = arguments.value("--format") ?? "text"
         guard formats.contains(format) else {
-            throw UsageError("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'")
+            throw CommandFailure.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'")
         }
         var threshold: LintFailureThreshold?
         if let text = arguments.value("--failure-threshold") {
             guard let value = LintFailureThreshold(rawValue: text) else {
                 let names = LintFailureThreshold.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError("--failure-threshold must be one of \(names), not '\(text)'")
+                throw CommandFailure.usage("--failure-threshold must be one of \(names), not '\(text)'")
             }
             threshold = value
         }
-        guard !arguments.positionals.isEmpty else { throw UsageError("expected at least one FILE to lint") }
+        guard !arguments.positionals.isEmpty else { throw CommandFailure.usage("expected at least one FILE to lint") }
 
         var configurations = LintConfigurationSearch(context: context, explicitFile: arguments.value("--config"))
         var results: [(file: String, findings: [LintFinding])] = []
         var status = ExitCode.success
+        var reportedConfigProblems: Set<String> = []
         for file in arguments.positionals {
             let configuration: LintConfiguration
             switch configurations.configuration(forFile: file) {
             case .success(let found):
                 configuration = found
             case .failure(let problem):
-                context.standardError.write(problem.rendered(context.usesColor))
-                return problem.exitCode
+                // Each config's problem is said once; every file it governs goes unlinted, and the
+                // machine formats say so for each (SB034 for a config that cannot be read, SB035
+                // for one that is not valid), so a CI report never just comes out shorter.
+                let rendered = problem.rendered(color: context.usesColor)
+                if reportedConfigProblems.insert(rendered).inserted { context.standardError.write(rendered) }
+                let rule: LintRuleDescription = problem.exitCode == .ioError ? .unreadableFile : .unparsableFile
+                if format != "text" { results.append((file, [rule.finding("not linted: its lint config: \(problem.message)")])) }
+                if status != .ioError { status = problem.exitCode }
+                continue
             }
             let linter = Linter(failureThreshold: threshold, configuration: configuration)
             let outcome = lint(file, with: linter, context: context)
             if let problem = outcome.problem {
-                context.standardError.write(problem.rendered(context.usesColor))
+                context.standardError.write(problem.rendered(color: context.usesColor))
                 // The text report leaves the file out (standard error said it); the formats
                 // machines read carry it as an SB034 or SB035 finding, so no file goes missing.
                 if format != "text" { results.append((file, outcome.findings)) }
@@ -125,41 +133,17 @@ enum LintCommand: Subcommand {
         return status
     }
 
-    /// A file lint could not read or parse.
-    enum FileProblem: Error {
-        /// `cannot read FILE: reason`.
-        case unreadable(String)
-        /// Not UTF-8, or BuildKit's parser rejects it, at `FILE:LINE:COLUMN`.
-        case malformed(Diagnostic)
-
-        /// Standard error's line for it.
-        func rendered(_ color: Bool) -> String {
-            switch self {
-            case .unreadable(let message): CommandContext.errorLine(message, color: color)
-            case .malformed(let diagnostic): diagnostic.rendered(color: color)
-            }
-        }
-
-        /// 74 for a file that cannot be read, 65 for one that is not UTF-8 or does not parse.
-        var exitCode: ExitCode {
-            switch self {
-            case .unreadable: .ioError
-            case .malformed: .dataError
-            }
-        }
-    }
-
     /// Lints one file. A file that cannot be read or parsed gives one SB034 or SB035 finding.
     private static func lint(
         _ file: String, with linter: Linter, context: CommandContext
-    ) -> (findings: [LintFinding], problem: FileProblem?) {
+    ) -> (findings: [LintFinding], problem: CommandFailure?) {
         let bytes: [UInt8]
         switch readBytes(atPath: Paths.absolute(file, from: context.currentDirectory)) {
         case .success(let read):
             bytes = read
         case .failure(let failure):
             let message = "cannot read \(file): \(failure.reason)"
-            return ([LintRuleDescription.unreadableFile.finding(message)], .unreadable(message))
+            return ([LintRuleDescription.unreadableFile.finding(message)], .error(.ioError, message))
         }
         let location: SourceLocation
         let message: String
@@ -174,7 +158,10 @@ enum LintCommand: Subcommand {
         }
         let diagnostic = Diagnostic(
             file: file, line: location.line, column: location.column, severity: "error", message: message)
-        return ([LintRuleDescription.unparsableFile.finding(message, at: location)], .malformed(diagnostic))
+        return (
+            [LintRuleDescription.unparsableFile.finding(message, at: location)],
+            CommandFailure(exitCode: .dataError, report: .diagnostic(diagnostic))
+        )
     }
 
     /// Why a file to lint could not be read: the system's reason (strerror), or that it is

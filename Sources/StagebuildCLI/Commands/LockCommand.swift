@@ -96,15 +96,15 @@ enum LockCommand: Subcommand {
             NetworkOptions.maxTime,
         ]
 
-    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         var settings = try Settings(arguments, context: context)
         if arguments.has("--update-packages") {
             guard !arguments.has("--check") else {
-                throw UsageError("--update-packages rewrites files; it cannot go with --check")
+                throw CommandFailure.usage("--update-packages rewrites files; it cannot go with --check")
             }
             switch try updatePackages(arguments, settings: settings, context: context) {
             case .success(let snapshot): settings.snapshot = snapshot
-            case .failure(let failure): return failure.code
+            case .failure(let failure): throw failure
             }
         }
         return try lock(arguments, settings: settings, context: context)
@@ -113,7 +113,7 @@ enum LockCommand: Subcommand {
     /// `lock` proper: resolves and writes the lockfile, or checks it with `--check`.
     private static func lock(
         _ arguments: ArgumentScanner.Arguments, settings: Settings, context: CommandContext
-    ) throws(UsageError) -> ExitCode {
+    ) throws(CommandFailure) -> ExitCode {
         if let caFile = settings.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             context.reportError("cannot read --cacert \(arguments.value("--cacert") ?? caFile): no such readable file")
             return .ioError
@@ -121,7 +121,7 @@ enum LockCommand: Subcommand {
         let input: StagefileInput
         switch try StagefileInput.load(arguments, context: context) {
         case .success(let loaded): input = loaded
-        case .failure(let failure): return failure.code
+        case .failure(let failure): throw failure
         }
         let lock = input.lock
         let lockName = lock.display(lock.path)
@@ -131,15 +131,14 @@ enum LockCommand: Subcommand {
             composition = try input.composer.composition(of: input.stagefile)
             inputs = try composition.lockInputs()
         } catch {
-            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            return error.isReadFailure ? .ioError : .dataError
+            throw CommandFailure(error)
         }
 
         if arguments.has("--check") {
             let existing: Lockfile?
             switch lock.load(context: context) {
             case .success(let loaded): existing = loaded
-            case .failure(let failure): return failure.code
+            case .failure(let failure): throw failure
             }
             let reasons = existing?.staleness(against: inputs) ?? [.missing]
             guard reasons.isEmpty else {
@@ -155,7 +154,7 @@ enum LockCommand: Subcommand {
             do {
                 _ = try settings.proxy.route(scheme: "https", host: reference.apiHost)
             } catch {
-                throw UsageError(error.description)
+                throw CommandFailure.usage(error.description)
             }
         }
         let client = RegistryClient(
@@ -175,7 +174,7 @@ enum LockCommand: Subcommand {
             of: composition, stagefileSnapshot: inputs.debianSnapshot, settings: settings, lock: lock, context: context)
         {
         case .success(let state): archive = state
-        case .failure(let failure): return failure.code
+        case .failure(let failure): throw failure
         }
         var packages: [ResolvedPackage] = []
         if !composition.packagePins.isEmpty {
@@ -232,7 +231,7 @@ enum LockCommand: Subcommand {
     /// - Returns: The snapshot time the lock then reads, or the failure already reported.
     private static func updatePackages(
         _ arguments: ArgumentScanner.Arguments, settings: Settings, context: CommandContext
-    ) throws(UsageError) -> Result<String, ExitCodeFailure> {
+    ) throws(CommandFailure) -> Result<String, CommandFailure> {
         let input: StagefileInput
         switch try StagefileInput.load(arguments, context: context) {
         case .success(let loaded): input = loaded
@@ -242,8 +241,7 @@ enum LockCommand: Subcommand {
         do {
             composition = try input.composer.composition(of: input.stagefile)
         } catch {
-            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            return .failure(ExitCodeFailure(error.isReadFailure ? .ioError : .dataError))
+            return .failure(CommandFailure(error))
         }
         let time = settings.snapshot.flatMap { $0 == "now" ? nil : $0 } ?? DebianSnapshotTime.format(context.now())
         var moved = settings
@@ -261,7 +259,7 @@ enum LockCommand: Subcommand {
             newest = try resolver.newest(for: composition.packagePins, in: archive)
         } catch {
             context.reportError(error.message)
-            return .failure(ExitCodeFailure(.unavailable))
+            return .failure(CommandFailure.reported(.unavailable))
         }
         var edits: [String: [SourceEdit]] = [:]
         var rows: [(pin: PackagePin, new: String, suite: String)] = []
@@ -295,7 +293,7 @@ enum LockCommand: Subcommand {
         guard problems.isEmpty else {
             for problem in problems { context.reportError(problem) }
             context.standardError.write("nothing was rewritten.\n")
-            return .failure(ExitCodeFailure(.dataError))
+            return .failure(CommandFailure.reported(.dataError))
         }
         var rewritten: [(path: String, text: String)] = []
         for path in edits.keys.sorted() {
@@ -305,14 +303,14 @@ enum LockCommand: Subcommand {
                 text = try context.fileSystem.readText(at: path)
             } catch {
                 context.reportError("cannot read \(input.lock.display(path)): \(error.reason)")
-                return .failure(ExitCodeFailure(.ioError))
+                return .failure(CommandFailure.reported(.ioError))
             }
             let edited = SourceEdit.apply(fileEdits, to: text)
             guard edited.skipped.isEmpty else {
                 let words = edited.skipped.map(\.expected).joined(separator: ", ")
                 context.reportError(
                     "\(input.lock.display(path)): cannot rewrite \(words) where it is written; nothing was rewritten")
-                return .failure(ExitCodeFailure(.dataError))
+                return .failure(CommandFailure.reported(.dataError))
             }
             rewritten.append((path, edited.text))
         }
@@ -321,7 +319,7 @@ enum LockCommand: Subcommand {
                 try AtomicFile.write(file.text, to: file.path)
             } catch {
                 context.reportError("cannot write \(input.lock.display(file.path)): \(error.reason)")
-                return .failure(ExitCodeFailure(.ioError))
+                return .failure(CommandFailure.reported(.ioError))
             }
         }
         context.standardOutput.write("packages at \(archive):\n")
@@ -351,7 +349,7 @@ enum LockCommand: Subcommand {
     /// at the Stagefile's `DEBIAN_SNAPSHOT_URL`, else the template's default.
     private static func archiveState(
         of composition: Composition, stagefileSnapshot: String?, settings: Settings, lock: LockInput, context: CommandContext
-    ) -> Result<DebianArchiveState, ExitCodeFailure> {
+    ) -> Result<DebianArchiveState, CommandFailure> {
         var snapshot = stagefileSnapshot
         if let asked = settings.snapshot {
             let time = asked == "now" ? DebianSnapshotTime.format(context.now()) : asked
@@ -359,7 +357,7 @@ enum LockCommand: Subcommand {
                 context.reportError(
                     "the Stagefile gives DEBIAN_SNAPSHOT=\(given); --snapshot \(asked) cannot move it (remove it from the Stagefile)"
                 )
-                return .failure(ExitCodeFailure(.usage))
+                return .failure(CommandFailure.reported(.usage))
             }
             snapshot = time
         } else if snapshot == nil, case .success(let existing?) = lock.load(context: context) {
@@ -377,7 +375,7 @@ enum LockCommand: Subcommand {
             }
         } catch {
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            return .failure(ExitCodeFailure(.dataError))
+            return .failure(CommandFailure.reported(.dataError))
         }
         return .success(.snapshot(snapshot, baseURL: baseURL))
     }
@@ -431,26 +429,26 @@ enum LockCommand: Subcommand {
         /// The build's Debian architecture.
         var architecture: String
 
-        init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) {
+        init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) {
             proxy = ProxyConfiguration(
                 proxy: arguments.value("--proxy"), noProxy: arguments.value("--noproxy"), environment: context.environment)
             proxyAuthentication = try ProxyAuthenticationOptions.choice(arguments)
             caFile = arguments.value("--cacert").map { Paths.absolute($0, from: context.currentDirectory) }
-            insecureRegistries = try arguments.all("--insecure-registry").map { value throws(UsageError) in
+            insecureRegistries = try arguments.all("--insecure-registry").map { value throws(CommandFailure) in
                 guard let reference = try? ImageReference(parsing: value + "/x"), reference.domain == value else {
-                    throw UsageError(
+                    throw CommandFailure.usage(
                         "--insecure-registry takes HOST:PORT as references write it, e.g. localhost:5000, not '\(value)'")
                 }
                 return value
             }
             if let text = arguments.value("--registry-auth") {
                 guard let credentials = RegistryCredentials(parsing: text) else {
-                    throw UsageError("--registry-auth takes USER:PASS (a user name, a colon, the password)")
+                    throw CommandFailure.usage("--registry-auth takes USER:PASS (a user name, a colon, the password)")
                 }
                 self.credentials = credentials
             } else if let text = context.environment["STAGEBUILD_REGISTRY_AUTH"], !text.isEmpty {
                 guard let credentials = RegistryCredentials(parsing: text) else {
-                    throw UsageError("STAGEBUILD_REGISTRY_AUTH must be USER:PASS (a user name, a colon, the password)")
+                    throw CommandFailure.usage("STAGEBUILD_REGISTRY_AUTH must be USER:PASS (a user name, a colon, the password)")
                 }
                 self.credentials = credentials
             }
@@ -458,12 +456,21 @@ enum LockCommand: Subcommand {
             maxTime = try SecondsOption.parse(arguments.value("--max-time"), option: "--max-time") ?? 30
             snapshot = arguments.value("--snapshot")
             if let snapshot, snapshot != "now", !DebianArchiveState.isSnapshotTime(snapshot) {
-                throw UsageError(
+                throw CommandFailure.usage(
                     "--snapshot takes now or a time YYYYMMDDTHHMMSSZ (UTC), e.g. 20250520T000000Z, not '\(snapshot)'")
             }
+            // The same fixed-width form orders as text orders: a later time is a greater string.
+            if let snapshot, snapshot != "now", snapshot > DebianSnapshotTime.format(Date()) {
+                throw CommandFailure.usage(
+                    "--snapshot \(snapshot) is in the future; snapshot.debian.org has no archive state yet")
+            }
             architecture = arguments.value("--architecture") ?? DebianSnapshotTime.machineArchitecture
-            guard !architecture.isEmpty, architecture.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) else {
-                throw UsageError("--architecture takes a Debian architecture name such as amd64 or arm64")
+            // bookworm's release architectures (Debian 12 release notes, section 2.1).
+            let architectures = ["amd64", "arm64", "armel", "armhf", "i386", "mips64el", "mipsel", "ppc64el", "s390x"]
+            guard architectures.contains(architecture) else {
+                throw CommandFailure.usage(
+                    "--architecture takes one of bookworm's architectures (\(architectures.joined(separator: ", "))), not '\(architecture)'"
+                )
             }
         }
     }

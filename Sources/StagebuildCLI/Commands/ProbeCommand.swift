@@ -144,23 +144,9 @@ enum ProbeCommand: Subcommand {
                 help: "curl (default) or urlsession (what a Swift app on Linux sees)."),
         ]
 
-    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         let start = ContinuousClock.now
-        let plan: ProbePlan
-        do throws(ProbePlan.Failure) {
-            plan = try ProbePlan(arguments, context: context)
-        } catch {
-            switch error {
-            case .usage(let usage):
-                throw usage
-            case .badData(let message):
-                context.reportError(message)
-                return .dataError
-            case .unreadable(let message):
-                context.reportError(message)
-                return .ioError
-            }
-        }
+        let plan = try ProbePlan(arguments, context: context)
         for warning in plan.warnings { context.warn(warning) }
         let engine: any ProbeEngine
         switch plan.engineKind {
@@ -170,7 +156,7 @@ enum ProbeCommand: Subcommand {
             do {
                 engine = try URLSessionProbeEngine(settings: plan.settings)
             } catch {
-                throw UsageError(Redaction.text(error.description))
+                throw CommandFailure.usage(Redaction.text(error.description))
             }
         }
         let runner = ProbeRunner(engine: engine, concurrency: plan.concurrency, deadline: plan.deadline, start: start)

@@ -47,8 +47,8 @@ enum ServeCommand: Subcommand {
             names: ["--log"], takesValue: true, valueName: "text|json", help: "Access-log format on stderr (default text)."),
     ]
 
-    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw UsageError("serve takes no arguments") }
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("serve takes no arguments") }
         let defaults = ServerConfiguration()
         var configuration = defaults
         configuration.host = arguments.value("--host") ?? defaults.host
@@ -60,13 +60,15 @@ enum ServeCommand: Subcommand {
         configuration.maxDelay = try seconds(arguments, "--max-delay") ?? defaults.maxDelay
         configuration.grace = try seconds(arguments, "--grace") ?? defaults.grace
         let format = arguments.value("--log") ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--log must be text or json, not '\(format)'") }
+        guard format == "text" || format == "json" else {
+            throw CommandFailure.usage("--log must be text or json, not '\(format)'")
+        }
         do {
             try configuration.validate()
         } catch .invalidConfiguration(let setting, let requirement) {
-            throw UsageError("\(Self.option(for: setting)) \(requirement)")
+            throw CommandFailure.usage("\(Self.option(for: setting)) \(requirement)")
         } catch {
-            throw UsageError(error.description)
+            throw CommandFailure.usage(error.description)
         }
 
         let log = context.standardError
@@ -94,7 +96,7 @@ enum ServeCommand: Subcommand {
         do {
             address = try server.start()
         } catch .invalidHost(let host) {
-            throw UsageError("--host needs a numeric IPv4 or IPv6 address such as 127.0.0.1 or ::1, not '\(host)'")
+            throw CommandFailure.usage("--host needs a numeric IPv4 or IPv6 address such as 127.0.0.1 or ::1, not '\(host)'")
         } catch {
             context.reportError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
             return .unavailable
@@ -139,16 +141,16 @@ enum ServeCommand: Subcommand {
         return max(descriptors - min(64, descriptors / 4), 1)
     }
 
-    private static func integer(_ arguments: ArgumentScanner.Arguments, _ key: String) throws(UsageError) -> Int? {
+    private static func integer(_ arguments: ArgumentScanner.Arguments, _ key: String) throws(CommandFailure) -> Int? {
         guard let text = arguments.value(key) else { return nil }
-        guard let value = Int(text) else { throw UsageError("\(key) needs a whole number, got '\(text)'") }
+        guard let value = Int(text) else { throw CommandFailure.usage("\(key) needs a whole number, got '\(text)'") }
         return value
     }
 
-    private static func seconds(_ arguments: ArgumentScanner.Arguments, _ key: String) throws(UsageError) -> Double? {
+    private static func seconds(_ arguments: ArgumentScanner.Arguments, _ key: String) throws(CommandFailure) -> Double? {
         guard let text = arguments.value(key) else { return nil }
         guard let value = Double(text), value.isFinite, value >= 0 else {
-            throw UsageError("\(key) needs a number of seconds, got '\(text)'")
+            throw CommandFailure.usage("\(key) needs a number of seconds, got '\(text)'")
         }
         return value
     }

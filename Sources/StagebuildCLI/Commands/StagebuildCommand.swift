@@ -72,9 +72,12 @@ public enum StagebuildCommand {
             let scanned = try ArgumentScanner(options: command.options).scan(rest)
             return try command.run(scanned, context: context)
         } catch {
-            context.reportError(error.message)
-            context.standardError.write("USAGE: stagebuild \(command.usage)\nSee 'stagebuild \(command.name) --help'.\n")
-            return .usage
+            // Every command's failure is written here and becomes the exit status.
+            context.standardError.write(error.rendered(color: context.usesColor))
+            if error.showsUsage {
+                context.standardError.write("USAGE: stagebuild \(command.usage)\nSee 'stagebuild \(command.name) --help'.\n")
+            }
+            return error.exitCode
         }
     }
 

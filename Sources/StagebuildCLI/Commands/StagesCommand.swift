@@ -21,12 +21,14 @@ enum StagesCommand: Subcommand {
             names: ["--format"], takesValue: true, valueName: "text|json", help: "Output format (default text)."),
     ]
 
-    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode {
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         let format = arguments.value("--format") ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json, not '\(format)'") }
-        guard arguments.positionals.count <= 1 else { throw UsageError("expected at most one template name") }
+        guard format == "text" || format == "json" else {
+            throw CommandFailure.usage("--format must be text or json, not '\(format)'")
+        }
+        guard arguments.positionals.count <= 1 else { throw CommandFailure.usage("expected at most one template name") }
         if let name = arguments.positionals.first, !StageCatalog.isValidName(name) {
-            throw UsageError(CatalogError.invalidName(name).description)
+            throw CommandFailure.usage(CatalogError.invalidName(name).description)
         }
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
         let cwd = context.currentDirectory

@@ -18,7 +18,7 @@ protocol Subcommand: SendableMetatype {
     ///   - context: The environment and output streams.
     /// - Returns: The exit status.
     /// - Throws: `UsageError` for a command line that cannot be run.
-    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) -> ExitCode
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode
 }
 
 extension Subcommand {

@@ -69,12 +69,12 @@ enum CatalogSearchPath {
 
     /// Refuses a `--stages DIR` that is not a folder: a typo there would otherwise fall
     /// through to another catalog silently.
-    static func checkExplicitFolders(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(UsageError) {
+    static func checkExplicitFolders(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) {
         for folder in arguments.all("--stages") {
             var isDirectory: ObjCBool = false
             let path = Paths.absolute(folder, from: context.currentDirectory)
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw UsageError("--stages \(folder) is not a folder")
+                throw CommandFailure.usage("--stages \(folder) is not a folder")
             }
         }
     }

@@ -28,9 +28,9 @@ struct StagefileInput {
     /// - Throws: `UsageError` for a `--stages DIR` that is not a folder.
     static func load(
         _ arguments: ArgumentScanner.Arguments, context: CommandContext, outputPath: String? = nil
-    ) throws(UsageError) -> Result<StagefileInput, ExitCodeFailure> {
+    ) throws(CommandFailure) -> Result<StagefileInput, CommandFailure> {
         guard arguments.positionals.count <= 1 else {
-            throw UsageError("expected at most one Stagefile, got \(arguments.positionals.count)")
+            throw CommandFailure.usage("expected at most one Stagefile, got \(arguments.positionals.count)")
         }
         try CatalogSearchPath.checkExplicitFolders(arguments, context: context)
         let cwd = context.currentDirectory
@@ -42,7 +42,7 @@ struct StagefileInput {
             text = try fileSystem.readText(at: path)
         } catch {
             context.reportError("cannot read Stagefile \(argument): \(error.reason)")
-            return .failure(ExitCodeFailure(error.isMalformedText ? .dataError : .ioError))
+            return .failure(CommandFailure.reported(error.isMalformedText ? .dataError : .ioError))
         }
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
         let catalog = CatalogSearchPath.catalog(
@@ -60,7 +60,7 @@ struct StagefileInput {
             return .success(StagefileInput(argument: argument, path: path, stagefile: stagefile, composer: composer, lock: lock))
         } catch {
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            return .failure(ExitCodeFailure(.dataError))
+            return .failure(CommandFailure.reported(.dataError))
         }
     }
 }
@@ -101,20 +101,20 @@ struct LockInput {
     ///
     /// - Returns: The lockfile, `nil` when there is none, or a failure already reported on
     ///   stderr (65 for a malformed file, 74 for one that cannot be read).
-    func load(context: CommandContext) -> Result<Lockfile?, ExitCodeFailure> {
+    func load(context: CommandContext) -> Result<Lockfile?, CommandFailure> {
         let text: String
         do {
             text = try context.fileSystem.readText(at: path)
         } catch {
             if error.isMissing { return .success(nil) }
             context.reportError("cannot read \(display(path)): \(error.reason)")
-            return .failure(ExitCodeFailure(error.isMalformedText ? .dataError : .ioError))
+            return .failure(CommandFailure.reported(error.isMalformedText ? .dataError : .ioError))
         }
         do {
             return .success(try Lockfile(parsing: text))
         } catch {
             context.reportError("\(display(path)): \(error.reason)")
-            return .failure(ExitCodeFailure(.dataError))
+            return .failure(CommandFailure.reported(.dataError))
         }
     }
 
@@ -157,14 +157,5 @@ struct LockInput {
         let left = unpinned.isEmpty ? "" : "; left unpinned: " + unpinned.joined(separator: ", ")
         context.warn("\(name) is stale: \(reasons.joined(separator: "; "))\(left); rewrite it with: \(fix)")
         return .success
-    }
-}
-
-/// An exit status carried as an error, for `Result`.
-struct ExitCodeFailure: Error {
-    var code: ExitCode
-
-    init(_ code: ExitCode) {
-        self.code = code
     }
 }

@@ -13,7 +13,7 @@ struct LintConfigurationSearch {
     private let context: CommandContext
     private let explicitFile: String?
     /// Configs read so far, by absolute path.
-    private var loaded: [String: Result<LintConfiguration, LintCommand.FileProblem>] = [:]
+    private var loaded: [String: Result<LintConfiguration, CommandFailure>] = [:]
     /// The config path found for each folder searched from (`nil`: none).
     private var nearest: [String: String?] = [:]
 
@@ -32,7 +32,7 @@ struct LintConfigurationSearch {
     /// - Parameter file: The file to lint, as given.
     /// - Returns: The config (the defaults when none is found), or why the one in force cannot
     ///   be used: it cannot be read (74) or is not a valid config (65, at `file:line:column`).
-    mutating func configuration(forFile file: String) -> Result<LintConfiguration, LintCommand.FileProblem> {
+    mutating func configuration(forFile file: String) -> Result<LintConfiguration, CommandFailure> {
         if let explicitFile {
             return load(Paths.absolute(explicitFile, from: context.currentDirectory), shown: explicitFile, option: "--config ")
         }
@@ -52,21 +52,24 @@ struct LintConfigurationSearch {
 
     private mutating func load(
         _ path: String, shown: String, option: String
-    ) -> Result<LintConfiguration, LintCommand.FileProblem> {
+    ) -> Result<LintConfiguration, CommandFailure> {
         if let result = loaded[path] { return result }
-        let result: Result<LintConfiguration, LintCommand.FileProblem>
+        let result: Result<LintConfiguration, CommandFailure>
         do {
             let text = try context.fileSystem.readText(at: path)
             result = .success(try LintConfiguration(parsing: text, file: shown))
         } catch let error as FileSystemError {
-            result = .failure(.unreadable("cannot read \(option)\(shown): \(error.reason)"))
-        } catch let error as YAMLConfigError {
+            // Bytes that are not UTF-8 are bad data (65), as in a Dockerfile; the rest cannot be read (74).
             result = .failure(
-                .malformed(
-                    Diagnostic(
-                        file: error.file, line: error.line, column: error.column, severity: "error", message: error.message)))
+                error.isMalformedText
+                    ? .error(.dataError, "\(option)\(shown) is \(error.reason)")
+                    : .error(.ioError, "cannot read \(option)\(shown): \(error.reason)"))
+        } catch let error as YAMLConfigError {
+            let diagnostic = Diagnostic(
+                file: error.file, line: error.line, column: error.column, severity: "error", message: error.message)
+            result = .failure(CommandFailure(exitCode: .dataError, report: .diagnostic(diagnostic)))
         } catch {
-            result = .failure(.unreadable("cannot read \(option)\(shown): \(error)"))
+            result = .failure(.error(.ioError, "cannot read \(option)\(shown): \(error)"))
         }
         loaded[path] = result
         return result

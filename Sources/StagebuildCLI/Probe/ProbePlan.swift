@@ -23,16 +23,7 @@ struct ProbePlan {
     /// Options that take no effect on these calls, said once on stderr before the run.
     var warnings: [String] = []
 
-    /// Why a command line cannot run: a usage error (64), a file whose content is not what the
-    /// option needs (65: a targets file with a bad URL or none, a CA file without a
-    /// certificate), or a file that cannot be read (74).
-    enum Failure: Error {
-        case usage(UsageError)
-        case badData(String)
-        case unreadable(String)
-    }
-
-    init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(Failure) {
+    init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) {
         do {
             if arguments.has("--validate-domain-name") && arguments.has("--no-validate-domain-name") {
                 throw Self.usage("choose one of --validate-domain-name and --no-validate-domain-name")
@@ -61,9 +52,10 @@ struct ProbePlan {
             warnings = try checkRoutes()
         } catch let error as ProbeInputError {
             throw Self.usage(error.description)
-        } catch let error as Failure {
-            guard case .badData(let message) = error else { throw error }
-            throw .badData(Redaction.text(message))
+        } catch let error as CommandFailure {
+            // Bad data quotes the input: URLs in it lose their user info.
+            guard error.exitCode == .dataError else { throw error }
+            throw .error(.dataError, Redaction.text(error.message))
         } catch {
             throw Self.usage("\(error)")
         }
@@ -71,7 +63,7 @@ struct ProbePlan {
 
     /// A usage failure. Messages name inputs through Redaction already; URLs that libcurl or
     /// Foundation quote back lose their user info here too.
-    private static func usage(_ message: String) -> Failure { .usage(UsageError(Redaction.text(message))) }
+    private static func usage(_ message: String) -> CommandFailure { .usage(Redaction.text(message)) }
 
     /// `--expect-status`, `--expect-header` and `--expect-body`.
     private static func expectations(_ arguments: ArgumentScanner.Arguments) throws -> Expectations {
@@ -102,10 +94,10 @@ struct ProbePlan {
             validatesDomainName: !(arguments.has("--no-validate-domain-name") || insecure),
             allowsInvalidCertificates: arguments.has("--allow-invalid-certificates") || insecure, pinnedPublicKeys: pins,
             proxyInsecure: arguments.has("--proxy-insecure"))
-        security.caFile = try arguments.value("--cacert").map { path throws(Failure) in
+        security.caFile = try arguments.value("--cacert").map { path throws(CommandFailure) in
             try Self.readableFile(path, option: "--cacert", context: context)
         }
-        security.proxyCAFile = try arguments.value("--proxy-cacert").map { path throws(Failure) in
+        security.proxyCAFile = try arguments.value("--proxy-cacert").map { path throws(CommandFailure) in
             try Self.readableFile(path, option: "--proxy-cacert", context: context)
         }
         var settings = ProbeSettings(
@@ -116,7 +108,7 @@ struct ProbePlan {
         do {
             settings.proxyAuthentication = try ProxyAuthenticationOptions.choice(arguments)
         } catch {
-            throw Failure.usage(error)
+            throw error
         }
         settings.userAgent = arguments.value("--user-agent") ?? "stagebuild/\(StagebuildCommand.version)"
         // A value is one header line: CR or LF would add lines to the request and to CONNECT.
@@ -160,7 +152,7 @@ struct ProbePlan {
         }
         guard !targets.isEmpty else {
             guard targetFiles.isEmpty else {
-                throw Failure.badData("--targets \(targetFiles.joined(separator: ", ")) holds no URL")
+                throw CommandFailure.error(.dataError, "--targets \(targetFiles.joined(separator: ", ")) holds no URL")
             }
             throw usage("give at least one URL, or --targets FILE")
         }
@@ -193,7 +185,7 @@ struct ProbePlan {
                 } catch {
                     // A line of a targets file is data: say where it is.
                     guard let origin = target.origin else { throw error }
-                    throw Failure.badData("\(origin): \(error)")
+                    throw CommandFailure.error(.dataError, "\(origin): \(error)")
                 }
                 (isHTTPS, host) = (request.isHTTPS, request.host)
                 anyPlainHTTP = anyPlainHTTP || !isHTTPS
@@ -258,49 +250,52 @@ struct ProbePlan {
     }
 
     /// A whole number from 1 to `maximum`, or `default` when not given.
-    private static func count(_ text: String?, option: String, default value: Int, maximum: Int) throws(Failure) -> Int {
+    private static func count(_ text: String?, option: String, default value: Int, maximum: Int) throws(CommandFailure) -> Int {
         guard let text else { return value }
         guard let number = Int(text), (1...maximum).contains(number) else {
-            throw .usage(UsageError("\(option) must be a whole number from 1 to \(maximum), not '\(text)'"))
+            throw CommandFailure.usage(("\(option) must be a whole number from 1 to \(maximum), not '\(text)'"))
         }
         return number
     }
 
     /// ``SecondsOption/parse(_:option:)``, its error as a usage failure.
-    private static func seconds(_ text: String?, option: String) throws(Failure) -> Double? {
+    private static func seconds(_ text: String?, option: String) throws(CommandFailure) -> Double? {
         do {
             return try SecondsOption.parse(text, option: option)
         } catch {
-            throw .usage(error)
+            throw error
         }
     }
 
     /// The absolute path of a file that exists, can be read and holds a PEM certificate (as
     /// CURLOPT_CAINFO expects); otherwise the error would surface as a TLS failure of the server.
-    private static func readableFile(_ path: String, option: String, context: CommandContext) throws(Failure) -> String {
+    private static func readableFile(_ path: String, option: String, context: CommandContext) throws(CommandFailure) -> String {
         let absolute = Paths.absolute(path, from: context.currentDirectory)
         let text: String
         do {
             text = try context.fileSystem.readText(at: absolute)
         } catch {
-            if error.isMalformedText { throw .badData("\(option) \(path) is \(error.reason)") }
-            throw .unreadable("cannot read \(option) \(path): \(error.reason)")
+            if error.isMalformedText { throw .error(.dataError, "\(option) \(path) is \(error.reason)") }
+            throw .error(.ioError, "cannot read \(option) \(path): \(error.reason)")
         }
         let count: Int
         do {
             count = try PEMCertificates.count(in: Array(text.utf8))
         } catch {
-            throw .badData("\(option) \(path): certificate \(error.number) cannot be read by OpenSSL (damaged base64 or DER)")
+            throw .error(
+                .dataError, "\(option) \(path): certificate \(error.number) cannot be read by OpenSSL (damaged base64 or DER)")
         }
         guard count > 0 else {
-            throw .badData("\(option) \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+            throw .error(.dataError, "\(option) \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
         return absolute
     }
 
     /// Reads a targets file (or standard input for `-`) into the list; see
     /// ``TargetList/append(linesOf:file:)`` for its lines.
-    private static func readTargets(in path: String, context: CommandContext, into targets: inout TargetList) throws(Failure) {
+    private static func readTargets(
+        in path: String, context: CommandContext, into targets: inout TargetList
+    ) throws(CommandFailure) {
         let text: String
         do {
             if path == "-" {
@@ -310,17 +305,17 @@ struct ProbePlan {
                 text = try context.fileSystem.readText(at: Paths.absolute(path, from: context.currentDirectory))
             }
         } catch let error as LintSourceText.InvalidUTF8 {
-            throw .badData("--targets <stdin> is \(error.message) (line \(error.line), column \(error.column))")
+            throw .error(.dataError, "--targets <stdin> is \(error.message) (line \(error.line), column \(error.column))")
         } catch let error as FileSystemError {
-            if error.isMalformedText { throw .badData("--targets \(path) is \(error.reason)") }
-            throw .unreadable("cannot read --targets \(path): \(error.reason)")
+            if error.isMalformedText { throw .error(.dataError, "--targets \(path) is \(error.reason)") }
+            throw .error(.ioError, "cannot read --targets \(path): \(error.reason)")
         } catch {
-            throw .unreadable("cannot read --targets \(path): \(error)")
+            throw .error(.ioError, "cannot read --targets \(path): \(error)")
         }
         do {
             try targets.append(linesOf: text, file: path == "-" ? "<stdin>" : path)
         } catch {
-            throw .badData("--targets \(path): the targets files hold more than 4 GiB of URLs")
+            throw .error(.dataError, "--targets \(path): the targets files hold more than 4 GiB of URLs")
         }
     }
 }

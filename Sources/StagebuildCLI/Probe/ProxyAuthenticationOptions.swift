@@ -20,9 +20,11 @@ enum ProxyAuthenticationOptions {
     /// The scheme the arguments choose, Basic when none is given.
     ///
     /// - Throws: `UsageError` when two are given.
-    static func choice(_ arguments: ArgumentScanner.Arguments) throws(UsageError) -> ProxyAuthentication {
+    static func choice(_ arguments: ArgumentScanner.Arguments) throws(CommandFailure) -> ProxyAuthentication {
         let chosen = ProxyAuthentication.allCases.filter { arguments.has($0.flag) }
-        guard chosen.count <= 1 else { throw UsageError("choose one of \(chosen.map(\.flag).joined(separator: " and "))") }
+        guard chosen.count <= 1 else {
+            throw CommandFailure.usage("choose one of \(chosen.map(\.flag).joined(separator: " and "))")
+        }
         return chosen.first ?? .basic
     }
 }

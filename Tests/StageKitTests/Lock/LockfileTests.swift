@@ -60,7 +60,7 @@ import Testing
                   "reference": "nginx:1.27"
                 }
               },
-              "inputsDigest": "\(inputs.digest)",
+              "inputsDigest": "\(inputs.digest(lockedSnapshot: nil))",
               "packages": {},
               "templates": {
                 "debian": {
@@ -88,10 +88,13 @@ import Testing
     @Test func theInputsDigestDependsOnImagesAndTemplatesNotOnOrder() throws {
         let one = try Self.inputs(images: ["a:1", "b:1", "a:1"])
         let two = try Self.inputs(images: ["b:1", "a:1"])
-        #expect(one.digest == two.digest)
+        #expect(one.digest(lockedSnapshot: nil) == two.digest(lockedSnapshot: nil))
+        #expect(one.digest(lockedSnapshot: "20250520T000000Z") != one.digest(lockedSnapshot: nil))
         #expect(one.images.map(\.written) == ["a:1", "b:1"])
-        #expect(try Self.inputs(images: ["a:1"]).digest != one.digest)
-        #expect(try Self.inputs(images: ["a:1", "b:1"], templates: [:]).digest != one.digest)
+        #expect(try Self.inputs(images: ["a:1"]).digest(lockedSnapshot: nil) != one.digest(lockedSnapshot: nil))
+        #expect(
+            try Self.inputs(images: ["a:1", "b:1"], templates: [:]).digest(lockedSnapshot: nil) != one.digest(lockedSnapshot: nil)
+        )
     }
 
     @Test func isCurrentForTheSameInputs() throws {

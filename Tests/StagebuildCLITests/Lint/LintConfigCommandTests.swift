@@ -206,4 +206,37 @@ import Testing
         #expect(location["path"] as? String == "Dockerfile")
         #expect((location["lines"] as? [String: Any])?["begin"] as? Int == 3)
     }
+
+    @Test func aDanglingConfigIsAConfigThatCannotBeReadNotNoConfig() throws {
+        let project = try Project([".stagebuild.yaml": "failure-threshold: none\n", "x/Dockerfile": Self.shellFormOnUntagged])
+        try FileManager.default.createSymbolicLink(
+            atPath: project.path + "/x/.stagebuild.yaml", withDestinationPath: "/nonexistent")
+        let result = project.run(["x/Dockerfile"])
+        #expect(result.status == .ioError)
+        #expect(result.stderr.hasPrefix("error: cannot read x/.stagebuild.yaml: "), "\(result.stderr)")
+    }
+
+    @Test func aConfigThatIsNotUTF8IsBadData() throws {
+        let project = try Project(["Dockerfile": "FROM scratch\n"])
+        try Data("ignored: [SB001] # ".utf8 + [0xFF, 0x0A]).write(to: URL(fileURLWithPath: project.path + "/.stagebuild.yaml"))
+        let result = project.run(["Dockerfile"])
+        #expect(result.status == .dataError)
+        #expect(result.stderr.contains(".stagebuild.yaml is not valid UTF-8 text"), "\(result.stderr)")
+    }
+
+    /// A bad config leaves the files it governs unlinted, and a machine report says so for each.
+    @Test func aBadConfigIsAFindingOfEachFileItGovernsInMachineFormats() throws {
+        let project = try Project([
+            "bad/.stagebuild.yaml": "ignored: [SB999]\n", "bad/Dockerfile": Self.shellFormOnUntagged,
+            "good/Dockerfile": Self.shellFormOnUntagged,
+        ])
+        let result = project.run(["bad/Dockerfile", "good/Dockerfile", "--format", "json"])
+        #expect(result.status == .dataError)
+        let findings = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let bad = findings.filter { $0["file"] as? String == "bad/Dockerfile" }
+        #expect(bad.map { $0["rule"] as? String } == ["SB035"])
+        #expect((bad.first?["message"] as? String)?.contains("SB999 in ignored is not a stagebuild rule") == true)
+        #expect(findings.contains { $0["file"] as? String == "good/Dockerfile" && $0["rule"] as? String == "SB013" })
+        #expect(result.stderr.components(separatedBy: "SB999").count == 2, "said once: \(result.stderr)")
+    }
 }
