@@ -64,8 +64,7 @@ public struct Composer: Sendable {
             text: text, templates: session.templates.values.sorted { $0.name < $1.name }, images: session.imageMentions())
         composition.lineOrigins = session.lineOrigins()
         composition.warnings = session.warnings
-        composition.packagePins = session.packagePins()
-        composition.variablePackagePins = session.variablePackagePins()
+        (composition.packagePins, composition.variablePackagePins) = session.packagePins()
         composition.parameterBindings = session.parameterBindings
         if let lockfile { composition.pin(with: lockfile) }
         return composition
@@ -256,24 +255,19 @@ private struct CompositionSession {
         return mentions
     }
 
-    /// The Debian package pins of the Stagefile's and the templates' `RUN`s (see
-    /// ``LintDocument/packagePins(file:path:)``): the Stagefile's first, then each template's, by name.
-    func packagePins() -> [PackagePin] {
+    /// The Debian package pins of the Stagefile's and the templates' `RUN`s, and those written
+    /// through a variable (see ``LintDocument/packagePins(file:path:)``): the Stagefile's first,
+    /// then each template's, by name; each part read once.
+    func packagePins() -> (pins: [PackagePin], variable: [(written: String, file: String, location: SourceLocation)]) {
         let stagefilePath = Paths.absolute(composer.stagefileName, from: composer.stagefileDirectory)
-        var pins = LintDocument(stagefile.syntax).packagePins(file: stagefile.displayPath, path: stagefilePath)
+        var found = LintDocument(stagefile.syntax).packagePins(file: stagefile.displayPath, path: stagefilePath)
         for template in templates.values.sorted(by: { $0.name < $1.name }) {
-            pins += LintDocument(template.syntax).packagePins(file: composer.catalog.display(template.path), path: template.path)
+            let part = LintDocument(template.syntax).packagePins(
+                file: composer.catalog.display(template.path), path: template.path)
+            found.pins += part.pins
+            found.variable += part.variable
         }
-        return pins
-    }
-
-    /// The package pins written through a variable, in the order ``packagePins()`` reads files.
-    func variablePackagePins() -> [(written: String, file: String, location: SourceLocation)] {
-        var pins = LintDocument(stagefile.syntax).variablePackagePins(file: stagefile.displayPath)
-        for template in templates.values.sorted(by: { $0.name < $1.name }) {
-            pins += LintDocument(template.syntax).variablePackagePins(file: composer.catalog.display(template.path))
-        }
-        return pins
+        return found
     }
 
     /// Where each line of the composed text comes from, in order (the header's lines and the

@@ -7,7 +7,7 @@ enum SecondsOption {
     ///   - text: the option's value, or `nil` when it was not given.
     ///   - option: the option's name, for the message.
     /// - Returns: the seconds, or `nil`.
-    /// - Throws: `UsageError` for anything else, e.g. `--max-time must be a number of seconds
+    /// - Throws: `CommandFailure.usage` for anything else, e.g. `--max-time must be a number of seconds
     ///   from 0.001 to 86400, not '-1'`.
     static func parse(_ text: String?, option: String) throws(CommandFailure) -> Double? {
         guard let text else { return nil }

@@ -68,11 +68,7 @@ enum ComposeCommand: Subcommand {
                     "--format json writes the findings to stdout, which holds the Dockerfile (or --check's diff); add -o FILE")
             }
         }
-        let input: StagefileInput
-        switch try StagefileInput.load(arguments, context: context, outputPath: outputPath) {
-        case .success(let loaded): input = loaded
-        case .failure(let failure): throw failure
-        }
+        let input = try StagefileInput.load(arguments, context: context, outputPath: outputPath)
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
         let composer = input.composer
         let lock = input.lock
@@ -80,11 +76,7 @@ enum ComposeCommand: Subcommand {
             try refuseOverwritingInputs(
                 outputPath, stagefile: stagefilePath, catalogFolders: composer.catalog.folders, context: context)
         }
-        let lockfile: Lockfile?
-        switch lock.load(context: context) {
-        case .success(let loaded): lockfile = loaded
-        case .failure(let failure): throw failure
-        }
+        let lockfile = try lock.load(context: context)
         let locked = arguments.has("--locked")
         if locked && lockfile == nil {
             context.reportError(

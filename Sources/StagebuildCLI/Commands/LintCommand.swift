@@ -258,17 +258,16 @@ enum LintCommand: Subcommand {
             hint = finding.hint
         }
 
-        /// The record as a JSON object, keys in sorted order.
+        /// The record as a JSON object, keys in sorted order; the composed position only when known.
         var json: JSONValue {
-            var members: [(String, JSONValue)] = [("column", .integer(column))]
-            if let composedColumn { members.append(("composedColumn", .integer(composedColumn))) }
+            var members: [(String, JSONValue)] = [
+                ("file", .string(file)), ("line", .integer(line)), ("column", .integer(column)), ("rule", .string(rule)),
+                ("severity", .string(severity)), ("message", .string(message)), ("hint", .string(hint)),
+            ]
             if let composedFile { members.append(("composedFile", .string(composedFile))) }
             if let composedLine { members.append(("composedLine", .integer(composedLine))) }
-            members += [
-                ("file", .string(file)), ("hint", .string(hint)), ("line", .integer(line)), ("message", .string(message)),
-                ("rule", .string(rule)), ("severity", .string(severity)),
-            ]
-            return .object(members)
+            if let composedColumn { members.append(("composedColumn", .integer(composedColumn))) }
+            return .sortedObject(members)
         }
     }
 }

@@ -102,10 +102,7 @@ enum LockCommand: Subcommand {
             guard !arguments.has("--check") else {
                 throw CommandFailure.usage("--update-packages rewrites files; it cannot go with --check")
             }
-            switch try updatePackages(arguments, settings: settings, context: context) {
-            case .success(let snapshot): settings.snapshot = snapshot
-            case .failure(let failure): throw failure
-            }
+            settings.snapshot = try updatePackages(arguments, settings: settings, context: context)
         }
         return try lock(arguments, settings: settings, context: context)
     }
@@ -118,11 +115,7 @@ enum LockCommand: Subcommand {
             context.reportError("cannot read --cacert \(arguments.value("--cacert") ?? caFile): no such readable file")
             return .ioError
         }
-        let input: StagefileInput
-        switch try StagefileInput.load(arguments, context: context) {
-        case .success(let loaded): input = loaded
-        case .failure(let failure): throw failure
-        }
+        let input = try StagefileInput.load(arguments, context: context)
         let lock = input.lock
         let lockName = lock.display(lock.path)
         let inputs: LockInputs
@@ -135,11 +128,7 @@ enum LockCommand: Subcommand {
         }
 
         if arguments.has("--check") {
-            let existing: Lockfile?
-            switch lock.load(context: context) {
-            case .success(let loaded): existing = loaded
-            case .failure(let failure): throw failure
-            }
+            let existing = try lock.load(context: context)
             let reasons = existing?.staleness(against: inputs) ?? [.missing]
             guard reasons.isEmpty else {
                 context.reportError(
@@ -169,13 +158,8 @@ enum LockCommand: Subcommand {
             return unavailable ? .unavailable : .dataError
         }
 
-        let archive: DebianArchiveState
-        switch archiveState(
+        let archive = try archiveState(
             of: composition, stagefileSnapshot: inputs.debianSnapshot, settings: settings, lock: lock, context: context)
-        {
-        case .success(let state): archive = state
-        case .failure(let failure): throw failure
-        }
         var packages: [ResolvedPackage] = []
         if !composition.packagePins.isEmpty {
             let resolver = DebianPackageResolver(
@@ -228,29 +212,23 @@ enum LockCommand: Subcommand {
     /// (one `SourceEdit` per pin: every other byte stays), and the Stagefile's own
     /// `DEBIAN_SNAPSHOT` when it gives one; prints a table of old and new versions.
     ///
-    /// - Returns: The snapshot time the lock then reads, or the failure already reported.
+    /// - Returns: The snapshot time the lock then reads.
+    /// - Throws: `CommandFailure`, reported on stderr where it happened.
     private static func updatePackages(
         _ arguments: ArgumentScanner.Arguments, settings: Settings, context: CommandContext
-    ) throws(CommandFailure) -> Result<String, CommandFailure> {
-        let input: StagefileInput
-        switch try StagefileInput.load(arguments, context: context) {
-        case .success(let loaded): input = loaded
-        case .failure(let failure): return .failure(failure)
-        }
+    ) throws(CommandFailure) -> String {
+        let input = try StagefileInput.load(arguments, context: context)
         let composition: Composition
         do {
             composition = try input.composer.composition(of: input.stagefile)
         } catch {
-            return .failure(CommandFailure(error))
+            throw CommandFailure(error)
         }
         let time = settings.snapshot.flatMap { $0 == "now" ? nil : $0 } ?? DebianSnapshotTime.format(context.now())
         var moved = settings
         moved.snapshot = time
-        let archive: DebianArchiveState
-        switch archiveState(of: composition, stagefileSnapshot: nil, settings: moved, lock: input.lock, context: context) {
-        case .success(let state): archive = state
-        case .failure(let failure): return .failure(failure)
-        }
+        let archive = try archiveState(
+            of: composition, stagefileSnapshot: nil, settings: moved, lock: input.lock, context: context)
         let resolver = DebianPackageResolver(
             transport: transport(settings, maxBodyBytes: 256 * 1_048_576),
             signatureCheck: GpgvSignatureCheck(deadline: settings.maxTime), architecture: settings.architecture)
@@ -259,7 +237,7 @@ enum LockCommand: Subcommand {
             newest = try resolver.newest(for: composition.packagePins, in: archive)
         } catch {
             context.reportError(error.message)
-            return .failure(CommandFailure.reported(.unavailable))
+            throw CommandFailure.reported(.unavailable)
         }
         var edits: [String: [SourceEdit]] = [:]
         var rows: [(pin: PackagePin, new: String, suite: String)] = []
@@ -293,7 +271,7 @@ enum LockCommand: Subcommand {
         guard problems.isEmpty else {
             for problem in problems { context.reportError(problem) }
             context.standardError.write("nothing was rewritten.\n")
-            return .failure(CommandFailure.reported(.dataError))
+            throw CommandFailure.reported(.dataError)
         }
         var rewritten: [(path: String, text: String)] = []
         for path in edits.keys.sorted() {
@@ -303,14 +281,14 @@ enum LockCommand: Subcommand {
                 text = try context.fileSystem.readText(at: path)
             } catch {
                 context.reportError("cannot read \(input.lock.display(path)): \(error.reason)")
-                return .failure(CommandFailure.reported(.ioError))
+                throw CommandFailure.reported(.ioError)
             }
             let edited = SourceEdit.apply(fileEdits, to: text)
             guard edited.skipped.isEmpty else {
                 let words = edited.skipped.map(\.expected).joined(separator: ", ")
                 context.reportError(
                     "\(input.lock.display(path)): cannot rewrite \(words) where it is written; nothing was rewritten")
-                return .failure(CommandFailure.reported(.dataError))
+                throw CommandFailure.reported(.dataError)
             }
             rewritten.append((path, edited.text))
         }
@@ -319,7 +297,7 @@ enum LockCommand: Subcommand {
                 try AtomicFile.write(file.text, to: file.path)
             } catch {
                 context.reportError("cannot write \(input.lock.display(file.path)): \(error.reason)")
-                return .failure(CommandFailure.reported(.ioError))
+                throw CommandFailure.reported(.ioError)
             }
         }
         context.standardOutput.write("packages at \(archive):\n")
@@ -332,7 +310,7 @@ enum LockCommand: Subcommand {
             context.standardOutput.write(
                 "  \(name)  \(old)  \(change)  \(row.suite)  \(row.pin.file):\(row.pin.location.line)\n")
         }
-        return .success(time)
+        return time
     }
 
     /// The libcurl transport with the run's proxy, TLS and deadline settings.
@@ -349,7 +327,7 @@ enum LockCommand: Subcommand {
     /// at the Stagefile's `DEBIAN_SNAPSHOT_URL`, else the template's default.
     private static func archiveState(
         of composition: Composition, stagefileSnapshot: String?, settings: Settings, lock: LockInput, context: CommandContext
-    ) -> Result<DebianArchiveState, CommandFailure> {
+    ) throws(CommandFailure) -> DebianArchiveState {
         var snapshot = stagefileSnapshot
         if let asked = settings.snapshot {
             let time = asked == "now" ? DebianSnapshotTime.format(context.now()) : asked
@@ -357,13 +335,13 @@ enum LockCommand: Subcommand {
                 context.reportError(
                     "the Stagefile gives DEBIAN_SNAPSHOT=\(given); --snapshot \(asked) cannot move it (remove it from the Stagefile)"
                 )
-                return .failure(CommandFailure.reported(.usage))
+                throw CommandFailure.reported(.usage)
             }
             snapshot = time
-        } else if snapshot == nil, case .success(let existing?) = lock.load(context: context) {
+        } else if snapshot == nil, let existing = (try? lock.load(context: context)) ?? nil {
             snapshot = existing.debianSnapshot
         }
-        guard let snapshot else { return .success(.live) }
+        guard let snapshot else { return .live }
         var baseURL = DebianArchiveState.defaultSnapshotURL
         do {
             if let bound = try composition.boundValue(of: DebianArchiveState.snapshotURLParameter) {
@@ -375,9 +353,9 @@ enum LockCommand: Subcommand {
             }
         } catch {
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            return .failure(CommandFailure.reported(.dataError))
+            throw CommandFailure.reported(.dataError)
         }
-        return .success(.snapshot(snapshot, baseURL: baseURL))
+        return .snapshot(snapshot, baseURL: baseURL)
     }
 
     /// Resolves each image once (references written differently but naming the same image are

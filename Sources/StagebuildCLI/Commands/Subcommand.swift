@@ -17,7 +17,8 @@ protocol Subcommand: SendableMetatype {
     ///   - arguments: The scanned arguments.
     ///   - context: The environment and output streams.
     /// - Returns: The exit status.
-    /// - Throws: `UsageError` for a command line that cannot be run.
+    /// - Throws: `CommandFailure`: a usage error for a command line that cannot be run, or any
+    ///   other failure, which `StagebuildCommand` writes and turns into the exit status.
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode
 }
 

@@ -23,12 +23,13 @@ struct StagefileInput {
     ///   - context: The command's context.
     ///   - outputPath: compose's absolute `-o` file, named in the composed file's "Regenerate
     ///     with" line; `nil` for commands that write no Dockerfile.
-    /// - Returns: The input, or the exit status: 65 for a Stagefile that is not UTF-8 or does
-    ///   not parse (file:line:column on stderr), 74 for one that cannot be read.
-    /// - Throws: `UsageError` for a `--stages DIR` that is not a folder.
+    /// - Returns: The input.
+    /// - Throws: `CommandFailure`: 65 for a Stagefile that is not UTF-8 or does not parse
+    ///   (file:line:column), 74 for one that cannot be read, 64 for a `--stages DIR` that is
+    ///   not a folder.
     static func load(
         _ arguments: ArgumentScanner.Arguments, context: CommandContext, outputPath: String? = nil
-    ) throws(CommandFailure) -> Result<StagefileInput, CommandFailure> {
+    ) throws(CommandFailure) -> StagefileInput {
         guard arguments.positionals.count <= 1 else {
             throw CommandFailure.usage("expected at most one Stagefile, got \(arguments.positionals.count)")
         }
@@ -42,7 +43,7 @@ struct StagefileInput {
             text = try fileSystem.readText(at: path)
         } catch {
             context.reportError("cannot read Stagefile \(argument): \(error.reason)")
-            return .failure(CommandFailure.reported(error.isMalformedText ? .dataError : .ioError))
+            throw CommandFailure.reported(error.isMalformedText ? .dataError : .ioError)
         }
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
         let catalog = CatalogSearchPath.catalog(
@@ -57,10 +58,10 @@ struct StagefileInput {
             let lock = LockInput(
                 stagefileDirectory: Paths.directory(of: path), stagefileArgument: argument,
                 stagesArguments: arguments.all("--stages"), display: display)
-            return .success(StagefileInput(argument: argument, path: path, stagefile: stagefile, composer: composer, lock: lock))
+            return StagefileInput(argument: argument, path: path, stagefile: stagefile, composer: composer, lock: lock)
         } catch {
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            return .failure(CommandFailure.reported(.dataError))
+            throw CommandFailure.reported(.dataError)
         }
     }
 }
@@ -99,22 +100,23 @@ struct LockInput {
 
     /// Reads the lockfile.
     ///
-    /// - Returns: The lockfile, `nil` when there is none, or a failure already reported on
-    ///   stderr (65 for a malformed file, 74 for one that cannot be read).
-    func load(context: CommandContext) -> Result<Lockfile?, CommandFailure> {
+    /// - Returns: The lockfile, `nil` when there is none.
+    /// - Throws: `CommandFailure`, already reported on stderr: 65 for a malformed file, 74 for
+    ///   one that cannot be read.
+    func load(context: CommandContext) throws(CommandFailure) -> Lockfile? {
         let text: String
         do {
             text = try context.fileSystem.readText(at: path)
         } catch {
-            if error.isMissing { return .success(nil) }
+            if error.isMissing { return nil }
             context.reportError("cannot read \(display(path)): \(error.reason)")
-            return .failure(CommandFailure.reported(error.isMalformedText ? .dataError : .ioError))
+            throw CommandFailure.reported(error.isMalformedText ? .dataError : .ioError)
         }
         do {
-            return .success(try Lockfile(parsing: text))
+            return try Lockfile(parsing: text)
         } catch {
             context.reportError("\(display(path)): \(error.reason)")
-            return .failure(CommandFailure.reported(.dataError))
+            throw CommandFailure.reported(.dataError)
         }
     }
 

@@ -32,7 +32,7 @@ struct ProbePlan {
             expectations = try Self.expectations(arguments)
             repeats = try Self.count(arguments.value("--repeat"), option: "--repeat", default: 1, maximum: 100_000)
             concurrency = try Self.count(arguments.value("--concurrency"), option: "--concurrency", default: 8, maximum: 1_024)
-            deadline = try Self.seconds(arguments.value("--deadline"), option: "--deadline")
+            deadline = try SecondsOption.parse(arguments.value("--deadline"), option: "--deadline")
             let formatText = arguments.value("--format") ?? "text"
             guard let format = ReportFormat(rawValue: formatText) else {
                 throw Self.usage("--format must be text, json or junit, not '\(formatText)'")
@@ -84,8 +84,8 @@ struct ProbePlan {
             try PublicKeyPin(parsing: text)
         }
         let resolve = try arguments.all("--resolve").map { text throws(ProbeInputError) in try ResolveEntry(parsing: text) }
-        let connectTimeout = try Self.seconds(arguments.value("--connect-timeout"), option: "--connect-timeout")
-        let maxTime = try Self.seconds(arguments.value("--max-time"), option: "--max-time")
+        let connectTimeout = try SecondsOption.parse(arguments.value("--connect-timeout"), option: "--connect-timeout")
+        let maxTime = try SecondsOption.parse(arguments.value("--max-time"), option: "--max-time")
         let insecure = arguments.has("--insecure")
         if insecure && arguments.has("--validate-domain-name") {
             throw usage("choose one of --insecure (-k) and --validate-domain-name")
@@ -105,11 +105,7 @@ struct ProbePlan {
                 proxy: arguments.value("--proxy"), noProxy: arguments.value("--noproxy"), environment: context.environment),
             forcesTunnel: arguments.has("--proxytunnel"), security: security, resolve: resolve,
             connectTimeout: connectTimeout, maxTime: maxTime)
-        do {
-            settings.proxyAuthentication = try ProxyAuthenticationOptions.choice(arguments)
-        } catch {
-            throw error
-        }
+        settings.proxyAuthentication = try ProxyAuthenticationOptions.choice(arguments)
         settings.userAgent = arguments.value("--user-agent") ?? "stagebuild/\(StagebuildCommand.version)"
         // A value is one header line: CR or LF would add lines to the request and to CONNECT.
         guard !settings.userAgent.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
@@ -256,15 +252,6 @@ struct ProbePlan {
             throw CommandFailure.usage(("\(option) must be a whole number from 1 to \(maximum), not '\(text)'"))
         }
         return number
-    }
-
-    /// ``SecondsOption/parse(_:option:)``, its error as a usage failure.
-    private static func seconds(_ text: String?, option: String) throws(CommandFailure) -> Double? {
-        do {
-            return try SecondsOption.parse(text, option: option)
-        } catch {
-            throw error
-        }
     }
 
     /// The absolute path of a file that exists, can be read and holds a PEM certificate (as

@@ -19,7 +19,7 @@ enum ProxyAuthenticationOptions {
 
     /// The scheme the arguments choose, Basic when none is given.
     ///
-    /// - Throws: `UsageError` when two are given.
+    /// - Throws: `CommandFailure.usage` when two are given.
     static func choice(_ arguments: ArgumentScanner.Arguments) throws(CommandFailure) -> ProxyAuthentication {
         let chosen = ProxyAuthentication.allCases.filter { arguments.has($0.flag) }
         guard chosen.count <= 1 else {
