@@ -9,16 +9,16 @@
 #   docker build -t stagebuild --build-arg VERSION=0.1.0 --build-arg REVISION="$(git rev-parse HEAD)" \
 #       --build-arg SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" .
 
-# The builder: Swift's toolchain with libcurl's and OpenSSL's headers, building every
-# product of the package in release mode with the Swift standard library and libstdc++
-# linked in, position-dependent (why: scripts/build-release, which builds the same way).
+# The builder: Swift's toolchain with libcurl's and OpenSSL's headers, building the package's
+# one product (not the test-only fuzz target) in release mode with the Swift standard library
+# and libstdc++ linked in, position-dependent (why: scripts/build-release, which builds the same way).
 
 # [swift-builder] stage template Stages/swift-builder.Dockerfile
 # stagebuild ignore=SB001,SB012 pinned by tag until stagebuild lock pins digests; a build stage, only its binaries ship
 FROM swift:6.3.1-bookworm AS builder
 ARG DEBIAN_SNAPSHOT=
 ARG SOURCE_DIR=/src
-ARG SWIFT_BUILD_FLAGS='-c release --static-swift-stdlib -Xlinker -Lscripts/link -Xswiftc -Xclang-linker -Xswiftc -no-pie'
+ARG SWIFT_BUILD_FLAGS='-c release --product stagebuild --static-swift-stdlib -Xlinker -Lscripts/link -Xswiftc -Xclang-linker -Xswiftc -no-pie'
 # BuildKit's built-in build argument: the build steps see it (reproducible-builds.org).
 ARG SOURCE_DATE_EPOCH
 

@@ -66,6 +66,14 @@ let package = Package(
         .target(name: "Exporter", dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns", "Curl", "Serialization"]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
+        // Not a product: the fuzz targets for the parsers that read hostile text. scripts/fuzz
+        // builds it with `-D FUZZING -sanitize=fuzzer,address`, and libFuzzer drives it; built
+        // normally, it replays inputs and runs the scaling check (Tests/Fuzz/README.md).
+        .executableTarget(
+            name: "stagebuild-fuzz", dependencies: ["DockerfileSyntax", "SanityServer", "ProbeKit", "StageKit", "CLibFuzzer"],
+            path: "Tests/Fuzz", exclude: ["Seeds", "README.md"]),
+        // libFuzzer's LLVMFuzzerRunDriver, which the fuzz build's main calls.
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
 
         .testTarget(name: "DockerfileSyntaxTests", dependencies: ["DockerfileSyntax"], resources: [.copy("Corpus")]),
         .testTarget(name: "StageKitTests", dependencies: ["StageKit", "YAML"], resources: [.copy("Fixtures")]),

@@ -114,9 +114,11 @@ public struct HTTPRequestParser: Sendable {
         let start = try skipLeadingEmptyLines(input)
         guard let start else { return nil }
         // What cannot start a request is refused as soon as it arrives, not at the read
-        // deadline: a method is a token up to its space (a TLS ClientHello is not).
-        if scanned <= start {
-            var position = start
+        // deadline: a method is a token up to its space (a TLS ClientHello is not). Until the
+        // space has arrived, each call checks the bytes the previous calls had not seen.
+        let checked = max(scanned, start)
+        if !input[start..<checked].contains(ASCII.space) {
+            var position = checked
             while position < input.count, input[position] != ASCII.space {
                 guard ASCII.isTokenCharacter(input[position]) else { throw .malformedRequestLine("method is not a token") }
                 position += 1
@@ -125,9 +127,11 @@ public struct HTTPRequestParser: Sendable {
         var index = max(scanned, start)
         var end: Int?
         scan: while index < input.count {
-            // A CR not followed by LF (RFC 9112 section 2.2), as soon as the next byte is known.
-            if input[index] == ASCII.carriageReturn, index + 1 < input.count, input[index + 1] != ASCII.lineFeed {
-                throw .malformedRequestLine("bare CR")
+            // A CR not followed by LF (RFC 9112 section 2.2), as soon as the next byte is known;
+            // a CR that ends the input so far is looked at again when more arrives.
+            if input[index] == ASCII.carriageReturn {
+                if index + 1 >= input.count { break scan }
+                if input[index + 1] != ASCII.lineFeed { throw .malformedRequestLine("bare CR") }
             }
             if input[index] == ASCII.lineFeed {
                 let next = index + 1

@@ -1,0 +1,57 @@
+import StageKit
+
+/// What lock reads from a registry's answers and from image references: `WWW-Authenticate`
+/// challenges (`AuthenticationChallenge.parse`), digests (`Digest(parsing:)`) and references
+/// (`ImageReference(parsing:)`). An input is the three texts separated by NUL bytes. For every
+/// input:
+/// - the challenges written back (RFC 9110 section 11.6.1: `scheme param="value", …`, token68
+///   as is) read as the same challenges;
+/// - an accepted digest and an accepted reference read back from their printed forms as
+///   themselves.
+enum RegistryFuzz {
+    static let target = FuzzTarget(name: "registry", check: check, grow: grow)
+
+    static func check(_ bytes: [UInt8]) {
+        guard let parts = textParts(of: bytes, count: 3) else { return }
+        let challenges = AuthenticationChallenge.parse(parts[0])
+        if AuthenticationChallenge.parse(written(challenges)) != challenges {
+            invariantFailed("registry", "the challenges written back read differently")
+        }
+        if let digest = try? Digest(parsing: parts[1]), (try? Digest(parsing: digest.description)) != digest {
+            invariantFailed("registry", "a digest does not read back from its printed form")
+        }
+        if let reference = try? ImageReference(parsing: parts[2]) {
+            guard let again = try? ImageReference(parsing: reference.canonical),
+                again.canonical == reference.canonical, again.domain == reference.domain, again.path == reference.path,
+                again.tag == reference.tag || reference.tag == nil, again.digest == reference.digest
+            else {
+                invariantFailed("registry", "a reference does not read back from its canonical form")
+            }
+        }
+    }
+
+    /// Challenges as a `WWW-Authenticate` value: parameters in name order, values quoted with
+    /// `\` before `"` and `\`.
+    static func written(_ challenges: [AuthenticationChallenge]) -> String {
+        challenges.map { challenge in
+            var parts: [String] = []
+            if let token68 = challenge.parameters[""] { parts.append(token68) }
+            for (name, value) in challenge.parameters.sorted(by: { $0.key < $1.key }) where !name.isEmpty {
+                var quoted = ""
+                for character in value {
+                    if character == "\"" || character == "\\" { quoted.append("\\") }
+                    quoted.append(character)
+                }
+                parts.append("\(name)=\"\(quoted)\"")
+            }
+            return parts.isEmpty ? challenge.scheme : challenge.scheme + " " + parts.joined(separator: ", ")
+        }.joined(separator: ", ")
+    }
+
+    /// The challenge header repeated, comma-separated; the digest and reference kept.
+    static func grow(_ seed: [UInt8], _ factor: Int) -> [UInt8] {
+        let separator = seed.firstIndex(of: 0) ?? seed.endIndex
+        let header = Array(seed[..<separator])
+        return Array(Array(repeating: header, count: factor).joined(separator: Array(", ".utf8))) + Array(seed[separator...])
+    }
+}
