@@ -59,9 +59,12 @@ public struct PlainURL: Sendable, Equatable {
             hostBytes.allSatisfy({ table[Int($0)] & hostByte != 0 })
         else { return nil }
         let host = String(decoding: hostBytes, as: UTF8.self)
-        // All digits and dots is an IPv4 address to libcurl: it must be a valid one.
-        if hostBytes.allSatisfy({ $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-            !isDottedQuad(hostBytes), IPAddress.v4(parsing: host) == nil
+        // libcurl reads a host that starts with a digit and holds only hex digits, `x` and dots
+        // as an IPv4 address in any base (`127.1`, `0x7f.1`, `017700000001`: `ipv4_normalize`)
+        // and connects to its dotted quad: only the dotted quad itself is plain.
+        if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+            hostBytes.allSatisfy({ table[Int($0)] & hexDigit != 0 || $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "x") }),
+            !isDottedQuad(hostBytes)
         {
             return nil
         }

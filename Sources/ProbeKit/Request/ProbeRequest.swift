@@ -16,6 +16,14 @@ public struct ProbeRequest: Sendable, Equatable {
     public var repetition: Int
     /// The request body, sent whatever the method (blackbox's `body`); `nil` sends none.
     public var body: [UInt8]?
+    /// The host as libcurl's transfer names it (``URLParts``), without brackets, decoded, an
+    /// IPv4 address in any form as a dotted quad (`127.1` is `127.0.0.1`), e.g.
+    /// `"api.example.com"`, `"::1"` or `"fe80::1%eth0"`: the name the no-proxy list is matched
+    /// against, the certificate must name, and messages show.
+    public let host: String
+    /// The port libcurl connects to: the URL's, else 443 for `https` and 80 for `http` (RFC
+    /// 9110 sections 4.2.1-4.2.2).
+    public let port: Int
 
     /// A request.
     ///
@@ -42,25 +50,40 @@ public struct ProbeRequest: Sendable, Equatable {
             // Foundation parses any number; curl's URL parser refuses these (CURLUE_BAD_PORT_NUMBER).
             throw .invalidTarget(Redaction.url(url.absoluteString), reason: "the port must be a number from 0 to 65535")
         }
-        switch URLValidation.problem(in: url.absoluteString) {
-        case nil: break
-        case .badPort:
+        let parts: URLParts
+        switch URLParts.parse(url.absoluteString, reading: .transfer) {
+        case .success(let read): parts = read
+        case .failure(.badPort):
             throw .invalidTarget(Redaction.url(url.absoluteString), reason: "the port must be a number from 0 to 65535")
-        case .badIPv6:
+        case .failure(.badIPv6):
             let inBrackets = url.host(percentEncoded: false) ?? ""
             let reason =
                 IPAddress.v4(parsing: inBrackets.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) != nil
                 ? "brackets hold IPv6 addresses only; write an IPv4 address without them"
                 : "[\(inBrackets)] is not an IPv6 address"
             throw .invalidTarget(Redaction.url(url.absoluteString), reason: reason)
-        case .other(let words):
+        case .failure(.undecodable):
+            // libcurl's transfer refuses it too (CURLE_URL_MALFORMAT), but only once it starts.
+            throw .invalidTarget(
+                Redaction.url(url.absoluteString), reason: "the user name or password decodes to a control character")
+        case .failure(.other(let words)):
             throw .invalidTarget(Redaction.url(url.absoluteString), reason: "libcurl refuses it: \(words)")
+        }
+        if parts.host.unicodeScalars.contains(where: { !$0.isASCII }) {
+            // Percent-encoded UTF-8 (`b%C3%BCcher.example`): libcurl decodes it and converts it
+            // to its ASCII form (libidn2) only when it connects, so its no-proxy list sees the
+            // ASCII form; ask for that form, as for a host written in UTF-8.
+            throw .invalidTarget(Redaction.url(url.absoluteString), reason: Self.nonASCIIHostReason)
         }
         guard HTTPToken.isToken(Substring(method)) else {
             throw .invalidMethod(
                 method, reason: "a method is a token of letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 section 9.1)")
         }
         self.url = url
+        // libcurl's host and port, not Foundation's: they are what the call uses, and the
+        // route must be chosen for that host (`http://127.1/` goes to 127.0.0.1).
+        self.host = parts.hostWithoutBrackets + (parts.zoneID.map { "%" + $0 } ?? "")
+        self.port = parts.port ?? (scheme == "https" ? 443 : 80)
         self.method = method
         self.headers = headers
         self.expectations = expectations
@@ -86,7 +109,7 @@ public struct ProbeRequest: Sendable, Equatable {
         guard let url = URL(string: text, encodingInvalidCharacters: false), url.scheme != nil else {
             let reason =
                 Self.hasNonASCIIHost(text)
-                ? "the host name holds letters outside ASCII; write it in its ASCII (punycode) form, e.g. xn--bcher-kva.example for b\u{FC}cher.example"
+                ? Self.nonASCIIHostReason
                 : URL(string: text) != nil
                     ? "it holds characters a URL must percent-encode (such as a space, [ ] | or \"); encode them, e.g. %20"
                     : "not a URL; write it as https://HOST[:PORT]/PATH"
@@ -94,6 +117,10 @@ public struct ProbeRequest: Sendable, Equatable {
         }
         try self.init(url: url, method: method, headers: headers, expectations: expectations, repetition: repetition)
     }
+
+    /// Why a target whose host holds letters outside ASCII is refused.
+    private static let nonASCIIHostReason =
+        "the host name holds letters outside ASCII; write it in its ASCII (punycode) form, e.g. xn--bcher-kva.example for b\u{FC}cher.example"
 
     /// Whether the authority of URL text (after `://`, before the path) holds a non-ASCII
     /// character: an internationalized host name, which a URL carries in its ASCII form
@@ -111,12 +138,6 @@ public struct ProbeRequest: Sendable, Equatable {
 
     /// Whether the URL is `https://`.
     public var isHTTPS: Bool { url.scheme?.lowercased() == "https" }
-
-    /// The host without brackets, decoded, e.g. `"api.example.com"` or `"::1"`.
-    public var host: String { url.host(percentEncoded: false) ?? "" }
-
-    /// The port: the URL's, else 443 for `https` and 80 for `http` (RFC 9110 sections 4.2.1-4.2.2).
-    public var port: Int { url.port ?? (isHTTPS ? 443 : 80) }
 
     /// `host:port`, IPv6 in brackets: what CONNECT asks for (RFC 9110 section 9.3.6).
     public var authority: String { HostPort.joined(host, port) }

@@ -75,7 +75,7 @@ public struct ProbeSettings: Sendable, Equatable {
     /// - Returns: the route.
     /// - Throws: ``ProxyConfigurationError`` for unusable proxy text.
     public func route(for request: ProbeRequest) throws(ProxyConfigurationError) -> ProxyRoute {
-        try proxy.route(for: request.url)
+        try proxy.route(scheme: request.url.scheme ?? "", host: request.host)
     }
 
     /// Whether a request goes through a CONNECT tunnel on this route.
