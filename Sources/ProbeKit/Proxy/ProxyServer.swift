@@ -6,20 +6,28 @@
 ///   `http`, except that curl guesses the scheme from a host name starting with `ftp.`,
 ///   `dict.`, `ldap.`, `imap.`, `smtp.` or `pop3.`, and then rejects it as a proxy scheme.
 ///   SOCKS schemes (`socks4`, `socks4a`, `socks5`, `socks5h`) are refused: not probed here.
-/// - One to three slashes after `scheme:`; path, query and fragment are ignored.
+/// - One to three slashes after `scheme:`.
 /// - `user:password@` is percent-decoded (RFC 3986 section 2.1); the password is split at the
-///   first `:`; a second `@` is an error.
-/// - The host may be a name, IPv4, or IPv6 in brackets (with an optional zone id, `%25eth0`
-///   or `%eth0`); a name is percent-decoded and may not contain blanks or any of
-///   `/:#?!@{}[]\$'"^`*<>=;,+&()%`.
-/// - One deliberate difference: user info that decodes to control characters (`u%00`) is an
-///   error here; libcurl 7.88.1 then silently ignores the proxy and connects directly.
+///   first `:`; a second `@` is an error. Empty user info (`http://@proxy`) is an empty user
+///   name, which curl sends as `Proxy-Authorization: Basic Og==`.
+/// - The host may be a name, IPv4, or IPv6 in brackets (with an optional zone id of at most 15
+///   characters, `%25eth0` or `%eth0`); a name is percent-decoded and may not contain blanks or
+///   any of `/:#?!@{}[]\$'"^`*<>=;,+&()%`. ``host`` is the name libcurl gives it: an IPv4
+///   address in any form as a dotted quad (`0x7f.1` is `127.0.0.1`), an IPv6 address shortened.
 /// - A scheme is letters, digits, `+`, `-`, `.` followed by `:/` (so `127.0.0.1:/x` names the
 ///   scheme `127.0.0.1`, which is refused).
 /// - The port is decimal digits, at most 65535; an empty port (`http://proxy:`) counts as none
 ///   after a scheme and is an error without one. Without a port the port is
 ///   1080 for `http` (`CURL_DEFAULT_PROXY_PORT`) and 443 for `https`
 ///   (`CURL_DEFAULT_HTTPS_PROXY_PORT`), as libcurl 7.88.1 does.
+///
+/// Deliberate differences (`Tests/Oracle/README.md`, `URLDocumentedDifferenceTests`): refused
+/// here, taken by libcurl 7.88.1, are user info that decodes to a control character below
+/// U+0020 (libcurl then ignores the proxy and connects directly), a path, query or fragment
+/// (libcurl ignores them; they arise from an unencoded `/`, `?` or `#` in a password), a host
+/// holding `%` once decoded (libcurl decodes a proxy host twice), user info or a host that
+/// decodes to bytes that are not UTF-8, and a zone id with characters other than RFC 6874's
+/// letters, digits and `-._~`.
 public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
     /// The protocol spoken to the proxy.
     public enum Scheme: String, Sendable, Equatable {

@@ -47,13 +47,13 @@ enum ProxyURLParser {
         if let at = authority.firstIndex(of: "@") {
             let userInfo = authority[..<at]
             authority = authority[authority.index(after: at)...]
-            if !userInfo.isEmpty {
-                credentials = try parseCredentials(userInfo, invalid: invalid)
-            }
+            // Empty user info ("http://@proxy") is an empty user name to curl, which then
+            // sends `Proxy-Authorization: Basic Og==` (":"): so does the probe.
+            credentials = try parseCredentials(userInfo, invalid: invalid)
         }
 
         let (hostText, portText) = try splitHostAndPort(authority, invalid: invalid)
-        let host = try parseHost(hostText, invalid: invalid)
+        var host = try parseHost(hostText, invalid: invalid)
         var port: Int?
         if let portText {
             if portText.isEmpty {
@@ -64,6 +64,13 @@ enum ProxyURLParser {
                 else { throw invalid("the port must be a number from 0 to 65535") }
                 port = number
             }
+        }
+        // The host as libcurl names it, which its connection and TLS checks use: its URL
+        // parser writes an IPv4 address in any form as a dotted quad (`0x7f.1`, `127.1` and
+        // `2130706433` are 127.0.0.1) and shortens an IPv6 address (`0:0::1` is `::1`).
+        switch URLParts.parse(text, reading: .proxy) {
+        case .success(let parts): host = parts.hostWithoutBrackets + (parts.zoneID.map { "%" + $0 } ?? "")
+        case .failure(let problem): throw invalid("libcurl refuses it: \(problem)")
         }
         let resolvedScheme = scheme ?? guessScheme(host: hostText)
         guard let proxyScheme = ProxyServer.Scheme(rawValue: resolvedScheme) else {
@@ -149,6 +156,13 @@ enum ProxyURLParser {
                 let written = inner[percent...]
                 let name = written.hasPrefix("%25") && written.count > 3 ? written.dropFirst(3) : written.dropFirst()
                 guard !name.isEmpty else { throw invalid("the IPv6 zone id after \"%\" is empty") }
+                // libcurl's hostname_check reads at most 15 bytes of a zone id.
+                guard name.utf8.count <= 15 else { throw invalid("the IPv6 zone id is longer than 15 characters") }
+                // RFC 6874 section 2: a zone id is unreserved characters (an interface name);
+                // libcurl takes anything but "]", "@" and "/" included, which no interface has.
+                guard name.unicodeScalars.allSatisfy(\.isUnreserved) else {
+                    throw invalid("the IPv6 zone id holds characters other than letters, digits and -._~")
+                }
                 zone = "%" + name
                 inner = String(inner[..<percent])
             }
@@ -163,7 +177,8 @@ enum ProxyURLParser {
     }
 
     /// RFC 3986 percent-decoding: `%HH` becomes the byte; a `%` without two hex digits stays.
-    /// `nil` when the result is not UTF-8 or has control characters (curl's `REJECT_CTRL`).
+    /// `nil` when the result is not UTF-8 or has a control character below U+0020 (curl's
+    /// `REJECT_CTRL`, which lets DEL through).
     private static func percentDecoded(_ text: Substring) -> String? {
         var bytes: [UInt8] = []
         let utf8 = Array(text.utf8)
@@ -179,7 +194,7 @@ enum ProxyURLParser {
                 index += 1
             }
         }
-        guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
+        guard !bytes.contains(where: { $0 < 0x20 }) else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
 
@@ -198,4 +213,6 @@ extension Unicode.Scalar {
     fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
     /// `0`-`9`.
     fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    /// RFC 3986's unreserved characters: letters, digits and `-._~`.
+    fileprivate var isUnreserved: Bool { isASCIILetter || isASCIIDigit || "-._~".unicodeScalars.contains(self) }
 }
