@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "StageKitTests", dependencies: ["StageKit", "YAML"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI", "StageKit", "SanityServer"]),
         .testTarget(name: "CurlTests", dependencies: ["Curl"]),
-        .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit"], exclude: ["Golden"]),
+        .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit", "Curl"], exclude: ["Golden"]),
         .testTarget(name: "SanityServerTests", dependencies: ["SanityServer", "Serialization"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
