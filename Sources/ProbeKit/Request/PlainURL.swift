@@ -1,9 +1,11 @@
 /// A cheap check for the common shape of a target URL, so that a run over a million targets
 /// does not parse each one twice before its turn: `http://` or `https://`, a host of ASCII
-/// letters, digits, `.` and `-` (or a dotted IPv4 address), an optional port from 0 to 65535,
+/// letters, digits, `.` and `-` (a dotted IPv4 address, but no other text libcurl reads as an
+/// IPv4 address, such as `127.1` or `0x7f.1`), an optional port from 0 to 65535,
 /// and a path and query of RFC 3986 characters (unreserved, sub-delims, `:` `@` `/` `?`, and
 /// `%` with two hex digits). No user info, no IPv6 literal, no fragment: those take the full
-/// parse. Every URL of this shape parses with Foundation and libcurl alike.
+/// parse. Every URL of this shape parses with Foundation and libcurl alike, to the same host
+/// (`URLDifferentialTests`).
 public struct PlainURL: Sendable, Equatable {
     /// Whether the scheme is `https`.
     public var isHTTPS: Bool

@@ -33,8 +33,9 @@ public struct ProbeRequest: Sendable, Equatable {
     ///   - headers: extra header fields.
     ///   - expectations: what the response must look like.
     ///   - repetition: which repetition this is, from 1.
-    /// - Throws: ``ProbeInputError/invalidTarget(_:reason:)`` for another scheme, no host or a
-    ///   port above 65535,
+    /// - Throws: ``ProbeInputError/invalidTarget(_:reason:)`` for another scheme, no host, a
+    ///   port above 65535, a host that decodes to letters outside ASCII, or a URL libcurl's
+    ///   transfer would refuse (``URLParts``: user info that decodes to a control character, too),
     ///   ``ProbeInputError/invalidMethod(_:reason:)`` for a method that is not a token.
     public init(
         url: URL, method: String = "GET", headers: [RequestHeader] = [], expectations: Expectations = .default,
