@@ -256,19 +256,19 @@ func refusesWhatCannotBeARequestAtOnce(bytes: [UInt8]) {
 /// A method byte that is not a token is refused when it arrives, also in a later piece of the
 /// input than the method's first bytes (found by the `http-request` fuzz target: `PTOS` then
 /// `\u{A6}…` was refused only when both came at once).
-@Test func refusesANonTokenMethodByteThatArrivesLater() {
+@Test func refusesANonTokenMethodByteThatArrivesLater() throws {
     var parser = HTTPRequestParser()
     let bytes: [UInt8] = Array("PTOS".utf8) + [0xA6, 0xDF] + Array("ost HT".utf8)
-    #expect(throws: Never.self) { #expect(try parser.parse(Array(bytes[..<4])) == nil) }
+    #expect(try parser.parse(Array(bytes[..<4])) == nil)
     #expect(throws: HTTPRequestError.self) { _ = try parser.parse(bytes) }
 }
 
 /// A bare CR is refused also when the input so far ended right after it (found by the
 /// `http-request` fuzz target: the CR was never looked at again once its next byte came).
-@Test func refusesABareCRSplitFromItsNextByte() {
+@Test func refusesABareCRSplitFromItsNextByte() throws {
     var parser = HTTPRequestParser()
     let bytes = Array("POST / HTTP/1.1\r\nHost: a\r\u{0}\r\n\r\n".utf8)
     let cr = bytes.count - 6
-    #expect(throws: Never.self) { #expect(try parser.parse(Array(bytes[...cr])) == nil) }
+    #expect(try parser.parse(Array(bytes[...cr])) == nil)
     #expect(throws: HTTPRequestError.self) { _ = try parser.parse(bytes) }
 }

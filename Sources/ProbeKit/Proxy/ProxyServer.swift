@@ -81,13 +81,10 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         self = try ProxyURLParser.parse(text, source: source)
     }
 
-    /// The host as it goes in a URL: IPv6 in brackets with the `%` before the zone id encoded as
-    /// `%25` (RFC 6874). The zone id itself is written as it is: libcurl takes its characters
-    /// literally, so a `%` inside it stays one `%`.
+    /// The host as it goes in a URL: IPv6 in brackets with the zone id's `%` encoded as `%25`.
     public var hostForURL: String {
         guard host.contains(":") else { return host }
-        guard let percent = host.firstIndex(of: "%") else { return "[" + host + "]" }
-        return "[" + host[..<percent] + "%25" + host[host.index(after: percent)...] + "]"
+        return "[" + host.replacingAll("%", with: "%25") + "]"
     }
 
     /// `scheme://host:port`, without credentials: the value for `CURLOPT_PROXY`.

@@ -173,6 +173,9 @@ enum ProxyURLParser {
         guard let host = percentDecoded(text),
             !host.unicodeScalars.contains(where: { forbiddenHostCharacters.contains($0) })
         else { throw invalid("the host name contains a character curl does not allow in host names") }
+        // libcurl converts such a name with libidn2 when it connects and fails the call (CURLE 3)
+        // when that fails; as for a target, the ASCII form is asked for before any call.
+        guard host.unicodeScalars.allSatisfy(\.isASCII) else { throw invalid(ProbeRequest.nonASCIIHostReason) }
         return host
     }
 

@@ -119,8 +119,8 @@ public struct ProbeRequest: Sendable, Equatable {
         try self.init(url: url, method: method, headers: headers, expectations: expectations, repetition: repetition)
     }
 
-    /// Why a target whose host holds letters outside ASCII is refused.
-    private static let nonASCIIHostReason =
+    /// Why a target or proxy whose host holds letters outside ASCII is refused.
+    static let nonASCIIHostReason =
         "the host name holds letters outside ASCII; write it in its ASCII (punycode) form, e.g. xn--bcher-kva.example for b\u{FC}cher.example"
 
     /// Whether the authority of URL text (after `://`, before the path) holds a non-ASCII

@@ -182,6 +182,9 @@ import Testing
                 return "proxy user info or host that decodes to bytes that are not UTF-8"
             }
             if let zone = parts.zoneID, !isRFC6874ZoneID(zone) { return "IPv6 zone id outside RFC 6874" }
+            if parts.host.unicodeScalars.contains(where: { !$0.isASCII }) {
+                return "proxy host that decodes to letters outside ASCII"
+            }
             if case .success(let once) = URLParts.parse(text, reading: .transfer), !once.host.hasPrefix("["),
                 once.host.contains("%")
             {

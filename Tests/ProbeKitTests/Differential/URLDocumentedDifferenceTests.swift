@@ -76,6 +76,20 @@ import Testing
         }
     }
 
+    @Test func aProxyHostOutsideASCIIIsAskedForInItsASCIIForm() throws {
+        // libcurl's URL API takes the name; the call then fails with CURLE 3 when libidn2
+        // cannot convert it (`curl -x $'\u064b' …`), and converts it otherwise.
+        #expect(try URLParts.parse("http://b%C3%BCcher.example:3128", reading: .proxy).get().host == "b\u{FC}cher.example")
+        for text in ["http://b%C3%BCcher.example:3128", "b\u{FC}cher.example", "\u{64B}"] {
+            #expect(throws: ProxyConfigurationError.self, "\(text)") { try proxy(text) }
+        }
+        #expect {
+            try proxy("b\u{FC}cher.example")
+        } throws: { error in
+            "\(error)".contains("write it in its ASCII (punycode) form")
+        }
+    }
+
     /// curl 7.88.1 strips an IPv6 host's brackets before `Curl_check_noproxy`, which then
     /// compares the address as a name: `::1` matches `[::1]`, `::1/128` and `0:0::1` do not
     /// (checked with `curl --noproxy LIST -x http://127.0.0.1:P http://[::1]:P2/`). The probe

@@ -59,6 +59,9 @@ import Testing
         "http://127.0.0.1:7x", "http://host:7:8", "http://[::1", "http://[::1]x:7", "http://[zz::1]:7",
         "h_t://127.0.0.1:7", "http://u@v@127.0.0.1:7", "http://ho$t:7", "http://a%20b:7",
         "http://u%00:p@proxy:7", "h_t:", "hostx:", "h_t:/x", "127.0.0.1:/",
+        // A host outside ASCII, which curl fails with CURLE 3 at the call (the `proxy-url` fuzz
+        // target's U+064B alone was accepted, then reported as a failure at the proxy).
+        "\u{64B}", "b\u{FC}cher.example:3128", "http://b%C3%BCcher.example",
     ])
     func rejectsWhatCurlRejects(_ text: String) {
         let error = #expect(throws: ProxyConfigurationError.self) { try parse(text) }
@@ -143,9 +146,6 @@ import Testing
     @Test func bracketsIPv6InURLs() throws {
         #expect(try parse("http://[::1]:3128").url == "http://[::1]:3128")
         #expect(try parse("http://[fe80::1%25eth0]:3128").url == "http://[fe80::1%25eth0]:3128")
-        // Only the separator is encoded: libcurl reads a zone id's characters literally (found by
-        // the `proxy-url` fuzz target, which wrote `%h0` back as `%25h0`).
-        #expect(try parse("http://[fe80::1%h25e%h0]:253").url == "http://[fe80::1%25h25e%h0]:253")
         #expect(try parse("https://u:p@[::1]").description == "https://u:***@[::1]:443")
     }
 
