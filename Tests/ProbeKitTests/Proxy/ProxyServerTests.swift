@@ -143,6 +143,12 @@ import Testing
         #expect(try parse("http://probe@h:1").description == "http://***@h:1")
     }
 
+    @Test func namesAPercentEncodedAddressAsThePlainOne() throws {
+        // `1.%35` decodes to `1.5`, which libcurl's resolver reads as 1.0.0.5, as it reads `1.5`.
+        #expect(try parse("h%3A1@1.%35").host == "1.0.0.5")
+        #expect(try parse("http://1.5").host == "1.0.0.5")
+    }
+
     @Test func bracketsIPv6InURLs() throws {
         #expect(try parse("http://[::1]:3128").url == "http://[::1]:3128")
         #expect(try parse("http://[fe80::1%25eth0]:3128").url == "http://[fe80::1%25eth0]:3128")
