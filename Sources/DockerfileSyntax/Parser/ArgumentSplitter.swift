@@ -93,12 +93,15 @@ enum ArgumentSplitter {
 
     /// `HEALTHCHECK`: a type word (`CMD` or `NONE`), then a command in either form.
     private static func healthcheck(_ text: ArraySlice<Unicode.Scalar>) throws(Fault) -> Split {
-        // BuildKit looks at single bytes here; on the ASCII text that matters this is the same.
-        guard let separator = text.firstIndex(where: { $0.isGoSpace }) ?? Optional(text.endIndex),
+        // BuildKit tests single bytes with `unicode.IsSpace(rune(b))` here, so only ASCII white
+        // space splits: U+2028 or U+3000 after the type word stay in the command. (NEL and NBSP,
+        // whose second byte Go reads as a space, would be cut in half, which no string holds.)
+        let isSpaceByte = { (scalar: Unicode.Scalar) in scalar.isASCII && scalar.isGoSpace }
+        guard let separator = text.firstIndex(where: isSpaceByte) ?? Optional(text.endIndex),
             separator > text.startIndex
         else { return Split(arguments: []) }
         let kind = String(scalars: text[..<separator])
-        let command = text[separator...].drop(while: { $0.isGoSpace })
+        let command = text[separator...].drop(while: isSpaceByte)
         var split = try maybeJSON(command)
         split.arguments.insert(kind, at: 0)
         return split
