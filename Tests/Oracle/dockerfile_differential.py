@@ -29,8 +29,8 @@ Usage:
     --start I       number of the first file (replays file I of seed S with --count 1)
     --out DIR       the folder to write (emptied first; default a new temporary folder)
     --stagebuild B  also check compose's pass-through with the stagebuild binary B
-    --minutes M     long mode: rounds of N files (seed S, S+1, ...) until M minutes pass; the
-                    folder holds the last round (or the round that disagreed)
+    --minutes M     long mode: rounds of N files (the seed's next N each time) until M
+                    minutes pass; the folder keeps every round, and stops at one that disagrees
 Exit status: 0 all agree, 1 a disagreement (named on stdout), 64 usage.
 """
 
@@ -357,7 +357,8 @@ class Gen:
             r = self.rng.random()
             if r < 0.3:
                 self.escape = "`"
-                out += self.rng.choice(["# escape=`", "#escape=`", "# ESCAPE = ` ", "#  Escape=`"]) + self.end()
+                out += self.rng.choice(["# escape=`", "#escape=`", "# ESCAPE = ` ", "#  Escape=`", "  # escape=`",
+                                        "#\tescape\t=\t`"]) + self.end()
             elif r < 0.4:
                 out += self.rng.choice(["# escape=\\", "# escape = \\"]) + self.end()
             elif r < 0.6:
@@ -383,6 +384,9 @@ class Gen:
 
     def file(self) -> str:
         rng = self.rng
+        if self.chance(0.01):
+            # Nothing to build: BuildKit refuses a file with no instructions.
+            return rng.choice(["", "\n", "# only a comment\n", "# escape=`\n", "  \t\r\n", "\ufeff"])
         text = "\ufeff" if self.chance(0.05) else ""
         text += self.directives()
         if self.chance(0.15):
@@ -401,6 +405,11 @@ class Gen:
                 if self.chance(0.25):  # compose refuses a misspelt keyword, so rarely
                     text += rng.choice(["FORM alpine", "RUNN x", "\ufeffRUN x", "FROM\u00a0alpine", "COPPY a b",
                                         "MAINTANER x"]) + self.end()
+                continue
+            if r < 0.163:
+                # A physical line of 65,536 bytes with its newline is the most BuildKit reads.
+                size = rng.choice([65534, 65535, 65536])
+                text += "RUN " + "x" * (size - 5) + "\n"
                 continue
             keyword = rng.choice(KEYWORDS + ["RUN", "RUN", "COPY", "RUN", "ENV", "CMD"])
             text += self.instruction(keyword)
@@ -549,9 +558,8 @@ def check_round(stagebuild: str, out: Path, files: list[Path]) -> bool:
 
 
 def run_round(seed: int, start: int, count: int, out: Path, stagebuild: str | None) -> bool:
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    """Generates files start..start+count-1 of the seed into `out` and checks them."""
+    out.mkdir(parents=True, exist_ok=True)
     print(f"dockerfile_differential: seed {seed}, files {start}..{start + count - 1}, folder {out}", flush=True)
     files = generate(seed, start, count, out)
     return check_round(stagebuild, out, files) if stagebuild else True
@@ -570,24 +578,29 @@ def main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 64
+    if args.count < 1 or args.start < 0 or (args.minutes is not None and args.minutes <= 0):
+        sys.stderr.write("dockerfile_differential.py: --count and --minutes must be positive, --start not negative\n")
+        return 64
     buildkit_dump.warn_on_other_version()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
     out = args.out or Path(tempfile.mkdtemp(prefix="dockerfile-differential-"))
+    if out.exists():
+        shutil.rmtree(out)
     stagebuild = str(Path(args.stagebuild).resolve()) if args.stagebuild else None
     if args.minutes is None:
-        ok = run_round(seed, args.start, args.count, out, stagebuild)
-        return 0 if ok else 1
+        return 0 if run_round(seed, args.start, args.count, out, stagebuild) else 1
+    # Rounds continue the seed's numbering in one folder, so file N replays with
+    # --seed S --start N --count 1 and the Swift test reads every round.
     deadline = time.monotonic() + args.minutes * 60
-    rounds = 0
+    start = args.start
     while True:
-        ok = run_round(seed + rounds, args.start, args.count, out, stagebuild)
-        rounds += 1
-        if not ok:
-            print(f"stopped after {rounds} rounds: replay with --seed {seed + rounds - 1} --count {args.count}")
+        if not run_round(seed, start, args.count, out, stagebuild):
+            print(f"stopped: replay a file N above with --seed {seed} --start N --count 1")
             return 1
+        start += args.count
         if time.monotonic() >= deadline:
             break
-    print(f"{rounds} rounds of {args.count} files (seeds {seed}..{seed + rounds - 1}) agree")
+    print(f"files {args.start}..{start - 1} of seed {seed} agree; they are in {out}")
     return 0
 
 
