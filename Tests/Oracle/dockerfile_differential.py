@@ -130,6 +130,9 @@ JSON_ARRAYS = [
     '["echo", "hi"]', '[ "a" , "b" ]', '[]', '[ ]', '["a"] trailing', '["a"]["b"]', '["\\u00e9"]',
     '["\\ud83d\\ude00"]', '["a\\"b"]', '["a",]', '["a" "b"]', "['a']", '["a"', '["tab\\tnl\\n"]',
     '["é"]', '["a\\\\"]', '[ "x" ] ', '["\\/"]', '["\\x"]', '["a"]  # c',
+    # Go's decoder: a lone surrogate becomes U+FFFD; only ASCII white space between tokens.
+    '["\\ud800"]', '["\\udc00x"]', '["\\ud83d"]', '[\u00a0"a"]', '["a"\u3000]', '[\f"a"]', '[\t"a"\r]',
+    '\u00a0["a"]', '["\\u00"]', '["a\tb"]', '["\u0085"]',
 ]
 # Arrays of other than strings: BuildKit refuses the file, so they are rare.
 BAD_JSON_ARRAYS = ['[1]', '["a", 1]', '[null]', '["a", ["b"]]', '[true]']
@@ -337,10 +340,12 @@ class Gen:
                 continue
             # Nothing is inserted where lines join; after the keyword a space must stay.
             keep_space = " " if index == 0 or self.chance(0.5) else ""
-            out += keep_space + self.escape + self.rng.choice(["", "", " ", "\t", "  "]) + self.end()
+            # After the escape only spaces and tabs keep the line going; \v or NBSP end it.
+            tail = self.rng.choice([" \v", "\u00a0"]) if self.chance(0.03) else self.rng.choice(["", "", " ", "\t", "  "])
+            out += keep_space + self.escape + tail + self.end()
             while self.chance(0.3):
-                out += self.rng.choice(["# comment" + self.end(), "  # indented" + self.end(), self.end(),
-                                        "   " + self.end(), "\t" + self.end(), self.escape + self.end()])
+                out += self.rng.choice(["# comment", "  # indented", "", "   ", "\t", self.escape,
+                                        "\u00a0# nbsp", "\u3000", "\v", "\u00a0", "\f#"]) + self.end()
             out += self.rng.choice(["", "", "  ", "\t"]) + part
         if self.chance(0.05):
             # A continuation at the very end of the instruction: it swallows the next line.
@@ -396,7 +401,8 @@ class Gen:
         for _ in range(rng.randrange(1, 10)):
             r = rng.random()
             if r < 0.08:
-                text += rng.choice(["# comment", "#", "  # indented", "#escape=`", "# syntax=x"]) + self.end()
+                text += rng.choice(["# comment", "#", "  # indented", "#escape=`", "# syntax=x", "\u00a0# nbsp",
+                                    "\v#", "\u3000"]) + self.end()
                 continue
             if r < 0.14:
                 text += rng.choice(["", " ", "\t", "   \t"]) + self.end()
