@@ -185,6 +185,7 @@ import Testing
             if parts.host.unicodeScalars.contains(where: { !$0.isASCII }) {
                 return "proxy host that decodes to letters outside ASCII"
             }
+            if parts.host.unicodeScalars.contains("\u{7F}") { return "proxy host that decodes to DEL" }
             if case .success(let once) = URLParts.parse(text, reading: .transfer), !once.host.hasPrefix("["),
                 once.host.contains("%")
             {

@@ -76,6 +76,12 @@ import Testing
         }
     }
 
+    @Test func aProxyHostThatDecodesToDELIsRefused() throws {
+        #expect(try URLParts.parse("%7ftp.8", reading: .proxy).get().host == "\u{7F}tp.8")
+        #expect(throws: ProxyConfigurationError.self) { try proxy("%7ftp.8") }
+        #expect(throws: ProxyConfigurationError.self) { try proxy("http://a%7F.test:3128") }
+    }
+
     @Test func aProxyHostOutsideASCIIIsAskedForInItsASCIIForm() throws {
         // libcurl's URL API takes the name; the call then fails with CURLE 3 when libidn2
         // cannot convert it (`curl -x $'\u064b' …`), and converts it otherwise.
