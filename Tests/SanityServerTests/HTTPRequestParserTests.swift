@@ -237,6 +237,46 @@ import Testing
     }
 }
 
+/// A line that has arrived is checked at once, before the head or the chunk-size line is
+/// complete, as nginx does: found beside nginx (Tests/Oracle/serve_differential.py), where serve
+/// waited for the read deadline and nginx answered 400 at once.
+@Test(arguments: [
+    // RFC 9112 section 2.3: HTTP-version is "HTTP/" DIGIT "." DIGIT.
+    "POST /anything HTT@/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r",
+    // Section 3: a request line has a version (no HTTP/0.9).
+    "GET /anything\r\n",
+    // RFC 9110 section 5.5: NUL in a field value.
+    "GET /anything HTTP/1.0\r\nConnection: keep\u{0}-alive\r\n\r",
+    // RFC 9112 section 5.2: obsolete line folding.
+    "GET / HTTP/1.1\r\nHost: h\r\nX: a\r\n b\r\n",
+    // Section 7.1: chunk-size is 1*HEXDIG (nginx refuses at the x).
+    "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0x3",
+    // Section 2.2: a bare CR in the trailer section.
+    "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\u{b}",
+])
+func refusesAMalformedLineBeforeTheRestArrives(text: String) {
+    var parser = HTTPRequestParser()
+    #expect(throws: HTTPRequestError.self) { _ = try parser.parse(Array(text.utf8)) }
+}
+
+/// The lines checked early are the ones that have arrived: a valid head fed byte by byte is
+/// never refused, and the parts of a valid size line are not either.
+@Test func acceptsAValidHeadAndChunkedBodyFedByteByByte() throws {
+    let text = Array(
+        "POST / HTTP/1.1\r\nHost: h\r\nX: a\r\nTransfer-Encoding: chunked\r\n\r\n1f;a=b\r\n\(String(repeating: "x", count: 31))\r\n0\r\nT: v\r\n\r\n"
+            .utf8)
+    var parser = HTTPRequestParser()
+    var input: [UInt8] = []
+    var parsed: (request: HTTPRequest, consumedByteCount: Int)?
+    for byte in text {
+        #expect(parsed == nil)
+        input.append(byte)
+        parsed = try parser.parse(input)
+    }
+    #expect(parsed?.request.body.count == 31)
+    #expect(parsed?.consumedByteCount == text.count)
+}
+
 /// Host values RFC 9110 section 7.2 allows: names, IPv4 and IPv6 literals, ports, empty.
 @Test(arguments: ["example.com", "a:8080", "127.0.0.1:1", "[::1]", "[::1]:443", "", "xn--bcher-kva.example", "a%2Db", "a:"])
 func acceptsEveryValidHostForm(host: String) throws {

@@ -48,7 +48,14 @@ struct ChunkedBodyDecoder: Sendable {
                 guard
                     let line = try nextLine(
                         input, limit: Self.maxSizeLineBytes, tooLong: .malformedChunkedBody("chunk size line too long"))
-                else { return false }
+                else {
+                    // What has arrived of the size line must already be a size (and extensions):
+                    // `0x3` is refused at its `x`, not at the read deadline.
+                    var partial = input[offset...]
+                    if partial.last == ASCII.carriageReturn { partial = partial.dropLast() }
+                    if !partial.isEmpty { _ = try parseSize(partial) }
+                    return false
+                }
                 let size = try parseSize(line)
                 if size == 0 {
                     state = .trailer(sectionStart: offset)
@@ -98,6 +105,14 @@ struct ChunkedBodyDecoder: Sendable {
     ) throws(HTTPRequestError) -> ArraySlice<UInt8>? {
         guard let lineFeed = input[offset...].firstIndex(of: ASCII.lineFeed) else {
             if input.count - offset > limit { throw tooLong }
+            // A bare CR is refused as soon as the byte after it is known (RFC 9112 section 2.2),
+            // not at the read deadline.
+            if input.count - offset >= 2,
+                let carriageReturn = input[offset..<(input.count - 1)].firstIndex(of: ASCII.carriageReturn),
+                input[carriageReturn + 1] != ASCII.lineFeed
+            {
+                throw .malformedChunkedBody("bare CR")
+            }
             return nil
         }
         if lineFeed - offset > limit { throw tooLong }

@@ -24,10 +24,12 @@ public struct HTTPRequestParser: Sendable {
     /// body has not fully arrived: the caller should send the interim response once.
     public private(set) var expectsContinue = false
 
-    private var phase: Phase = .head(scanned: 0)
+    private var phase: Phase = .head(scanned: 0, checked: 0)
 
     private enum Phase: Sendable {
-        case head(scanned: Int)
+        /// `scanned`: how far the search for the head's end got; `checked`: where the first line
+        /// not yet checked starts.
+        case head(scanned: Int, checked: Int)
         case fixedBody(RequestHead, end: Int)
         case chunkedBody(RequestHead, ChunkedBodyDecoder)
     }
@@ -53,8 +55,8 @@ public struct HTTPRequestParser: Sendable {
     ///   be used for this connection afterwards.
     public mutating func parse(_ input: [UInt8]) throws(HTTPRequestError) -> (request: HTTPRequest, consumedByteCount: Int)? {
         switch phase {
-        case .head(let scanned):
-            guard let (head, end) = try readHead(input, scanned: scanned) else { return nil }
+        case .head(let scanned, let checked):
+            guard let (head, end) = try readHead(input, scanned: scanned, checked: checked) else { return nil }
             return try startBody(head, at: end, input)
         case .fixedBody(let head, let end):
             guard input.count >= end else { return nil }
@@ -71,7 +73,7 @@ public struct HTTPRequestParser: Sendable {
 
     /// Forgets a partly read request, so the next call starts a new one.
     public mutating func reset() {
-        phase = .head(scanned: 0)
+        phase = .head(scanned: 0, checked: 0)
         expectsContinue = false
     }
 
@@ -110,15 +112,17 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Finds the end of the head and parses it once it has arrived.
-    private mutating func readHead(_ input: [UInt8], scanned: Int) throws(HTTPRequestError) -> (RequestHead, Int)? {
+    private mutating func readHead(
+        _ input: [UInt8], scanned: Int, checked: Int
+    ) throws(HTTPRequestError) -> (RequestHead, Int)? {
         let start = try skipLeadingEmptyLines(input)
         guard let start else { return nil }
         // What cannot start a request is refused as soon as it arrives, not at the read
         // deadline: a method is a token up to its space (a TLS ClientHello is not). Until the
         // space has arrived, each call checks the bytes the previous calls had not seen.
-        let checked = max(scanned, start)
-        if !input[start..<checked].contains(ASCII.space) {
-            var position = checked
+        let methodFrom = max(scanned, start)
+        if !input[start..<methodFrom].contains(ASCII.space) {
+            var position = methodFrom
             while position < input.count, input[position] != ASCII.space {
                 guard ASCII.isTokenCharacter(input[position]) else { throw .malformedRequestLine("method is not a token") }
                 position += 1
@@ -131,7 +135,12 @@ public struct HTTPRequestParser: Sendable {
             // a CR that ends the input so far is looked at again when more arrives.
             if input[index] == ASCII.carriageReturn {
                 if index + 1 >= input.count { break scan }
-                if input[index + 1] != ASCII.lineFeed { throw .malformedRequestLine("bare CR") }
+                if input[index + 1] != ASCII.lineFeed {
+                    // The lines before it are answered first, in the order they came (a request
+                    // line with HTTP/3.0 gets its 505).
+                    _ = try checkCompleteLines(input, start: start, from: max(checked, start), upTo: index)
+                    throw .malformedRequestLine("bare CR")
+                }
             }
             if input[index] == ASCII.lineFeed {
                 let next = index + 1
@@ -151,13 +160,58 @@ public struct HTTPRequestParser: Sendable {
             index += 1
         }
         guard let end else {
-            phase = .head(scanned: index)
+            let checkedNow = try checkCompleteLines(
+                input, start: start, from: max(checked, start), upTo: min(index + 1, input.count))
+            phase = .head(scanned: index, checked: checkedNow)
             if input.count - start > maxHeaderBytes { throw sizeError(input, start: start) }
             return nil
         }
         if end - start > maxHeaderBytes { throw sizeError(input, start: start) }
         let head = try parseHead(input[start..<end])
         return (head, end)
+    }
+
+    /// Checks each line of an unfinished head that has fully arrived, so that a malformed request
+    /// line or field line is refused when it arrives, not at the read deadline (nginx refuses it
+    /// there too); ``parseHead(_:)`` reads the whole head once it is complete.
+    ///
+    /// - Returns: Where the first line not yet checked starts.
+    private func checkCompleteLines(
+        _ input: [UInt8], start: Int, from checked: Int, upTo end: Int
+    ) throws(HTTPRequestError) -> Int {
+        var lineStart = checked
+        let firstFieldStart = input[start..<end].firstIndex(of: ASCII.lineFeed).map { $0 + 1 }
+        while let lineFeed = input[lineStart..<end].firstIndex(of: ASCII.lineFeed) {
+            var line = input[lineStart..<lineFeed]
+            if line.last == ASCII.carriageReturn { line = line.dropLast() }
+            if lineStart == start {
+                _ = try Self.parseRequestLine(line)
+            } else if let first = line.first {
+                if ASCII.isWhitespace(first) {
+                    if lineStart == firstFieldStart {
+                        throw .malformedFieldLine("whitespace between the request line and the first field")
+                    }
+                    throw .obsoleteLineFolding
+                }
+                let field = try Self.parseFieldLine(line)
+                // A second Host is refused when it arrives (RFC 9112 section 3.2), as nginx does.
+                if ASCII.bytes(field.name.utf8, equalLowercase: "host"),
+                    input[(firstFieldStart ?? lineStart)..<lineStart].split(separator: ASCII.lineFeed).contains(where: {
+                        Self.isHostLine($0)
+                    })
+                {
+                    throw .invalidHost("Host is sent more than once")
+                }
+            }
+            lineStart = lineFeed + 1
+        }
+        return lineStart
+    }
+
+    /// Whether a field line (its ending may follow) is a `Host` field.
+    private static func isHostLine(_ line: ArraySlice<UInt8>) -> Bool {
+        guard let colon = line.firstIndex(of: ASCII.colon) else { return false }
+        return ASCII.bytes(line[line.startIndex..<colon], equalLowercase: "host")
     }
 
     /// The position after any empty lines before the request line (RFC 9112 section 2.2), or `nil`

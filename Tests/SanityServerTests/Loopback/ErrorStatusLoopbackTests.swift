@@ -30,6 +30,11 @@ extension LoopbackTests {
                 status: 501),
             Case(name: "HTTP/2.0", request: "GET / HTTP/2.0\r\nHost: t\r\n\r\n", status: 505),
             Case(name: "unknown expectation", request: "GET / HTTP/1.1\r\nHost: t\r\nExpect: magic\r\n\r\n", status: 417),
+            // Refused when the bad line arrives, not at the read deadline (found beside nginx).
+            Case(name: "bad field line, head unfinished", request: "GET / HTTP/1.1\r\nHost: t\r\nX: a\u{0}b\r\n", status: 400),
+            Case(
+                name: "bad chunk size, line unfinished",
+                request: "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0x3", status: 400),
         ]
 
         @Test(arguments: cases)
