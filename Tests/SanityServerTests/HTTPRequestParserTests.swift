@@ -165,6 +165,11 @@ import Testing
         Rejection(name: "method not a token", text: "G(T / HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
         Rejection(name: "control byte in target", text: "GET /\u{1}x HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
         Rejection(name: "relative target", text: "GET x HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
+        // RFC 9110 section 4.2.4 (userinfo is an error) and 4.2.1 (an empty host is invalid); the
+        // authority is uri-host [ ":" port ], as Host is. nginx refuses these too.
+        Rejection(name: "absolute-form with userinfo", text: "GET http://u@h/ HTTP/1.1\r\nHost: h\r\n\r\n", status: 400),
+        Rejection(name: "absolute-form authority @@", text: "GET http://@@/ HTTP/1.1\r\nHost: h\r\n\r\n", status: 400),
+        Rejection(name: "absolute-form empty host", text: "GET http:///x HTTP/1.1\r\nHost: h\r\n\r\n", status: 400),
         Rejection(name: "asterisk with GET", text: "GET * HTTP/1.1\r\nHost: a\r\n\r\n", status: 400),
         Rejection(name: "bare CR in field", text: "GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n", status: 400),
         Rejection(name: "space before colon", text: "GET / HTTP/1.1\r\nHost : a\r\n\r\n", status: 400),
@@ -251,6 +256,9 @@ import Testing
     "GET / HTTP/1.1\r\nHost: h\r\nX: a\r\n b\r\n",
     // Section 7.1: chunk-size is 1*HEXDIG (nginx refuses at the x).
     "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0x3",
+    // Section 3: the request line has no control bytes (DEL here) and starts with a method.
+    "GET /anything/\u{7f}\r",
+    " /anything\r",
     // Section 2.2: a bare CR in the trailer section.
     "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\u{b}",
 ])

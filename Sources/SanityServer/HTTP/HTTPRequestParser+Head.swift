@@ -95,8 +95,14 @@ extension HTTPRequestParser {
             return
         }
         if target.hasPrefix("/") { return }
-        guard RequestTarget.isAbsoluteForm(target) else {
+        guard let authority = RequestTarget.authority(ofAbsoluteForm: target) else {
             throw .malformedRequestLine("request target must start with / or be an absolute URI")
+        }
+        // RFC 9110 section 4.2.4: userinfo in an http(s) URI is an error; section 4.2.1: an empty
+        // host is invalid. The authority is `uri-host [ ":" port ]`, as Host is (nginx refuses
+        // `http://@@/` too).
+        guard !authority.isEmpty, isValidHost(authority) else {
+            throw .malformedRequestLine("the absolute URI's authority '\(authority)' is not uri-host [ \":\" port ]")
         }
     }
 

@@ -127,6 +127,18 @@ public struct HTTPRequestParser: Sendable {
                 guard ASCII.isTokenCharacter(input[position]) else { throw .malformedRequestLine("method is not a token") }
                 position += 1
             }
+            if position == start && position < input.count { throw .malformedRequestLine("method is not a token") }
+        }
+        // Nor can a control byte anywhere in the request line (a bare CR is found below); once
+        // the request line has ended (`checked` is past it), checkCompleteLines has read it.
+        if checked <= start {
+            let from = max(scanned, start)
+            let requestLineEnd = input[from...].firstIndex(of: ASCII.lineFeed) ?? input.count
+            if let control = input[from..<requestLineEnd].first(where: {
+                ($0 < 0x20 && $0 != ASCII.carriageReturn) || $0 == 0x7F
+            }) {
+                throw .malformedRequestLine("control character \(control) in the request line")
+            }
         }
         var index = max(scanned, start)
         var end: Int?

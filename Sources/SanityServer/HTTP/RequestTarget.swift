@@ -38,9 +38,14 @@ struct RequestTarget: Sendable, Equatable {
         }
     }
 
-    /// Whether a target is an absolute URI: `scheme "://"` (RFC 3986 section 3.1).
-    static func isAbsoluteForm(_ target: String) -> Bool {
-        authorityStart(Array(target.utf8)[...]) != nil
+    /// The authority of an absolute URI, `scheme "://" authority` (RFC 3986 section 3.1), up to
+    /// the path, query or fragment; `nil` for other forms.
+    static func authority(ofAbsoluteForm target: String) -> String? {
+        let bytes = Array(target.utf8)[...]
+        guard let start = authorityStart(bytes) else { return nil }
+        let rest = bytes[start...]
+        let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        return String(decoding: rest[..<(end ?? rest.endIndex)], as: UTF8.self)
     }
 
     /// Where the authority starts in an absolute URI: after `scheme "://"`; `nil` for other forms.

@@ -75,6 +75,10 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
             name: "transfer-encoding-not-exactly-chunked", rule: .repair(refuseCodingListAsNginx),
             example: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: , chunked\r\n\r\n0\r\n\r\n", nginxClass: "5xx"),
         KnownDifference(
+            name: "transfer-encoding-twice", rule: .repair(refuseSecondTransferEncoding),
+            example: "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: \r\n\r\n0\r\n\r\n",
+            nginxClass: "4xx"),
+        KnownDifference(
             name: "identical-content-lengths", rule: .repair(refuseIdenticalContentLengths),
             example: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1, 1\r\n\r\na", nginxClass: "4xx"),
         KnownDifference(
@@ -342,6 +346,13 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
         return true
     }
 
+    /// nginx refuses a second Transfer-Encoding line (400); serve reads the lines as one list.
+    static func refuseSecondTransferEncoding(_ message: inout RawMessage) -> Bool {
+        guard message.fields(named: "transfer-encoding").count > 1 else { return false }
+        message.refuse()
+        return true
+    }
+
     /// nginx refuses a Content-Length sent twice or as a list, even of one repeated number.
     static func refuseIdenticalContentLengths(_ message: inout RawMessage) -> Bool {
         let values = message.values(named: "content-length").flatMap {
@@ -470,8 +481,12 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
             Set([difference.nginx, difference.serve]) == ["4xx", "5xx"],
             Array(nginx.dropFirst(difference.index + 1)) == Array(serve.dropFirst(difference.index + 1))
         else { return false }
-        let version = message.words.count == 3 ? String(decoding: message.words[2], as: UTF8.self) : ""
-        return !message.fields(named: "transfer-encoding").isEmpty || version.hasPrefix("HTTP/0.")
+        let version = message.words.count >= 3 ? String(decoding: message.words[2], as: UTF8.self) : ""
+        // A major version above 1 is refused by both, each at the first error its parser meets in
+        // the request line: nginx answers 505 at the version's digits even after `HTTP/11` or
+        // before a bare CR, and 400 for a bad target before it; serve checks the version first.
+        let major = version.hasPrefix("HTTP/") ? Int(version.dropFirst(5).prefix { $0.isASCII && $0.isNumber }.prefix(9)) : nil
+        return !message.fields(named: "transfer-encoding").isEmpty || version.hasPrefix("HTTP/0.") || (major ?? 0) > 1
     }
 
     /// serve counts its limit over the whole head, nginx over one 16 KiB buffer that the line
@@ -535,13 +550,22 @@ struct Attribution {
             explains = true
             return
         }
+        // A verdict on the repaired request and serve's answer to it, or on the request as sent
+        // (a repair can hide what the verdict is about: nginx's HTTP/0.9 reply to `GET /../x`).
         let nginxClasses = nginx.split(separator: " ").map(String.init)
-        let serveClasses = current.split(separator: " ").map(String.init)
-        for difference in KnownDifference.all {
-            guard case .verdict(let verdict) = difference.rule, verdict(messages, nginxClasses, serveClasses) else { continue }
-            self.names.append(difference.name)
-            explains = true
-            return
+        let sides = [
+            (messages, current.split(separator: " ").map(String.init), names),
+            (RawMessage.split(bytes), serve.split(separator: " ").map(String.init), [String]()),
+        ]
+        for (requests, serveClasses, repairs) in sides {
+            for difference in KnownDifference.all {
+                guard case .verdict(let verdict) = difference.rule, verdict(requests, nginxClasses, serveClasses) else {
+                    continue
+                }
+                self.names = repairs + [difference.name]
+                explains = true
+                return
+            }
         }
         explains = false
     }
