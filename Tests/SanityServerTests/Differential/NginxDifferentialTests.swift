@@ -60,48 +60,72 @@ extension LoopbackTests {
         /// The classifier's wait, as the generator's default `--timeout`.
         static let timeout = 1.0
 
+        /// What the comparison found.
+        struct Tally {
+            var agreed = 0
+            var documented: [String: Int] = [:]
+            var disagreements: [String] = []
+        }
+
+        /// The tally, shared by the comparing threads.
+        final class SharedTally: Sendable {
+            let mutex = Mutex(Tally())
+            func withLock<Result>(_ body: (inout Tally) -> Result) -> Result { mutex.withLock { body(&$0) } }
+        }
+
+        /// Compares the cases `worker`, `worker + workers`, ... and counts into `tally`.
+        static func compare(
+            _ cases: [NginxCase], worker: Int, of workers: Int, at address: SocketAddress, into tally: SharedTally
+        ) {
+            for number in stride(from: worker, to: cases.count, by: workers) {
+                let item = cases[number]
+                let bytes = item.bytes
+                func ask(_ request: [UInt8]) throws -> String {
+                    try AnswerClass.of(request, answers: item.answers, at: address, timeout: timeout)
+                }
+                do {
+                    let serve = try ask(bytes)
+                    if serve == item.nginx {
+                        tally.withLock { $0.agreed += 1 }
+                        continue
+                    }
+                    let attribution = try Attribution(bytes, nginx: item.nginx, serve: serve, ask: ask)
+                    tally.withLock { tally in
+                        if attribution.explains {
+                            for name in attribution.names { tally.documented[name, default: 0] += 1 }
+                        } else {
+                            tally.disagreements.append(
+                                "#\(item.index) (seed \(item.seed), \(item.kind)): nginx \(item.nginx), serve \(serve)"
+                                    + (attribution.repairedServe.map { ", repaired (\(attribution.names)) \($0)" } ?? "")
+                                    + ": \"\(escaped(bytes))\"")
+                        }
+                    }
+                } catch {
+                    tally.withLock { $0.disagreements.append("#\(item.index): \(error)") }
+                }
+            }
+        }
+
         @Test(.enabled(if: NginxCase.isConfigured, "set \(NginxCase.variable) to a serve_differential.py output"))
         func answersAsNginxExceptDocumentedDifferences() throws {
             let cases = try NginxCase.load()
             let server = try TestServer(ServerConfiguration(), handler: AnswersEveryRequest())
             let address = server.address
-            struct Tally {
-                var agreed = 0
-                var documented: [String: Int] = [:]
-                var disagreements: [String] = []
+            let tally = SharedTally()
+            // Threads of their own: most of their time is spent waiting for answers, and
+            // concurrentPerform would run only one per processor.
+            let workers = 32
+            let done = DispatchGroup()
+            for worker in 0..<workers {
+                done.enter()
+                Thread {
+                    defer { done.leave() }
+                    Self.compare(cases, worker: worker, of: workers, at: address, into: tally)
+                }.start()
             }
-            let tally = Mutex(Tally())
-            let workers = 16
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for number in stride(from: worker, to: cases.count, by: workers) {
-                    let item = cases[number]
-                    let bytes = item.bytes
-                    func ask(_ request: [UInt8]) throws -> String {
-                        try AnswerClass.of(request, answers: item.answers, at: address, timeout: Self.timeout)
-                    }
-                    do {
-                        let serve = try ask(bytes)
-                        if serve == item.nginx {
-                            tally.withLock { $0.agreed += 1 }
-                            continue
-                        }
-                        let attribution = try Attribution(bytes, nginx: item.nginx, serve: serve, ask: ask)
-                        tally.withLock { tally in
-                            if attribution.explains {
-                                for name in attribution.names { tally.documented[name, default: 0] += 1 }
-                            } else {
-                                tally.disagreements.append(
-                                    "#\(item.index) (seed \(item.seed), \(item.kind)): nginx \(item.nginx), serve \(serve)"
-                                        + (attribution.repairedServe.map { ", repaired (\(attribution.names)) \($0)" } ?? "")
-                                        + ": \"\(escaped(bytes))\"")
-                            }
-                        }
-                    } catch {
-                        tally.withLock { $0.disagreements.append("#\(item.index): \(error)") }
-                    }
-                }
-            }
+            done.wait()
             let result = tally.withLock { $0 }
+
             let documented = result.documented.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             print(
                 "serve beside nginx: \(cases.count) requests, \(result.agreed) agree, "
