@@ -259,6 +259,9 @@ import Testing
     // Section 3: the request line has no control bytes (DEL here) and starts with a method.
     "GET /anything/\u{7f}\r",
     " /anything\r",
+    // Section 3.2: an invalid Host, and RFC 9110 section 5.5: NUL in a line still arriving.
+    "GET /anything?a=1 HTTP/1.1\r\nHost:\u{80} h\r\nAccept: */*\r\n",
+    "PUT /anything/x HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nX-A: b\r\na\u{0}bc",
     // Section 2.2: a bare CR in the trailer section.
     "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\u{b}",
 ])

@@ -174,6 +174,14 @@ public struct HTTPRequestParser: Sendable {
         guard let end else {
             let checkedNow = try checkCompleteLines(
                 input, start: start, from: max(checked, start), upTo: min(index + 1, input.count))
+            // A control byte in the line still arriving cannot become valid (RFC 9110 section 5.5).
+            if checkedNow > start,
+                input[checkedNow...].contains(where: {
+                    ($0 < 0x20 && $0 != ASCII.tab && $0 != ASCII.carriageReturn) || $0 == 0x7F
+                })
+            {
+                throw .malformedFieldLine("control character in a field line")
+            }
             phase = .head(scanned: index, checked: checkedNow)
             if input.count - start > maxHeaderBytes { throw sizeError(input, start: start) }
             return nil
@@ -206,13 +214,17 @@ public struct HTTPRequestParser: Sendable {
                     throw .obsoleteLineFolding
                 }
                 let field = try Self.parseFieldLine(line)
-                // A second Host is refused when it arrives (RFC 9112 section 3.2), as nginx does.
-                if ASCII.bytes(field.name.utf8, equalLowercase: "host"),
-                    input[(firstFieldStart ?? lineStart)..<lineStart].split(separator: ASCII.lineFeed).contains(where: {
+                // An invalid or second Host is refused when it arrives (RFC 9112 section 3.2), as
+                // nginx does.
+                if ASCII.bytes(field.name.utf8, equalLowercase: "host") {
+                    if !Self.isValidHost(field.value) {
+                        throw .invalidHost("'\(field.value)' is not uri-host [ \":\" port ]")
+                    }
+                    if input[(firstFieldStart ?? lineStart)..<lineStart].split(separator: ASCII.lineFeed).contains(where: {
                         Self.isHostLine($0)
-                    })
-                {
-                    throw .invalidHost("Host is sent more than once")
+                    }) {
+                        throw .invalidHost("Host is sent more than once")
+                    }
                 }
             }
             lineStart = lineFeed + 1

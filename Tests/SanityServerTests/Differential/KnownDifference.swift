@@ -100,6 +100,9 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
             name: "consecutive-dots-in-host", rule: .repair(refuseConsecutiveDotsInHost),
             example: "GET / HTTP/1.1\r\nHost: a..b\r\n\r\n", nginxClass: "4xx"),
         KnownDifference(
+            name: "tab-around-content-length", rule: .repair(refuseTabAroundContentLength),
+            example: "POST / HTTP/1.1\r\nHost: h\r\nContent-Length:\t1\r\n\r\na", nginxClass: "4xx"),
+        KnownDifference(
             name: "http-0.9", rule: .verdict(isHTTP09Reply),
             example: "GET /\r\n", nginxClass: "other"),
         KnownDifference(
@@ -449,6 +452,20 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
         return true
     }
 
+    /// nginx keeps HTAB around a Content-Length value, which then is no number (400); serve
+    /// trims it as OWS (RFC 9110 section 5.6.3).
+    static func refuseTabAroundContentLength(_ message: inout RawMessage) -> Bool {
+        let tabbed = message.fields(named: "content-length").contains { index in
+            let content = message.lines[index].content
+            guard let colon = content.firstIndex(of: UInt8(ascii: ":")) else { return false }
+            let spaceTrimmed = content[(colon + 1)...].drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }
+            return spaceTrimmed.first == 0x09 || spaceTrimmed.last == 0x09
+        }
+        guard tabbed else { return false }
+        message.refuse()
+        return true
+    }
+
     // -----------------------------------------------------------------------------------------
     // Verdicts.
 
@@ -466,10 +483,16 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
     }
 
     /// nginx answers a request line without a version as HTTP/0.9 (a body without a status
-    /// line); serve refuses it with 400.
+    /// line), and refuses some (`GET http://h` then CR) at the CR, before the byte after it
+    /// arrives; serve refuses it with 400 at its LF.
     static func isHTTP09Reply(_ messages: [RawMessage], _ nginx: [String], _ serve: [String]) -> Bool {
-        guard let difference = firstDifference(messages, nginx, serve), let message = difference.message else { return false }
-        return difference.nginx == "other" && difference.serve == "4xx" && message.words.count == 2
+        guard let difference = firstDifference(messages, nginx, serve), let message = difference.message,
+            message.words.count == 2
+        else { return false }
+        if difference.nginx == "4xx" && difference.serve == "timeout" {
+            return message.lines.count == 1 && message.requestLine.last == 0x0D && message.lines[0].ending.isEmpty
+        }
+        return difference.nginx == "other" && difference.serve == "4xx"
             && serve.dropFirst(difference.index + 1).allSatisfy { $0 == "closed" }
     }
 

@@ -80,8 +80,12 @@ extension LoopbackTests {
             for number in stride(from: worker, to: cases.count, by: workers) {
                 let item = cases[number]
                 let bytes = item.bytes
+                // A wait that ran out where nginx answered is asked again with more time: on a
+                // loaded machine serve's debug build can be slower than 1 s, nginx's never is.
                 func ask(_ request: [UInt8]) throws -> String {
-                    try AnswerClass.of(request, answers: item.answers, at: address, timeout: timeout)
+                    let first = try AnswerClass.of(request, answers: item.answers, at: address, timeout: timeout)
+                    guard first != item.nginx, first.hasSuffix("timeout") else { return first }
+                    return try AnswerClass.of(request, answers: item.answers, at: address, timeout: 5 * timeout)
                 }
                 do {
                     let serve = try ask(bytes)
