@@ -75,22 +75,26 @@ let package = Package(
         // libFuzzer's LLVMFuzzerRunDriver, which the fuzz build's main calls.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
 
+        // Not a product: the helpers several test targets share (running a process with a deadline,
+        // a scratch folder, loopback ports). Foundation only, so any test target may depend on it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "DockerfileSyntaxTests", dependencies: ["DockerfileSyntax"], resources: [.copy("Corpus")]),
-        .testTarget(name: "StageKitTests", dependencies: ["StageKit", "YAML"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI", "StageKit", "SanityServer"]),
-        .testTarget(name: "CurlTests", dependencies: ["Curl"]),
-        .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit", "Curl"], exclude: ["Golden"]),
+        .testTarget(name: "StageKitTests", dependencies: ["StageKit", "YAML", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StagebuildCLITests", dependencies: ["StagebuildCLI", "StageKit", "SanityServer", "TestSupport"]),
+        .testTarget(name: "CurlTests", dependencies: ["Curl", "TestSupport"]),
+        .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit", "Curl", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "SanityServerTests", dependencies: ["SanityServer", "Serialization"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
-        .testTarget(name: "XZTests", dependencies: ["XZ"]),
+        .testTarget(name: "XZTests", dependencies: ["XZ", "TestSupport"]),
         .testTarget(name: "ExporterTests", dependencies: ["Exporter", "ProbeKit", "Serialization"]),
         // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.
-        .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax"]),
+        .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax", "TestSupport"]),
         // Runs the built stagebuild lock/compose against real registries on loopback (Tests/e2e/registry);
         // needs STAGEBUILD_REGISTRY_STATE.
-        .testTarget(name: "LockE2ETests"),
+        .testTarget(name: "LockE2ETests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
