@@ -1,4 +1,5 @@
 import Curl
+import TestSupport
 import Testing
 
 /// Failures that must come back with the right code within their deadline: a peer that accepts
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func closedPortGivesCouldntConnect() throws {
-        let port = try SilentListener.closedPort()
+        let port = try LoopbackPort.unused()
         let (result, elapsed) = try transfer([
             .url("http://127.0.0.1:\(port)/"), .connectTimeout(milliseconds: 2_000), .timeout(milliseconds: 5_000),
         ])
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func closedProxyPortGivesCouldntConnect() throws {
-        let port = try SilentListener.closedPort()
+        let port = try LoopbackPort.unused()
         let (result, _) = try transfer([
             .url("https://probe.invalid/"), .proxy("http://127.0.0.1:\(port)"), .connectTimeout(milliseconds: 2_000),
         ])

@@ -1,5 +1,6 @@
 import Curl
 import Foundation
+import TestSupport
 import Testing
 
 /// Transfers through a proxy: the Python server plays a forward proxy that answers
@@ -57,7 +58,7 @@ import Testing
 
     @Test func noProxyListBypassesTheProxy() throws {
         let server = try LoopbackServer.plain.get()
-        let closed = try SilentListener.closedPort()
+        let closed = try LoopbackPort.unused()
         let response = try transfer([
             .url(server.url("/hello")), .proxy("http://127.0.0.1:\(closed)"), .noProxy("127.0.0.1"),
         ]).result.get()

@@ -1,5 +1,6 @@
 import Curl
 import Foundation
+import TestSupport
 import Testing
 
 /// Cancelling from another thread ends a transfer promptly with `abortedByCallback`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `stagebuild lock`'s Debian package pins against a stand-in of the archive on loopback
@@ -197,12 +198,9 @@ struct LockPackagesTests {
 
     /// dpkg's `--compare-versions LEFT ge RIGHT`, the reference order.
     func dpkgHolds(_ left: String, _ relation: String, _ right: String) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg")
-        process.arguments = ["--compare-versions", left, relation, right]
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        let run = try ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/dpkg"), ["--compare-versions", left, relation, right], limit: .seconds(30))
+        return run.status == 0
     }
 
     @Test func updatePackagesRewritesEachPinWhereItIsWrittenAndMovesTheSnapshot() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `compose` with the lockfile `stagebuild lock` wrote from the real registry, and a build of
@@ -98,8 +99,10 @@ struct LockedComposeTests {
                     "--root", storage + "/root", "--runroot", storage + "/runroot", "--storage-driver", "vfs", "bud",
                     "--isolation", "chroot", "--no-cache", "--timestamp", "0", "--tls-verify=false",
                     "--signature-policy", registries["BUILDAH_POLICY"], "--iidfile", "iid\(attempt)", "-f", "Dockerfile", ".",
-                ], in: project.path, environment: ["CONTAINERS_REGISTRIES_CONF": registries["BUILDAH_REGISTRIES_CONF"]],
-                limit: 110)
+                ],
+                environment: Project.baseEnvironment.merging(
+                    ["CONTAINERS_REGISTRIES_CONF": registries["BUILDAH_REGISTRIES_CONF"]]) { $1 },
+                in: project.url, limit: .seconds(110))
             #expect(run.status == 0, "\(run)")
             ids.append(project.text("iid\(attempt)") ?? "")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+import TestSupport
 import Testing
 
 /// `stagebuild exporter` as Prometheus scrapes it, against the real servers: metrics that
@@ -66,20 +67,10 @@ struct ExporterE2ETests {
 
     /// `promtool check metrics` on a page: `nil` when it finds nothing, else what it says.
     static func promtoolProblems(_ page: String) throws -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/promtool")
-        process.arguments = ["check", "metrics"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(page.utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return process.terminationStatus == 0 && said.isEmpty ? nil : said
+        let run = try ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/promtool"), ["check", "metrics"], input: Data(page.utf8), limit: .seconds(30))
+        let said = run.output
+        return run.status == 0 && said.isEmpty ? nil : said
     }
 
     static func writeConfig(_ servers: E2EServers) throws -> String {
@@ -203,9 +194,8 @@ struct ExporterE2ETests {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus"), "Tests/e2e/servers/start installs it")
         let exporter = try RunningExporter(config: try Self.writeConfig(servers))
         let exporterAddress = try #require(exporter.url.split(separator: "/").last.map(String.init))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prometheus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try Scratch(prefix: "prometheus")
+        defer { withExtendedLifetime(folder) {} }  // Prometheus uses the folder until the test ends
         func job(_ name: String, module: String, target: String) -> String {
             """
               - job_name: \(name)
@@ -225,8 +215,8 @@ struct ExporterE2ETests {
             + job("good", module: "http_2xx", target: good)
             + job("intercepted", module: "through_interceptor", target: servers.url("https", "localhost", "TLS_VALID_PORT"))
             + job("silent", module: "through_silent_proxy", target: good)
-        try config.write(to: folder.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
-        let port = try Self.freePort()
+        try config.write(to: folder.url.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
+        let port = try LoopbackPort.unused()
         let prometheus = Process()
         prometheus.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus")
         prometheus.arguments = [
@@ -270,23 +260,6 @@ struct ExporterE2ETests {
         #expect(exporter.stop() == 0)
     }
 
-    /// A free loopback port: bound, read, released.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw CocoaError(.fileWriteUnknown) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// blackbox_exporter 0.23 (Debian's) with the same config, against the same targets: where
     /// both report a metric, the values agree.
     @Test(.timeLimit(.minutes(1)))
@@ -297,7 +270,7 @@ struct ExporterE2ETests {
             "Tests/e2e/servers/start installs it")
         let config = try Self.writeConfig(servers)
         let exporter = try RunningExporter(config: config)
-        let port = try Self.freePort()
+        let port = try LoopbackPort.unused()
         let blackbox = Process()
         blackbox.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus-blackbox-exporter")
         blackbox.arguments = ["--config.file=\(config)", "--web.listen-address=127.0.0.1:\(port)"]

@@ -1,5 +1,6 @@
 import DockerfileSyntax
 import Foundation
+import TestSupport
 import Testing
 
 /// The deployment check of issue 4: real nginx runs the site config that the shipped
@@ -22,40 +23,19 @@ struct NginxDeploymentTests {
         let run = try #require(
             tree.instructions.first { $0.kind == "RUN" && !$0.isJSONForm && $0.arguments.first?.contains(site) == true },
             "the template writes its site config with a shell-form RUN step that writes \(site)")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-site-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        let root = try Scratch(prefix: "nginx-site")
         for folder in ["etc/nginx/conf.d", "usr/local/bin"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.url.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         let script = try #require(run.arguments.first)
             .replacingOccurrences(of: "/etc/nginx/conf.d/", with: root.path + "/etc/nginx/conf.d/")
             .replacingOccurrences(of: "/usr/local/bin/", with: root.path + "/usr/local/bin/")
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", script]
-        shell.environment = parameters.merging(["PATH": "/usr/bin:/bin"]) { given, _ in given }
-        shell.standardInput = FileHandle.nullDevice
-        try shell.run()
-        shell.waitUntilExit()
-        try #require(shell.terminationStatus == 0, "the template's RUN step failed under /bin/sh: \(script)")
-        return try String(contentsOf: root.appendingPathComponent(String(site.dropFirst())), encoding: .utf8)
-    }
-
-    /// A TCP port that was free a moment ago on 127.0.0.1.
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-            }
-        }
-        try #require(bound, "bind to 127.0.0.1:0")
-        return Int(UInt16(bigEndian: address.sin_port))
+        let shell = try ProcessRun.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", script],
+            environment: parameters.merging(["PATH": "/usr/bin:/bin"]) { given, _ in given }, limit: .seconds(30))
+        try #require(shell.status == 0, "the template's RUN step failed under /bin/sh: \(script)")
+        return try String(contentsOf: root.url.appendingPathComponent(String(site.dropFirst())), encoding: .utf8)
     }
 
     /// Starts a process and returns it with its stdout pipe.
@@ -75,18 +55,10 @@ struct NginxDeploymentTests {
     static func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
+            if let connection = try? LoopbackPort.connect(port) {
+                close(connection)
+                return true
             }
-            close(socket)
-            if connected { return true }
             usleep(50_000)
         }
         return false
@@ -106,15 +78,15 @@ struct NginxDeploymentTests {
             firstLine.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
 
         // nginx with the template's site config, in a prefix of its own.
-        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-deploy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("logs"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: prefix) }
-        let listenPort = try Self.freePort()
+        let prefix = try Scratch(prefix: "nginx-deploy")
+        defer { withExtendedLifetime(prefix) {} }  // nginx uses the folder until the test ends
+        try FileManager.default.createDirectory(at: prefix.url.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        let listenPort = try LoopbackPort.unused()
         let site = try Self.renderedSiteConfig(parameters: [
             "LISTEN_PORT": "127.0.0.1:\(listenPort)", "SERVER_NAME": "example.test",
             "UPSTREAM_HOST": "127.0.0.1", "UPSTREAM_PORT": String(upstreamPort),
         ])
-        try site.write(to: prefix.appendingPathComponent("site.conf"), atomically: true, encoding: .utf8)
+        try site.write(to: prefix.url.appendingPathComponent("site.conf"), atomically: true, encoding: .utf8)
         let main = """
             daemon off;
             worker_processes 1;
@@ -129,11 +101,11 @@ struct NginxDeploymentTests {
             }
 
             """
-        try main.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        try main.write(to: prefix.url.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let (proxy, _) = try Self.start(
             try #require(nginx, "nginx is installed by Tests/e2e/servers/start"),
-            ["-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path])
+            ["-p", prefix.path, "-c", prefix.url.appendingPathComponent("nginx.conf").path])
         defer { proxy.terminate() }
         try #require(Self.waitForPort(listenPort), "nginx did not listen on 127.0.0.1:\(listenPort)")
 

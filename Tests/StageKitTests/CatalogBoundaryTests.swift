@@ -1,5 +1,6 @@
 import Foundation
 import StageKit
+import TestSupport
 import Testing
 
 /// A template name can never leave its catalog folder: not with `..`, not as an absolute
@@ -16,10 +17,11 @@ import Testing
     ///     project/Stages/alias.Dockerfile  -> os.Dockerfile (stays inside: allowed)
     ///     linked-catalog -> project/Stages (a catalog folder that is itself a link: allowed)
     final class Workspace {
-        let root: URL
+        let scratch: Scratch
+        var root: URL { scratch.url }
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("stagekit-boundary-\(UUID().uuidString)")
+            scratch = try Scratch(prefix: "stagekit-boundary")
             let layer = "# summary: must never be read\nRUN echo read-from-outside\n"
             try write(layer, to: "outside.Dockerfile")
             try write(layer, to: "secret/passwd.Dockerfile")
@@ -33,13 +35,7 @@ import Testing
             try files.createSymbolicLink(atPath: root.path + "/linked-catalog", withDestinationPath: "project/Stages")
         }
 
-        deinit { try? FileManager.default.removeItem(at: root) }
-
-        func write(_ text: String, to path: String) throws {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
+        func write(_ text: String, to path: String) throws { try scratch.write(text, to: path) }
 
         func compose(_ stagefile: String, catalog: String = "project/Stages") throws(CompositionError) -> String {
             let directory = root.path + "/project"

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Where compose finds its catalog, and how the output names it: from the Stagefile's folder,

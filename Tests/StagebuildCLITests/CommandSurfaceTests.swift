@@ -1,5 +1,6 @@
 import Foundation
 import StagebuildCLI
+import TestSupport
 import Testing
 
 /// The user's surface besides compose itself: `stages`, help, version, and usage errors

@@ -1,5 +1,6 @@
 import Foundation
 import StagebuildCLI
+import TestSupport
 import Testing
 
 /// Every error class of issue 2 part 5 through the command line: the message

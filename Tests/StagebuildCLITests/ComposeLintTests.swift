@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `compose --lint` reports each finding where it can be fixed: the template or Stagefile line

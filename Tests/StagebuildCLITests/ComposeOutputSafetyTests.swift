@@ -1,5 +1,6 @@
 import Foundation
 import StagebuildCLI
+import TestSupport
 import Testing
 
 /// What `-o`, `--check` and standard output do with files that are not plain new files: the

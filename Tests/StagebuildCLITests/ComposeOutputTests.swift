@@ -1,5 +1,6 @@
 import Foundation
 import StagebuildCLI
+import TestSupport
 import Testing
 
 /// `stagebuild compose` output: stdout by default, `-o` written atomically and only when it

@@ -1,6 +1,7 @@
 import Foundation
 import StageKit
 import StagebuildCLI
+import TestSupport
 import Testing
 
 /// `stagebuild lock` and `compose --locked` without a registry: help, usage errors, `--check`,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import XZ
 
@@ -8,17 +9,11 @@ import XZ
     private func xz(_ bytes: [UInt8], arguments: [String] = []) throws -> [UInt8]? {
         let program = "/usr/bin/xz"
         guard FileManager.default.isExecutableFile(atPath: program) else { return nil }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xz-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("data")
+        let folder = try Scratch(prefix: "xz-tests")
+        let file = folder.url.appendingPathComponent("data")
         try Data(bytes).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments + ["-z", "-k", file.path]
-        try process.run()
-        process.waitUntilExit()
-        return [UInt8](try Data(contentsOf: folder.appendingPathComponent("data.xz")))
+        _ = try ProcessRun.run(URL(fileURLWithPath: program), arguments + ["-z", "-k", file.path], limit: .seconds(30))
+        return [UInt8](try Data(contentsOf: folder.url.appendingPathComponent("data.xz")))
     }
 
     @Test func decompressesWhatXZCompressed() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A self-signed certificate and key made with the `openssl` command for the TLS tests.
 ///
@@ -41,18 +42,11 @@ enum Shell {
         let status: Int32
     }
 
+    /// Runs `/usr/bin/env ARGUMENTS...` with the test's environment, killed after a minute.
     @discardableResult
     static func run(_ arguments: String...) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(command: arguments, status: process.terminationStatus) }
-        return String(decoding: data, as: UTF8.self)
+        let run = try ProcessRun.run(URL(fileURLWithPath: "/usr/bin/env"), arguments, limit: .seconds(60))
+        guard run.status == 0 else { throw Failure(command: arguments, status: run.status) }
+        return run.stdout
     }
 }

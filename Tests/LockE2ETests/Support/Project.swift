@@ -1,28 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A scratch project folder (Stagefile, catalog, lockfile) that a test owns; removed at the end.
-final class Project {
-    let url: URL
+typealias Project = Scratch
 
-    var path: String { url.path }
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("stagebuild-lock-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func write(_ text: String, to file: String) throws {
-        let target = url.appendingPathComponent(file)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: target)
-    }
-
-    func data(_ file: String) -> Data? { FileManager.default.contents(atPath: url.appendingPathComponent(file).path) }
-
-    func text(_ file: String) -> String? { data(file).map { String(decoding: $0, as: UTF8.self) } }
+extension Scratch {
+    /// The environment every run starts from: nothing inherited, so no proxy variable or
+    /// `STAGEBUILD_REGISTRY_AUTH` of the machine changes a result.
+    static let baseEnvironment = ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "LANG": "C.UTF-8", "HOME": NSTemporaryDirectory()]
 
     /// The lockfile as JSON.
     func lockfile() throws -> LockfileJSON {
@@ -36,15 +22,11 @@ final class Project {
         return "\(attributes[.modificationDate] ?? "") \(attributes[.systemFileNumber] ?? "")"
     }
 
-    /// Sets a file's modification date to 2001-01-01, so that any rewrite shows.
-    func backdate(_ file: String) throws {
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSince1970: 978_307_200)], ofItemAtPath: url.appendingPathComponent(file).path)
-    }
-
-    /// Runs the built `stagebuild` in this folder.
+    /// Runs the built `stagebuild` in this folder, `environment` over ``baseEnvironment``, killed after 120 s.
     func stagebuild(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRun {
-        try ProcessRun.run(try ProcessRun.stagebuild(), arguments, in: path, environment: environment)
+        try ProcessRun.run(
+            try ProcessRun.builtExecutable("stagebuild"), arguments,
+            environment: Self.baseEnvironment.merging(environment) { $1 }, in: url, limit: .seconds(120))
     }
 }
 

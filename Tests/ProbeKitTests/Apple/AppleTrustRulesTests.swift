@@ -1,6 +1,7 @@
 import Digests
 import Foundation
 import ProbeKit
+import TestSupport
 import Testing
 
 /// Apple's certificate requirements, checked on certificates made with the `openssl` command.
@@ -11,9 +12,9 @@ import Testing
     )
         throws -> LeafCertificateFacts
     {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apple-trust-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try Scratch(prefix: "apple-trust")
+        let directory = scratch.path
+        defer { withExtendedLifetime(scratch) {} }  // the folder must outlive the paths taken from it
         try Shell.run(
             ["openssl", "req", "-x509", "-nodes"] + key + ["-keyout", directory + "/key.pem", "-out", directory + "/cert.pem"]
                 + options)

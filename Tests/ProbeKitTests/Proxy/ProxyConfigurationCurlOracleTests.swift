@@ -1,5 +1,6 @@
 import Foundation
 import ProbeKit
+import TestSupport
 import Testing
 
 /// The same settings given to the curl command (7.88.1, Debian's `curl` package) and to
@@ -100,16 +101,10 @@ struct ProxyConfigurationCurlOracleTests {
         if let noProxy = item.noProxy { arguments += ["--noproxy", noProxy] }
         arguments.append(item.target)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = arguments
-        process.environment = item.environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/curl"), arguments,
+            environment: item.environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }, limit: .seconds(30)
+        ).stderr
 
         if output.contains("Unsupported proxy") { return .rejected }
         guard let trying = output.split(separator: "\n").first(where: { $0.contains("Trying ") }) else {

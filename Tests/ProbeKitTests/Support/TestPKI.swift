@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Certificates made with the `openssl` command for the TLS tests, once per test process.
 ///
@@ -96,23 +97,11 @@ enum Shell {
         var description: String { "\(command.joined(separator: " ")) exited \(status): \(stderr)" }
     }
 
+    /// Runs `/usr/bin/env ARGUMENTS...` with the test's environment, killed after a minute.
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(
-                command: arguments, status: process.terminationStatus, stderr: String(decoding: errorData, as: UTF8.self))
-        }
-        return String(decoding: data, as: UTF8.self)
+        let run = try ProcessRun.run(URL(fileURLWithPath: "/usr/bin/env"), arguments, limit: .seconds(60))
+        guard run.status == 0 else { throw Failure(command: arguments, status: run.status, stderr: run.stderr) }
+        return run.stdout
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StageKit
+import TestSupport
 import Testing
 
 /// DebianVersion's order against dpkg's own (`dpkg --compare-versions`), the reference.
@@ -14,12 +15,9 @@ import Testing
     private func dpkg(_ left: String, _ right: String) throws -> Int? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg") else { return nil }
         func holds(_ relation: String) throws -> Bool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg")
-            process.arguments = ["--compare-versions", left, relation, right]
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus == 0
+            let run = try ProcessRun.run(
+                URL(fileURLWithPath: "/usr/bin/dpkg"), ["--compare-versions", left, relation, right], limit: .seconds(30))
+            return run.status == 0
         }
         if try holds("lt") { return -1 }
         return try holds("eq") ? 0 : 1

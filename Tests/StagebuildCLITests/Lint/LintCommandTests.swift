@@ -1,5 +1,6 @@
 import Foundation
 import StagebuildCLI
+import TestSupport
 import Testing
 
 /// `stagebuild lint FILE...`: the text and JSON output, the failure threshold, and the exit
@@ -7,17 +8,15 @@ import Testing
 @Suite struct LintCommandTests {
     /// A temporary folder with files to lint, removed when the test drops it.
     private final class LintFolder {
-        let path: String
+        let scratch: Scratch
+        var path: String { scratch.path }
 
         init(_ files: [String: String]) throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("stagebuild-lint-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            scratch = try Scratch(prefix: "stagebuild-lint")
             for (name, text) in files {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name))
+                try scratch.write(text, to: name)
             }
         }
-
-        deinit { try? FileManager.default.removeItem(atPath: path) }
 
         func run(_ arguments: [String]) -> (status: ExitCode, stdout: String, stderr: String) {
             let output = CapturingSink()

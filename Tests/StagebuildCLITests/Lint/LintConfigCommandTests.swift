@@ -1,5 +1,6 @@
 import Foundation
 import StagebuildCLI
+import TestSupport
 import Testing
 
 /// `stagebuild lint` with project configs: each file's nearest `.stagebuild.yaml` up to the
@@ -8,21 +9,15 @@ import Testing
 @Suite struct LintConfigCommandTests {
     /// A temporary repository: files at relative paths (folders made as needed).
     private final class Project {
-        let path: String
+        let scratch: Scratch
+        var path: String { scratch.path }
 
         init(_ files: [String: String]) throws {
-            path =
-                FileManager.default.temporaryDirectory.appendingPathComponent("stagebuild-lintconfig-\(UUID().uuidString)")
-                .path
+            scratch = try Scratch(prefix: "stagebuild-lintconfig")
             for (name, text) in files {
-                let file = path + "/" + name
-                try FileManager.default.createDirectory(
-                    atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+                try scratch.write(text, to: name)
             }
         }
-
-        deinit { try? FileManager.default.removeItem(atPath: path) }
 
         func run(_ arguments: [String], in folder: String = "") -> (status: ExitCode, stdout: String, stderr: String) {
             let output = CapturingSink()

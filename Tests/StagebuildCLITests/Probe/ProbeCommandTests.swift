@@ -1,5 +1,6 @@
 import Foundation
 import StagebuildCLI
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -214,7 +215,7 @@ import Glibc
         let empty = scratch.run(["probe", "--targets", "empty.txt"])
         #expect(empty.status == .dataError)
         #expect(empty.stderr == "error: --targets empty.txt holds no URL\n")
-        let closed = try LoopbackSocket.closedPort()
+        let closed = try LoopbackPort.unused()
         try scratch.write("http://127.0.0.1:\(closed)/a\n", to: "a.txt")
         try scratch.write("http://127.0.0.1:\(closed)/b\n", to: "b.txt")
         let both = scratch.run(["probe", "--targets", "a.txt", "--targets", "b.txt", "http://127.0.0.1:\(closed)/c"])
@@ -228,7 +229,7 @@ import Glibc
     // MARK: - Runs
 
     @Test func failedCallsExitOneWithTheReportOnStandardOutput() throws {
-        let closed = try LoopbackSocket.closedPort()
+        let closed = try LoopbackPort.unused()
         let scratch = try Scratch()
         try scratch.write("# two targets\nhttp://127.0.0.1:\(closed)/a\n\nhttp://127.0.0.1:\(closed)/b\n", to: "targets.txt")
         let result = scratch.run(["probe", "--targets", "targets.txt", "--repeat", "2", "--format", "json"])
@@ -242,7 +243,7 @@ import Glibc
     }
 
     @Test func optionsWithoutEffectOnTheseCallsAreSaidOnce() throws {
-        let closed = try LoopbackSocket.closedPort()
+        let closed = try LoopbackPort.unused()
         let pin = "sha256//" + Data(count: 32).base64EncodedString()
         let result = try run([
             "--proxytunnel", "--pinned-public-key", pin, "http://127.0.0.1:\(closed)/a", "http://127.0.0.1:\(closed)/b",
@@ -267,7 +268,7 @@ import Glibc
     }
 
     @Test func deadlineCancelsTheRunAndExitsOne() throws {
-        let silent = try LoopbackSocket.silentListener()
+        let silent = try SilentListener()
         let clock = ContinuousClock()
         let start = clock.now
         let result = try run(["--deadline", "0.3", "--format", "junit", "http://127.0.0.1:\(silent.port)/"])
@@ -280,24 +281,13 @@ import Glibc
 
     @Test(arguments: [(SIGINT, Int32(130), "interrupted (SIGINT)"), (SIGTERM, Int32(143), "terminated (SIGTERM)")])
     func aSignalCancelsTheRunPrintsTheResultsAndExits(signal: Int32, status: Int32, cause: String) throws {
-        let silent = try LoopbackSocket.silentListener()
-        let process = Process()
-        process.executableURL = try BinaryDeterminismTests.executable()
-        process.arguments = ["probe", "--format", "json", "--max-time", "10", "--targets", "-"]
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data("http://127.0.0.1:\(silent.port)/\n".utf8))
-        try input.fileHandleForWriting.close()
-        Thread.sleep(forTimeInterval: 0.7)
-        kill(process.processIdentifier, signal)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == status)
+        let silent = try SilentListener()
+        let run = try ProcessRun.run(
+            try ProcessRun.builtExecutable("stagebuild"), ["probe", "--format", "json", "--max-time", "10", "--targets", "-"],
+            environment: ["PATH": "/usr/bin:/bin"], input: Data("http://127.0.0.1:\(silent.port)/\n".utf8),
+            interruptAfter: .milliseconds(700), signal: signal, limit: .seconds(30))
+        let data = run.standardOutput
+        #expect(run.status == status)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let probe = try #require((object["probes"] as? [[String: Any]])?.first)
         #expect(probe["outcome"] as? String == "cancelled")
@@ -308,19 +298,6 @@ import Glibc
 
 /// Loopback peers for the probe command's runs.
 enum LoopbackSocket {
-    /// A listener on 127.0.0.1 that never accepts: connections complete, nobody answers.
-    final class Listener {
-        let port: Int
-        private let descriptor: Int32
-
-        init(descriptor: Int32, port: Int) {
-            self.descriptor = descriptor
-            self.port = port
-        }
-
-        deinit { close(descriptor) }
-    }
-
     /// A Python `http.server` on 127.0.0.1, ended by ``terminate()``, or when the test process
     /// closes its standard input (also when the test process dies).
     struct Server {
@@ -335,22 +312,6 @@ enum LoopbackSocket {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-    }
-
-    static func silentListener() throws -> Listener {
-        let (descriptor, port) = try bound()
-        guard listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw CocoaError(.fileWriteUnknown)
-        }
-        return Listener(descriptor: descriptor, port: port)
-    }
-
-    /// A port where nothing listens: bound once, then closed.
-    static func closedPort() throws -> Int {
-        let (descriptor, port) = try bound()
-        close(descriptor)
-        return port
     }
 
     static func pythonHTTPServer() throws -> Server {
@@ -382,24 +343,5 @@ enum LoopbackSocket {
             throw CocoaError(.fileReadUnknown)
         }
         return Server(port: port, process: process, input: input)
-    }
-
-    private static func bound() throws -> (Int32, Int) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw CocoaError(.fileWriteUnknown)
-        }
-        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+import TestSupport
 import Testing
 
 /// Runs `stagebuild serve` as a process, the way a container runs it as PID 1.
@@ -12,7 +13,7 @@ import Testing
         var url = ""
 
         init(_ arguments: [String] = []) throws {
-            process.executableURL = try BinaryDeterminismTests.executable()
+            process.executableURL = try ProcessRun.builtExecutable("stagebuild")
             process.arguments = ["serve", "--port", "0"] + arguments
             process.standardOutput = stdout
             process.standardError = stderr
@@ -95,21 +96,7 @@ import Testing
     /// A blocking TCP connection to `http://127.0.0.1:PORT`.
     static func connect(to url: String) throws -> Int32 {
         guard let port = URL(string: url)?.port else { throw CocoaError(.fileReadUnknown) }
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard descriptor >= 0, connected else {
-            close(descriptor)
-            throw CocoaError(.fileReadUnknown)
-        }
-        return descriptor
+        return try LoopbackPort.connect(port)
     }
 
     /// SIGTERM that arrives together with a new connection, the race a user found: the server
@@ -145,16 +132,10 @@ import Testing
         (["--max-connections", "0"], "error: --max-connections must be at least 1, got 0\n"),
     ])
     func refusesValuesOutOfRangeNamingTheOption(arguments: [String], message: String) throws {
-        let process = Process()
-        process.executableURL = try BinaryDeterminismTests.executable()
-        process.arguments = ["serve"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 64)
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let run = try ProcessRun.run(
+            try ProcessRun.builtExecutable("stagebuild"), ["serve"] + arguments, limit: .seconds(30))
+        #expect(run.status == 64)
+        let text = run.stderr
         #expect(text.hasPrefix(message), "\(text)")
     }
 }
