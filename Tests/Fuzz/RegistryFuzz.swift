@@ -1,18 +1,25 @@
-import StageKit
+import Foundation
+
+// The readers of a manifest answer are internal to StageKit (the fuzz build is a debug build).
+@testable import StageKit
 
 /// What lock reads from a registry's answers and from image references: `WWW-Authenticate`
-/// challenges (`AuthenticationChallenge.parse`), digests (`Digest(parsing:)`) and references
-/// (`ImageReference(parsing:)`). An input is the three texts separated by NUL bytes. For every
-/// input:
+/// challenges (`AuthenticationChallenge.parse`), digests (`Digest(parsing:)`), references
+/// (`ImageReference(parsing:)`), and a manifest answer's media type and error code (the layer
+/// above Foundation's JSON: `RegistryClient.mediaType(of:)`, `RegistrySession.errorCode(in:)`).
+/// An input is five parts separated by NUL bytes: challenge, digest, reference, `Content-Type`
+/// and body. For every input:
 /// - the challenges written back (RFC 9110 section 11.6.1: `scheme param="value", …`, token68
 ///   as is) read as the same challenges;
 /// - an accepted digest and an accepted reference read back from their printed forms as
-///   themselves.
+///   themselves;
+/// - the media type is the `Content-Type` (lower case, parameters dropped), the body's own
+///   `mediaType` or empty, and an error code comes from the body's first error.
 enum RegistryFuzz {
     static let target = FuzzTarget(name: "registry", check: check, grow: grow)
 
     static func check(_ bytes: [UInt8]) {
-        guard let parts = textParts(of: bytes, count: 3) else { return }
+        guard let parts = textParts(of: bytes, count: 5) else { return }
         let challenges = AuthenticationChallenge.parse(parts[0])
         if AuthenticationChallenge.parse(written(challenges)) != challenges {
             invariantFailed("registry", "the challenges written back read differently")
@@ -27,6 +34,24 @@ enum RegistryFuzz {
             else {
                 invariantFailed("registry", "a reference does not read back from its canonical form")
             }
+        }
+        checkManifestAnswer(contentType: parts[3], body: parts[4])
+    }
+
+    private static func checkManifestAnswer(contentType: String, body: String) {
+        let response = RegistryResponse(
+            statusCode: 200, headers: contentType.isEmpty ? [] : [.init(name: "Content-Type", value: contentType)],
+            body: Array(body.utf8))
+        let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        let mediaType = RegistryClient.mediaType(of: response)
+        let header = RegistryClient.contentType(of: response)
+        if !(mediaType == header || mediaType == object?["mediaType"] as? String || mediaType.isEmpty) {
+            invariantFailed("registry", "the media type is neither the Content-Type nor the body's")
+        }
+        if let (code, _) = RegistrySession.errorCode(in: response),
+            ((object?["errors"] as? [[String: Any]])?.first?["code"] as? String) != code
+        {
+            invariantFailed("registry", "the error code is not the body's first error's")
         }
     }
 
