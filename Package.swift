@@ -76,7 +76,8 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
 
         // Not a product: the helpers several test targets share (running a process with a deadline,
-        // a scratch folder, loopback ports). Foundation only, so any test target may depend on it.
+        // a background server process, a scratch folder, loopback ports). Foundation only, so any
+        // test target may depend on it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "DockerfileSyntaxTests", dependencies: ["DockerfileSyntax"], resources: [.copy("Corpus")]),

@@ -120,14 +120,19 @@ public struct ProcessRun: Sendable, CustomStringConvertible {
 public enum TestSupportError: Error, CustomStringConvertible {
     /// No built executable of this name was found.
     case noBuiltExecutable(String)
-    /// A socket call failed: the call's name and `errno`.
+    /// A socket or pipe call failed: the call's name and `errno`.
     case socket(String, Int32)
+    /// A ``BackgroundProcess`` printed no whole line on an output (named): none came within the
+    /// time given, or, when that is `nil`, the output ended first. The process's summary follows.
+    case noLine(String, within: Duration?, String)
 
     /// What failed, in words.
     public var description: String {
         switch self {
         case .noBuiltExecutable(let name): "no built \(name) next to the test bundle; run swift build first"
         case .socket(let call, let code): "\(call): \(String(cString: strerror(code)))"
+        case .noLine(let output, let timeout?, let summary): "no line on \(output) within \(timeout):\n\(summary)"
+        case .noLine(let output, nil, let summary): "\(output) ended without a line:\n\(summary)"
         }
     }
 }
