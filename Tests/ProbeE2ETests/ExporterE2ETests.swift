@@ -10,40 +10,19 @@ import Testing
 struct ExporterE2ETests {
     /// A running exporter with its first stdout line (its URL) read.
     final class RunningExporter {
-        let process = Process()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        var url = ""
+        let process: BackgroundProcess
+        let url: String
 
         init(config: String, arguments: [String] = []) throws {
-            process.executableURL = try StagebuildProcess.executable()
-            process.arguments = ["exporter", "--config", config, "--listen", "127.0.0.1:0"] + arguments
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
-            var line = Data()
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                let byte = stdout.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty || byte == Data("\n".utf8) { break }
-                line.append(byte)
-            }
-            url = String(decoding: line, as: UTF8.self)
+            let process = try BackgroundProcess(
+                try StagebuildProcess.executable(),
+                ["exporter", "--config", config, "--listen", "127.0.0.1:0"] + arguments)
+            url = try process.line(within: .seconds(10))
+            self.process = process
         }
 
-        /// SIGTERM, and the exit status within 10 s.
-        func stop() -> Int32? {
-            kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning {
-                process.terminate()
-                return nil
-            }
-            return process.terminationStatus
-        }
-
-        deinit { if process.isRunning { process.terminate() } }
+        /// SIGTERM, and the exit status within 10 s (`nil` when it had to be killed).
+        func stop() -> Int32? { process.stop() }
     }
 
     final class Box: @unchecked Sendable {
@@ -217,19 +196,13 @@ struct ExporterE2ETests {
             + job("silent", module: "through_silent_proxy", target: good)
         try config.write(to: folder.url.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
         let port = try LoopbackPort.unused()
-        let prometheus = Process()
-        prometheus.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus")
-        prometheus.arguments = [
-            "--config.file=\(folder.path)/prometheus.yml", "--storage.tsdb.path=\(folder.path)/data",
-            "--web.listen-address=127.0.0.1:\(port)",
-        ]
-        prometheus.standardOutput = FileHandle.nullDevice
-        prometheus.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try prometheus.run()
-        defer {
-            prometheus.terminate()
-            prometheus.waitUntilExit()
-        }
+        let prometheus = try BackgroundProcess(
+            URL(fileURLWithPath: "/usr/bin/prometheus"),
+            [
+                "--config.file=\(folder.path)/prometheus.yml", "--storage.tsdb.path=\(folder.path)/data",
+                "--web.listen-address=127.0.0.1:\(port)",
+            ])
+        defer { prometheus.stop() }
         // Prometheus answers once it has started and scraped each job at least once.
         func query(_ expression: String) -> [[String: Any]] {
             let encoded = expression.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? expression
@@ -271,16 +244,10 @@ struct ExporterE2ETests {
         let config = try Self.writeConfig(servers)
         let exporter = try RunningExporter(config: config)
         let port = try LoopbackPort.unused()
-        let blackbox = Process()
-        blackbox.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus-blackbox-exporter")
-        blackbox.arguments = ["--config.file=\(config)", "--web.listen-address=127.0.0.1:\(port)"]
-        blackbox.standardOutput = FileHandle.nullDevice
-        blackbox.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try blackbox.run()
-        defer {
-            blackbox.terminate()
-            blackbox.waitUntilExit()
-        }
+        let blackbox = try BackgroundProcess(
+            URL(fileURLWithPath: "/usr/bin/prometheus-blackbox-exporter"),
+            ["--config.file=\(config)", "--web.listen-address=127.0.0.1:\(port)"])
+        defer { blackbox.stop() }
         let ready = Date().addingTimeInterval(10)
         while Date() < ready && Self.get("http://127.0.0.1:\(port)/-/healthy", timeout: 1)?.status != 200 { usleep(100_000) }
         /// `name{labels}` → value, for the lines of a page.
@@ -319,25 +286,9 @@ struct ExporterE2ETests {
     /// body's SHA-256, which `fail_if_body_not_matches_regexp` looks for.
     @Test(.timeLimit(.minutes(1)))
     func aModulesBodyReachesTheTarget() throws {
-        let upstream = Process()
-        upstream.executableURL = try StagebuildProcess.executable()
-        upstream.arguments = ["serve", "--port", "0"]
-        let output = Pipe()
-        upstream.standardOutput = output
-        upstream.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try upstream.run()
-        defer {
-            upstream.terminate()
-            upstream.waitUntilExit()
-        }
-        var line = Data()
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        let upstreamURL = String(decoding: line, as: UTF8.self)
+        let upstream = try BackgroundProcess(try StagebuildProcess.executable(), ["serve", "--port", "0"])
+        defer { upstream.stop() }
+        let upstreamURL = try upstream.line(within: .seconds(10))
         // SHA-256 of "hello".
         let digest = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString).yml").path

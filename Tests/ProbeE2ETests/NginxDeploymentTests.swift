@@ -38,19 +38,6 @@ struct NginxDeploymentTests {
         return try String(contentsOf: root.url.appendingPathComponent(String(site.dropFirst())), encoding: .utf8)
     }
 
-    /// Starts a process and returns it with its stdout pipe.
-    static func start(_ executable: String, _ arguments: [String]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, output)
-    }
-
     /// Waits until a TCP port accepts connections, at most `seconds`.
     static func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
@@ -66,14 +53,9 @@ struct NginxDeploymentTests {
 
     @Test func nginxFromTheTemplateForwardsTheConfiguredHeadersToServe() async throws {
         // The upstream: stagebuild serve on a free port, its address on the first stdout line.
-        let (serve, serveOutput) = try Self.start(try StagebuildProcess.executable().path, ["serve", "--port", "0"])
-        defer { serve.terminate() }
-        var firstLine = ""
-        while !firstLine.hasSuffix("\n") {
-            let byte = serveOutput.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            firstLine += String(decoding: byte, as: UTF8.self)
-        }
+        let serve = try BackgroundProcess(try StagebuildProcess.executable(), ["serve", "--port", "0"])
+        defer { serve.stop() }
+        let firstLine = try serve.line(within: .seconds(10))
         let upstreamPort = try #require(
             firstLine.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
 
@@ -103,10 +85,10 @@ struct NginxDeploymentTests {
             """
         try main.write(to: prefix.url.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let (proxy, _) = try Self.start(
-            try #require(nginx, "nginx is installed by Tests/e2e/servers/start"),
+        let proxy = try BackgroundProcess(
+            URL(fileURLWithPath: try #require(nginx, "nginx is installed by Tests/e2e/servers/start")),
             ["-p", prefix.path, "-c", prefix.url.appendingPathComponent("nginx.conf").path])
-        defer { proxy.terminate() }
+        defer { proxy.stop() }
         try #require(Self.waitForPort(listenPort), "nginx did not listen on 127.0.0.1:\(listenPort)")
 
         // Through nginx to serve's echo: the probe checks each header that should arrive.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A Python `http.server` on 127.0.0.1 with fixed routes, started by the tests.
 ///
@@ -10,8 +11,7 @@ import Foundation
 /// test process dies), so no server outlives the tests.
 final class LoopbackServer: @unchecked Sendable {
     let port: Int
-    private let process: Process
-    private let input: Pipe
+    private let process: BackgroundProcess
 
     /// One plain HTTP server for the whole test process.
     static let plain = Result { try LoopbackServer() }
@@ -21,54 +21,23 @@ final class LoopbackServer: @unchecked Sendable {
 
     /// Starts the server and waits up to 10 seconds for its port.
     init(certificate: TestCertificate? = nil) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", "-c", Self.script]
         if let certificate {
             arguments += [certificate.certificatePath, certificate.keyPath]
         }
-        process.arguments = arguments
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line = try Self.readLine(from: output.fileHandleForReading, within: .seconds(10))
+        let process = try BackgroundProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments)
+        let line = try process.line(within: .seconds(10)).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let port = Int(line) else {
-            process.terminate()
+            process.stop()
             throw LoopbackServerError.noPort(line)
         }
         self.port = port
-    }
-
-    deinit {
-        try? input.fileHandleForWriting.close()
-        process.terminate()
+        self.process = process
     }
 
     /// `http://127.0.0.1:<port><path>`.
     func url(_ path: String, scheme: String = "http", host: String = "127.0.0.1") -> String {
         "\(scheme)://\(host):\(port)\(path)"
-    }
-
-    private static func readLine(from handle: FileHandle, within timeout: Duration) throws -> String {
-        let box = LineBox()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            var bytes: [UInt8] = []
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                bytes += chunk
-                if bytes.contains(UInt8(ascii: "\n")) { break }
-            }
-            box.set(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            done.signal()
-        }
-        let seconds = Double(timeout.components.seconds)
-        guard done.wait(timeout: .now() + seconds) == .success else { throw LoopbackServerError.startTimedOut }
-        return box.get()
     }
 
     private static let script = #"""
@@ -145,13 +114,4 @@ final class LoopbackServer: @unchecked Sendable {
 /// Why a ``LoopbackServer`` did not start.
 enum LoopbackServerError: Error {
     case noPort(String)
-    case startTimedOut
-}
-
-/// A string handed from a reading thread to the waiting one.
-private final class LineBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = ""
-    func set(_ text: String) { lock.withLock { value = text } }
-    func get() -> String { lock.withLock { value } }
 }

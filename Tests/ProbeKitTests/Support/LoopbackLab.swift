@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One Python process on 127.0.0.1 with everything the loopback tests talk to, started once
 /// per test process and gone when the test process closes its standard input (or dies).
@@ -27,45 +28,33 @@ final class LoopbackLab: @unchecked Sendable {
     let silent: Int
     let closed: Int
     let hangUp: Int
-    private let process: Process
-    private let input: Pipe
+    private let process: BackgroundProcess
 
     static let shared = Result { try LoopbackLab(pki: TestPKI.shared.get()) }
 
     init(pki: TestPKI) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", "-c", Self.script, Self.user + ":" + Self.password]
         for name in TestPKI.leafNames {
             arguments += [name, pki.certificatePath(name), pki.keyPath(name)]
         }
-        process.arguments = arguments
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let line = try Self.firstLine(of: output.fileHandleForReading)
+        let process = try BackgroundProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments)
+        let line = try process.line(within: .seconds(20)).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
             let http = object["http"] as? Int, let tls = object["tls"] as? [String: Int], let proxy = object["proxy"] as? Int,
             let authProxy = object["authProxy"] as? Int, let tlsProxy = object["tlsProxy"] as? Int,
             let silent = object["silent"] as? Int,
             let closed = object["closed"] as? Int, let hangUp = object["hangUp"] as? Int
         else {
-            // SIGKILL: a child of a test thread inherits its blocked signals, SIGTERM among them.
-            kill(process.processIdentifier, SIGKILL)
+            // Closing its standard input ends it: a child of a test thread inherits that thread's
+            // blocked signals, SIGTERM among them.
+            process.stop()
             throw LabError.badStartLine(line)
         }
         (self.http, self.tls, self.proxy, self.authProxy, self.silent, self.closed, self.hangUp) = (
             http, tls, proxy, authProxy, silent, closed, hangUp
         )
         self.tlsProxy = tlsProxy
-    }
-
-    deinit {
-        try? input.fileHandleForWriting.close()
-        kill(process.processIdentifier, SIGKILL)
+        self.process = process
     }
 
     /// `http://127.0.0.1:<http><path>`.
@@ -74,18 +63,6 @@ final class LoopbackLab: @unchecked Sendable {
     /// `https://<host>:<tls[name]><path>`.
     func secure(_ name: String, _ path: String = "/hello", host: String = "127.0.0.1") -> String {
         "https://\(host):\(tls[name] ?? 0)\(path)"
-    }
-
-    private static func firstLine(of handle: FileHandle) throws -> String {
-        var bytes: [UInt8] = []
-        let deadline = Date().addingTimeInterval(20)
-        while !bytes.contains(UInt8(ascii: "\n")) {
-            guard Date() < deadline else { throw LabError.startTimedOut }
-            let chunk = handle.availableData
-            if chunk.isEmpty { throw LabError.badStartLine(String(decoding: bytes, as: UTF8.self)) }
-            bytes += chunk
-        }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static let script = #"""
@@ -249,5 +226,4 @@ final class LoopbackLab: @unchecked Sendable {
 /// Why the ``LoopbackLab`` did not start.
 enum LabError: Error {
     case badStartLine(String)
-    case startTimedOut
 }

@@ -302,46 +302,30 @@ enum LoopbackSocket {
     /// closes its standard input (also when the test process dies).
     struct Server {
         let port: Int
-        let process: Process
-        let input: Pipe
+        let process: BackgroundProcess
 
-        /// Ends the server with SIGKILL: a child of a test thread inherits that thread's blocked
-        /// signals (SIGTERM among them), so `Process.terminate()` may never reach it.
-        func terminate() {
-            try? input.fileHandleForWriting.close()
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        /// Ends the server by closing its standard input: a child of a test thread inherits that
+        /// thread's blocked signals (SIGTERM among them), so a signal other than SIGKILL may never
+        /// reach it.
+        func terminate() { process.stop() }
     }
 
     static func pythonHTTPServer() throws -> Server {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-u", "-c",
-            "import http.server as h, os, sys, threading; "
-                + "s = h.ThreadingHTTPServer(('127.0.0.1', 0), h.SimpleHTTPRequestHandler); "
-                + "print(s.server_address[1], flush=True); "
-                + "threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start(); "
-                + "s.serve_forever()",
-        ]
-        let input = Pipe()
-        process.standardInput = input
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
+        let process = try BackgroundProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", "-u", "-c",
+                "import http.server as h, os, sys, threading; "
+                    + "s = h.ThreadingHTTPServer(('127.0.0.1', 0), h.SimpleHTTPRequestHandler); "
+                    + "print(s.server_address[1], flush=True); "
+                    + "threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start(); "
+                    + "s.serve_forever()",
+            ], in: FileManager.default.temporaryDirectory)
+        let line = try process.line(within: .seconds(20))
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.stop()
             throw CocoaError(.fileReadUnknown)
         }
-        return Server(port: port, process: process, input: input)
+        return Server(port: port, process: process)
     }
 }

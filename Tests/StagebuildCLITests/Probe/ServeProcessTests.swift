@@ -7,40 +7,24 @@ import Testing
 @Suite(.serialized) struct ServeProcessTests {
     /// A running `stagebuild serve --port 0` with its first stdout line read.
     final class RunningServer {
-        let process = Process()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        var url = ""
+        let process: BackgroundProcess
+        let url: String
 
         init(_ arguments: [String] = []) throws {
-            process.executableURL = try ProcessRun.builtExecutable("stagebuild")
-            process.arguments = ["serve", "--port", "0"] + arguments
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
-            var line = Data()
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                let byte = stdout.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty || byte == Data("\n".utf8) { break }
-                line.append(byte)
-            }
-            url = String(decoding: line, as: UTF8.self)
+            let process = try BackgroundProcess(
+                try ProcessRun.builtExecutable("stagebuild"), ["serve", "--port", "0"] + arguments)
+            url = try process.line(within: .seconds(10))
+            self.process = process
         }
 
-        /// Sends a signal and waits at most `seconds` for the exit status.
+        /// Sends a signal and waits at most `seconds` for the exit status (`nil` when it had to
+        /// be killed).
         func stop(with signal: Int32 = SIGTERM, within seconds: Double = 10) -> Int32? {
-            kill(process.processIdentifier, signal)
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning {
-                process.terminate()
-                return nil
-            }
-            return process.terminationStatus
+            process.stop(signal: signal, grace: .milliseconds(Int(seconds * 1000)))
         }
 
-        var log: String { String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self) }
+        /// Its standard error: the access log.
+        var log: String { process.standardError }
     }
 
     /// One GET with URLSession's synchronous-style wait, bounded by `timeout` seconds.
@@ -114,7 +98,7 @@ import Testing
     /// dropped).
     @Test func keepsServingWhenTheLogReaderGoesAway() throws {
         let server = try RunningServer()
-        try server.stderr.fileHandleForReading.close()
+        server.process.stopReading(.standardError)
         for _ in 0..<3 {
             #expect(Self.get(server.url + "/healthz")?.status == 200)
             usleep(100_000)
