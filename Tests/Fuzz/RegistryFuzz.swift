@@ -62,12 +62,13 @@ enum RegistryFuzz {
             var parts: [String] = []
             if let token68 = challenge.parameters[""] { parts.append(token68) }
             for (name, value) in challenge.parameters.sorted(by: { $0.key < $1.key }) where !name.isEmpty {
-                var quoted = ""
-                for character in value {
-                    if character == "\"" || character == "\\" { quoted.append("\\") }
-                    quoted.append(character)
+                // Scalar by scalar: a `\` followed by a combining mark is one Character.
+                var quoted = String.UnicodeScalarView()
+                for scalar in value.unicodeScalars {
+                    if scalar == "\"" || scalar == "\\" { quoted.append("\\") }
+                    quoted.append(scalar)
                 }
-                parts.append("\(name)=\"\(quoted)\"")
+                parts.append("\(name)=\"\(String(quoted))\"")
             }
             return parts.isEmpty ? challenge.scheme : challenge.scheme + " " + parts.joined(separator: ", ")
         }.joined(separator: ", ")
