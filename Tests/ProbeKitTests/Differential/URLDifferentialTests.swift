@@ -173,6 +173,12 @@ import Testing
     /// The name of the documented difference that explains `ours` beside `curls`, or `nil`.
     static func documentedDifference(kind: String, text: String, ours: Reading, curls: Reading) -> String? {
         if kind == "proxy" {
+            if case .parts(let scheme, let host, let port, let user, let password) = ours,
+                case .parts(scheme, let curlsHost, port, user, password) = curls,
+                case .success(let plain) = URLParts.parse("http://" + curlsHost, reading: .proxy), plain.host == host
+            {
+                return "proxy host that decodes to an address, named as that address"
+            }
             guard ours.isRefusal else { return nil }
             if curls == .proxyIgnored { return "proxy user info decodes to a control character" }
             guard case .parts = curls, case .success(let parts) = URLParts.parse(text, reading: .proxy) else { return nil }

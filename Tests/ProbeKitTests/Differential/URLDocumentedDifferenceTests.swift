@@ -76,6 +76,15 @@ import Testing
         }
     }
 
+    @Test func aProxyHostThatDecodesToAnAddressIsNamedAsThatAddress() throws {
+        // libcurl's URL API names addresses before it decodes (`1.%35` stays `1.5`); its
+        // resolver then reads `1.5` as 1.0.0.5, the address `http://1.5` is named as.
+        #expect(try URLParts.parse("2130706%33:80", reading: .proxy).get().host == "21307063")
+        #expect(try URLParts.parse("http://21307063", reading: .proxy).get().host == "1.69.30.183")
+        #expect(try proxy("2130706%33:80").host == "1.69.30.183")
+        #expect(try proxy("1.%35").host == "1.0.0.5")
+    }
+
     @Test func aProxyHostThatDecodesToDELIsRefused() throws {
         #expect(try URLParts.parse("%7ftp.8", reading: .proxy).get().host == "\u{7F}tp.8")
         #expect(throws: ProxyConfigurationError.self) { try proxy("%7ftp.8") }
