@@ -143,6 +143,15 @@ import Testing
         #expect(try parse("http://probe@h:1").description == "http://***@h:1")
     }
 
+    @Test func seesDelimitersThatACombiningMarkFollows() throws {
+        // `?` then U+073F is one Character; the `?` is still an unencoded character of the
+        // password (found by the `proxy-url` fuzz target), and `@` then U+064B still ends it.
+        #expect(throws: ProxyConfigurationError.self) { try parse("http://u:p?\u{73F}@proxy:3128") }
+        let proxy = try parse("http://u:p\u{E9}@proxy:3128")
+        #expect(proxy.credentials?.password == "p\u{E9}")
+        #expect(proxy.host == "proxy")
+    }
+
     @Test func namesAPercentEncodedAddressAsThePlainOne() throws {
         // `1.%35` decodes to `1.5`, which libcurl's resolver reads as 1.0.0.5, as it reads `1.5`.
         #expect(try parse("h%3A1@1.%35").host == "1.0.0.5")
