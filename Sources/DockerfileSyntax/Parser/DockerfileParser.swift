@@ -21,7 +21,7 @@ public enum DockerfileParser {
         var utf8 = Array(text.utf8)
         if hasByteOrderMark { utf8.removeFirst(3) }
         let lines = PhysicalLine.split(scalars)
-        var state = ParseState(utf8: utf8, lines: lines)
+        var state = ParseState(utf8: utf8, lines: lines, byteOrderMarkLength: hasByteOrderMark ? 3 : 0)
         try state.run()
         guard state.elements.contains(where: { if case .instruction = $0.kind { true } else { false } }) else {
             throw DockerfileSyntaxError("file with no instructions", at: SourceLocation(line: max(lines.count, 1), column: 1))
@@ -74,10 +74,14 @@ private struct ParseState {
     var index = 0
     var directives = DirectiveScanner()
     var elements: [SyntaxElement] = []
+    /// The byte order mark's 3 bytes when the file has one: BuildKit counts them in the first
+    /// line's length, as its scanner reads the line before the mark is removed.
+    let byteOrderMarkLength: Int
 
-    init(utf8: [UInt8], lines: [PhysicalLine]) {
+    init(utf8: [UInt8], lines: [PhysicalLine], byteOrderMarkLength: Int) {
         self.utf8 = utf8
         self.lines = lines
+        self.byteOrderMarkLength = byteOrderMarkLength
     }
 
     /// The text of lines `range`, line ends included: a copy of the file's own bytes.
@@ -139,7 +143,7 @@ private struct ParseState {
     }
 
     func checkLength(_ line: PhysicalLine, number: Int) throws(DockerfileSyntaxError) {
-        if line.utf8.count > DockerfileParser.maximumLineLength {
+        if line.utf8.count + (number == 1 ? byteOrderMarkLength : 0) > DockerfileParser.maximumLineLength {
             throw DockerfileSyntaxError(
                 "dockerfile line greater than max allowed size of \(DockerfileParser.maximumLineLength - 1)",
                 at: SourceLocation(line: number, column: 1))
