@@ -45,8 +45,12 @@ import Testing
 
     /// Files `scripts/test` composed and had BuildKit read (see `Tests/Oracle/Compose`), given
     /// as a folder in `STAGEBUILD_EXTRA_CORPUS`; none when the variable is unset.
-    static func extraFiles() -> [String] {
-        guard let folder = ProcessInfo.processInfo.environment["STAGEBUILD_EXTRA_CORPUS"] else { return [] }
+    static func extraFiles() -> [String] { dockerfiles(inFolderNamedBy: "STAGEBUILD_EXTRA_CORPUS") }
+
+    /// The `.Dockerfile` files of the folder an environment variable names, sorted; none when
+    /// it is unset.
+    static func dockerfiles(inFolderNamedBy variable: String) -> [String] {
+        guard let folder = ProcessInfo.processInfo.environment[variable] else { return [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".Dockerfile") }.sorted().map { folder + "/" + $0 }
     }
@@ -61,11 +65,7 @@ import Testing
 
     /// Files `Tests/Oracle/dockerfile_differential.py` generated, each beside BuildKit's answer,
     /// given as a folder in `STAGEBUILD_DIFFERENTIAL_DOCKERFILES`; none when the variable is unset.
-    static func differentialFiles() -> [String] {
-        guard let folder = ProcessInfo.processInfo.environment["STAGEBUILD_DIFFERENTIAL_DOCKERFILES"] else { return [] }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.hasSuffix(".Dockerfile") }.sorted().map { folder + "/" + $0 }
-    }
+    static func differentialFiles() -> [String] { dockerfiles(inFolderNamedBy: "STAGEBUILD_DIFFERENTIAL_DOCKERFILES") }
 
     /// Every message names the file, so that a failure can be replayed from the folder the
     /// generator kept (it prints its seed).

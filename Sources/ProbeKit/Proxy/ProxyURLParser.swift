@@ -1,4 +1,5 @@
 import Curl
+import Foundation
 
 /// Parses proxy text the way libcurl 7.88.1's `parse_proxy` does (see ``ProxyServer``); its
 /// messages show the text through ``Redaction/malformedURL(_:)``.
@@ -105,21 +106,11 @@ enum ProxyURLParser {
 
     /// `text` with each non-ASCII character written as `%XX` for every byte of its UTF-8.
     private static func nonASCIIPercentEncoded(_ text: String) -> String {
-        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
-        var encoded = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII {
-                encoded.append(scalar)
-            } else {
-                for byte in String(scalar).utf8 {
-                    for unit in "%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) {
-                        encoded.append(contentsOf: unit.unicodeScalars)
-                    }
-                }
-            }
-        }
-        return String(encoded)
+        text.addingPercentEncoding(withAllowedCharacters: ascii) ?? text
     }
+
+    /// Every ASCII character: what ``nonASCIIPercentEncoded(_:)`` leaves as it is.
+    private static let ascii = CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(0x7F))
 
     /// `scheme` and the text after `scheme:` when the text starts with a scheme followed by
     /// `:/`, else `nil`. As curl 7.88.1's `Curl_is_absolute_url` with scheme guessing: up to 40
