@@ -11,14 +11,15 @@
 
 # The builder: Swift's toolchain with libcurl's and OpenSSL's headers, building the package's
 # one product (not the test-only fuzz target) in release mode with the Swift standard library
-# and libstdc++ linked in, position-dependent (why: scripts/build-release, which builds the same way).
+# and libstdc++ linked in, position-dependent, exporting no symbols, with type metadata reached
+# through accessors (why: scripts/build-release, which builds the same way).
 
 # [swift-builder] stage template Stages/swift-builder.Dockerfile
 # stagebuild ignore=SB001,SB012 pinned by tag until stagebuild lock pins digests; a build stage, only its binaries ship
 FROM swift:6.3.1-bookworm AS builder
 ARG DEBIAN_SNAPSHOT=
 ARG SOURCE_DIR=/src
-ARG SWIFT_BUILD_FLAGS='-c release --product stagebuild --static-swift-stdlib -Xlinker -Lscripts/link -Xswiftc -Xclang-linker -Xswiftc -no-pie'
+ARG SWIFT_BUILD_FLAGS='-c release --product stagebuild --static-swift-stdlib -Xlinker -Lscripts/link -Xswiftc -Xclang-linker -Xswiftc -no-pie -Xlinker --no-export-dynamic -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors'
 # BuildKit's built-in build argument: the build steps see it (reproducible-builds.org).
 ARG SOURCE_DATE_EPOCH
 
@@ -141,7 +142,7 @@ RUN groupadd --system "${SERVICE_USER}" \
 USER ${SERVICE_USER}
 WORKDIR /home/${SERVICE_USER}
 
-# [Stagefile] Stagefile:19
+# [Stagefile] Stagefile:20
 COPY --from=builder /out/bin/stagebuild /usr/local/bin/stagebuild
 COPY Stages/ /usr/local/share/stagebuild/Stages/
 

@@ -70,7 +70,8 @@ let package = Package(
         // builds it with `-D FUZZING -sanitize=fuzzer,address`, and libFuzzer drives it; built
         // normally, it replays inputs and runs the scaling check (Tests/Fuzz/README.md).
         .executableTarget(
-            name: "stagebuild-fuzz", dependencies: ["DockerfileSyntax", "SanityServer", "ProbeKit", "StageKit", "CLibFuzzer"],
+            name: "stagebuild-fuzz",
+            dependencies: ["DockerfileSyntax", "SanityServer", "ProbeKit", "StageKit", "Serialization", "CLibFuzzer"],
             path: "Tests/Fuzz", exclude: ["Seeds", "README.md"]),
         // libFuzzer's LLVMFuzzerRunDriver, which the fuzz build's main calls.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
@@ -86,6 +87,7 @@ let package = Package(
         .testTarget(name: "CurlTests", dependencies: ["Curl", "TestSupport"]),
         .testTarget(name: "ProbeKitTests", dependencies: ["ProbeKit", "Curl", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "SanityServerTests", dependencies: ["SanityServer", "Serialization"]),
+        .testTarget(name: "SerializationTests", dependencies: ["Serialization"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),

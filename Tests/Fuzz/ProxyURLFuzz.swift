@@ -1,4 +1,5 @@
 import ProbeKit
+import Serialization
 
 /// The proxy URL parser (`ProxyServer(parsing:source:)`, curl's `parse_proxy` rules). For every
 /// proxy text it accepts:
@@ -33,27 +34,13 @@ enum ProxyURLFuzz {
     static func url(of proxy: ProxyServer) -> String {
         var userInfo = ""
         if let credentials = proxy.credentials {
-            userInfo = percentEncoded(credentials.user)
-            if let password = credentials.password { userInfo += ":" + percentEncoded(password) }
+            userInfo = PercentEncoding.encoded(credentials.user, keeping: PercentEncoding.isUnreserved)
+            if let password = credentials.password {
+                userInfo += ":" + PercentEncoding.encoded(password, keeping: PercentEncoding.isUnreserved)
+            }
             userInfo += "@"
         }
         return "\(proxy.scheme.rawValue)://\(userInfo)\(proxy.hostForURL):\(proxy.port)"
-    }
-
-    private static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            let unreserved =
-                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "~")
-            if unreserved {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                encoded += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
-            }
-        }
-        return encoded
     }
 
     /// The user name made `factor` times as long (a long token), the rest kept.

@@ -28,8 +28,10 @@ public enum Redaction {
             if let colon = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: ":")),
                 isSecretName(bytes[lineStart..<colon])
             {
+                // Strings, not Substrings: appending a Substring is a generic call whose
+                // metadata the runtime looks up on first use, a scan of every conformance.
                 var redacted = result ?? ""
-                redacted += text[copied..<lineStart]
+                redacted += String(text[copied..<lineStart])
                 redacted += headerLine(text[lineStart..<lineEnd])
                 result = redacted
                 copied = lineEnd
@@ -37,7 +39,7 @@ public enum Redaction {
             lineStart = lineEnd
         }
         guard var result else { return text }
-        result += text[copied...]
+        result += String(text[copied...])
         return result
     }
 

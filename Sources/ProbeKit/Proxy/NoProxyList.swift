@@ -114,7 +114,7 @@ public struct NoProxyList: Sendable, Equatable {
                 self = .address(address)
             } else if let address = IPAddress.v4(parsing: host) {
                 self = .address(address)
-            } else if host.contains(":"), host.utf8.count < 128,
+            } else if host.contains(":" as Character), host.utf8.count < 128,
                 let address = IPAddress.v6(parsing: String(host.prefix { $0 != "%" }))
             {
                 // A zone id ("fe80::1%eth0") is not part of the address; libcurl moves it out

@@ -1,4 +1,4 @@
-import Foundation
+import Serialization
 
 /// The user name and password for a proxy, from a proxy URL's user info, percent-decoded
 /// (RFC 3986 section 3.2.1; curl passes them as `CURLOPT_PROXYUSERNAME`/`CURLOPT_PROXYPASSWORD`).
@@ -29,7 +29,7 @@ public struct ProxyCredentials: Sendable, Equatable, CustomStringConvertible, Cu
 
     /// The user name percent-encoded as user info (RFC 3986 section 3.2.1): a name that decodes
     /// to `alice:secret` shows as `alice%3Asecret`, never as if it held a password.
-    public var shownUser: String { user.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? user }
+    public var shownUser: String { PercentEncoding.encoded(user, keeping: PercentEncoding.isUserInfoAllowed) }
 
     /// The user as messages name it: ``shownUser``, or `***` for a user name without a
     /// password (a token).

@@ -83,7 +83,8 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
 
     /// The host as it goes in a URL: IPv6 in brackets with the zone id's `%` encoded as `%25`.
     public var hostForURL: String {
-        guard host.contains(":") else { return host }
+        // A Character: with a String, Foundation's `contains` would search through CoreFoundation.
+        guard host.contains(":" as Character) else { return host }
         return "[" + host.replacingAll("%", with: "%25") + "]"
     }
 

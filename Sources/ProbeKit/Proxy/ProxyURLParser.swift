@@ -1,5 +1,5 @@
 import Curl
-import Foundation
+import Serialization
 
 /// Parses proxy text the way libcurl 7.88.1's `parse_proxy` does (see ``ProxyServer``); its
 /// messages show the text through ``Redaction/malformedURL(_:)``.
@@ -24,8 +24,9 @@ enum ProxyURLParser {
         // The structure is read from ASCII text: every other character percent-encoded as its
         // UTF-8, which the credentials and the host decode again. Swift compares Characters, and
         // a combining mark after `@`, `/` or `?` makes one of them, hiding the delimiter (found
-        // by the `proxy-url` fuzz target: a `?` in a password went unnoticed).
-        var rest = Substring(Self.nonASCIIPercentEncoded(text))
+        // by the `proxy-url` fuzz target: a `?` in a password went unnoticed). Every ASCII byte
+        // is kept.
+        var rest = Substring(PercentEncoding.encoded(text, keeping: { _ in true }))
         var scheme: String?
         if let (written, afterColon) = splitScheme(rest) {
             let slashes = afterColon.prefix { $0 == "/" }.count
@@ -80,7 +81,7 @@ enum ProxyURLParser {
         // libcurl names an address before it decodes the name (`1.%35` stays `1.5`, which its
         // resolver then reads as 1.0.0.5): a decoded name is read once more, so it is named as
         // the same host written plainly (found by the `proxy-url` fuzz target).
-        if hostText.contains("%"), !host.contains(":"),
+        if hostText.contains("%" as Character), !host.contains(":" as Character),
             case .success(let plain) = URLParts.parse("http://" + host, reading: .proxy)
         {
             host = plain.hostWithoutBrackets
@@ -103,14 +104,6 @@ enum ProxyURLParser {
     }
 
     // MARK: - Parts
-
-    /// `text` with each non-ASCII character written as `%XX` for every byte of its UTF-8.
-    private static func nonASCIIPercentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: ascii) ?? text
-    }
-
-    /// Every ASCII character: what ``nonASCIIPercentEncoded(_:)`` leaves as it is.
-    private static let ascii = CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(0x7F))
 
     /// `scheme` and the text after `scheme:` when the text starts with a scheme followed by
     /// `:/`, else `nil`. As curl 7.88.1's `Curl_is_absolute_url` with scheme guessing: up to 40
@@ -160,7 +153,7 @@ enum ProxyURLParser {
             return (host, after.dropFirst())
         }
         guard let colon = authority.firstIndex(of: ":") else { return (authority, nil) }
-        if authority[authority.index(after: colon)...].contains(":") {
+        if authority[authority.index(after: colon)...].contains(":" as Character) {
             throw invalid("an IPv6 address goes in brackets, e.g. http://[::1]:3128")
         }
         return (authority[..<colon], authority[authority.index(after: colon)...])
@@ -203,35 +196,13 @@ enum ProxyURLParser {
         return host
     }
 
-    /// RFC 3986 percent-decoding: `%HH` becomes the byte; a `%` without two hex digits stays.
-    /// `nil` when the result is not UTF-8 or has a control character below U+0020 (curl's
-    /// `REJECT_CTRL`, which lets DEL through).
+    /// RFC 3986 percent-decoding (``PercentEncoding/decodedBytes(_:)``); `nil` when the result
+    /// is not UTF-8 or has a control character below U+0020 (curl's `REJECT_CTRL`, which lets
+    /// DEL through).
     private static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        let utf8 = Array(text.utf8)
-        var index = 0
-        while index < utf8.count {
-            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
-            {
-                bytes.append(high << 4 | low)
-                index += 3
-            } else {
-                bytes.append(utf8[index])
-                index += 1
-            }
-        }
+        let bytes = PercentEncoding.decodedBytes(text)
         guard !bytes.contains(where: { $0 < 0x20 }) else { return nil }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

@@ -37,8 +37,9 @@ public struct TextReport: Sendable {
         var title = "\(result.method) \(result.target)"
         if result.repetition > 1 { title += " #\(result.repetition)" }
         if result.engine != ProbeEngineKind.curl.rawValue { title += " (\(result.engine))" }
-        return shown + " " + Self.visible(title) + "\n"
-            + Self.detailLines(result).map { "  \($0.0.padding(toLength: 10)) \(Self.visible($0.1))\n" }.joined()
+        var block = shown + " " + Self.visible(title) + "\n"
+        for (label, value) in Self.detailLines(result) { block += "  \(label.padding(toLength: 10)) \(Self.visible(value))\n" }
+        return block
     }
 
     /// The text with control characters (C0 but tab, DEL, C1) shown as `\x1B`-style escapes: a

@@ -119,8 +119,13 @@ struct RegistrySession {
             throw error(request, .authentication, "the Bearer challenge has no usable realm (token service URL)")
         }
         var query: [String] = []
-        if let service = challenge.parameters["service"] { query.append("service=" + Self.percentEncoded(service)) }
-        query.append("scope=" + Self.percentEncoded(challenge.parameters["scope"] ?? "repository:\(reference.path):pull"))
+        if let service = challenge.parameters["service"] {
+            query.append("service=" + PercentEncoding.encoded(service, keeping: PercentEncoding.isUnreserved))
+        }
+        query.append(
+            "scope="
+                + PercentEncoding.encoded(
+                    challenge.parameters["scope"] ?? "repository:\(reference.path):pull", keeping: PercentEncoding.isUnreserved))
         let url = realm + (realm.contains("?") ? "&" : "?") + query.joined(separator: "&")
         // Credentials go to a token service only over HTTPS, or to a registry named insecure.
         let mayUseCredentials =
@@ -194,22 +199,5 @@ struct RegistrySession {
             let errors = object["errors"] as? [[String: Any]], let first = errors.first, let code = first["code"] as? String
         else { return nil }
         return (code, first["message"] as? String ?? "")
-    }
-
-    /// Percent-encodes everything but RFC 3986 unreserved characters.
-    static func percentEncoded(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar))
-            {
-                result.unicodeScalars.append(scalar)
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return result
     }
 }

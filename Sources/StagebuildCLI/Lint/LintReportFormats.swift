@@ -87,18 +87,8 @@ enum LintReportFormats {
     /// A path as a URI reference (RFC 3986): bytes outside the unreserved set and `/` are
     /// percent-encoded; an absolute path becomes a `file://` URI.
     static func sarifURI(_ path: String) -> String {
-        var encoded = path.hasPrefix("/") ? "file://" : ""
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return encoded
+        (path.hasPrefix("/") ? "file://" : "")
+            + PercentEncoding.encoded(path) { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "/") }
     }
 
     /// GitLab's Code Quality report (GitLab docs, "Code Quality", the CodeClimate-based JSON):
@@ -189,13 +179,5 @@ enum LintReportFormats {
     /// A workflow command's property value.
     static func property(_ text: String) -> String {
         data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
-    }
-
-}
-
-extension String {
-    /// The string with leading zeros up to a length.
-    fileprivate func leftPadded(to length: Int) -> String {
-        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

@@ -1,0 +1,85 @@
+/// RFC 3986 percent-encoding (section 2.1): a byte written as `%` and two uppercase hex digits.
+///
+/// Written on UTF-8 bytes rather than with Foundation's `addingPercentEncoding`: a probe's
+/// start-up is measured against curl's, and Foundation's version starts CoreFoundation's string
+/// and character-set machinery for it. The parameters are concrete types, not generic ones: a
+/// generic function called from another module instantiates its metadata at run time, which
+/// costs a scan of every protocol conformance in the binary on its first call.
+public enum PercentEncoding {
+    /// The bytes an RFC 3986 *unreserved* character is (section 2.3): `A`-`Z`, `a`-`z`,
+    /// `0`-`9`, `-`, `.`, `_` and `~`.
+    ///
+    /// - Parameter byte: One UTF-8 byte.
+    public static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
+
+    /// The bytes a user-info character may be unencoded (RFC 3986 section 3.2.1): unreserved
+    /// characters and the sub-delimiters `!$&'()*+,;=`; not `:`, which ends the user name.
+    ///
+    /// - Parameter byte: One UTF-8 byte.
+    public static func isUserInfoAllowed(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || "!$&'()*+,;=".utf8.contains(byte)
+    }
+
+    /// The text with every UTF-8 byte that `keeps` refuses written as `%HH`.
+    ///
+    /// - Parameters:
+    ///   - text: Any text; each of its characters is encoded as its UTF-8 bytes.
+    ///   - keeps: Whether a byte stays as it is, e.g. ``isUnreserved(_:)``; only ASCII bytes
+    ///     may stay, so a result is always ASCII when `keeps` refuses bytes of 0x80 and above.
+    /// - Returns: The encoded text: `a b` with ``isUnreserved(_:)`` is `a%20b`.
+    public static func encoded(_ text: String, keeping keeps: (UInt8) -> Bool) -> String {
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if byte < 0x80 && keeps(byte) {
+                encoded.append(byte)
+            } else {
+                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
+    /// The bytes of `text` with every `%HH` (either case of hex digit) decoded; a `%` without
+    /// two hex digits after it stays as it is, as curl's `Curl_urldecode` leaves it.
+    ///
+    /// - Parameter text: Percent-encoded text.
+    /// - Returns: The decoded bytes, which need not be UTF-8.
+    public static func decodedBytes(_ text: Substring) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return bytes
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
