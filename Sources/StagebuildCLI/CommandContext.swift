@@ -131,6 +131,11 @@ public protocol TextSink: Sendable {
     ///
     /// - Parameter text: The text.
     func write(_ text: String)
+    /// Writes UTF-8 bytes as they are: a report's chunks, which need no check or copy into a
+    /// `String` on their way out.
+    ///
+    /// - Parameter bytes: UTF-8 text.
+    func write(utf8 bytes: [UInt8])
     /// True when the sink is a terminal (colour and progress may be shown).
     var isTerminal: Bool { get }
     /// The system's reason for the first write that failed (e.g. `No space left on device`),
@@ -141,6 +146,9 @@ public protocol TextSink: Sendable {
 extension TextSink {
     /// Sinks that cannot fail never report a failure.
     public var writeFailure: String? { nil }
+
+    /// The bytes as text, for sinks that keep text.
+    public func write(utf8 bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// A sink over an open file descriptor, e.g. 1 for stdout.
@@ -159,22 +167,29 @@ public final class FileDescriptorSink: TextSink, Sendable {
     /// Writes all bytes, retrying short writes and EINTR; after a failure (a full disk, a
     /// closed descriptor) nothing more is written and `writeFailure` says why.
     public func write(_ text: String) {
-        guard writeFailure == nil else { return }
         var text = text
-        // A report's chunks are native strings: written from their own bytes, not a copy.
+        // Native strings are written from their own bytes, not a copy.
         text.makeContiguousUTF8()
-        text.utf8.withContiguousStorageIfAvailable { all in
-            var offset = 0
-            while offset < all.count {
-                let written = Foundation.write(descriptor, all.baseAddress! + offset, all.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    failure.withLock { $0 = $0 ?? reason }
-                    return
-                }
-                offset += written
+        text.utf8.withContiguousStorageIfAvailable { writeAll($0) }
+    }
+
+    /// Writes the bytes as ``write(_:)`` writes text's.
+    public func write(utf8 bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { writeAll($0) }
+    }
+
+    private func writeAll(_ all: UnsafeBufferPointer<UInt8>) {
+        guard writeFailure == nil, let base = all.baseAddress else { return }
+        var offset = 0
+        while offset < all.count {
+            let written = Foundation.write(descriptor, base + offset, all.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                failure.withLock { $0 = $0 ?? reason }
+                return
             }
+            offset += written
         }
     }
 

@@ -252,8 +252,12 @@ import Testing
     "GET /anything\r\n",
     // RFC 9110 section 5.5: NUL in a field value.
     "GET /anything HTTP/1.0\r\nConnection: keep\u{0}-alive\r\n\r",
-    // RFC 9112 section 5.2: obsolete line folding.
+    // RFC 9112 section 5.2: obsolete line folding, also before the folded line's LF (found
+    // by the long run of seed 20261201: nginx refuses at the space), and section 2.2:
+    // whitespace before the first field.
     "GET / HTTP/1.1\r\nHost: h\r\nX: a\r\n b\r\n",
+    "GET /anything HTTP/1.0\r\nConnection: ke%p-alive\r\n \r",
+    "GET / HTTP/1.1\r\n\t",
     // Section 7.1: chunk-size is 1*HEXDIG (nginx refuses at the x).
     "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0x3",
     // Section 3: the request line has no control bytes (DEL here) and starts with a method.

@@ -182,6 +182,11 @@ public struct HTTPRequestParser: Sendable {
             {
                 throw .malformedFieldLine("control character in a field line")
             }
+            // Nor can a field line that starts with whitespace, which nginx refuses at that byte
+            // (found beside nginx: `Connection: ke%p-alive\r\n \r` waited for the read deadline).
+            if checkedNow > start, checkedNow < input.count, ASCII.isWhitespace(input[checkedNow]) {
+                throw Self.leadingWhitespaceError(isFirstField: checkedNow == Self.firstFieldStart(input[...], start: start))
+            }
             phase = .head(scanned: index, checked: checkedNow)
             if input.count - start > maxHeaderBytes { throw sizeError(input, start: start) }
             return nil
@@ -200,19 +205,14 @@ public struct HTTPRequestParser: Sendable {
         _ input: [UInt8], start: Int, from checked: Int, upTo end: Int
     ) throws(HTTPRequestError) -> Int {
         var lineStart = checked
-        let firstFieldStart = input[start..<end].firstIndex(of: ASCII.lineFeed).map { $0 + 1 }
+        let firstFieldStart = Self.firstFieldStart(input[..<end], start: start)
         while let lineFeed = input[lineStart..<end].firstIndex(of: ASCII.lineFeed) {
             var line = input[lineStart..<lineFeed]
             if line.last == ASCII.carriageReturn { line = line.dropLast() }
             if lineStart == start {
                 _ = try Self.parseRequestLine(line)
             } else if let first = line.first {
-                if ASCII.isWhitespace(first) {
-                    if lineStart == firstFieldStart {
-                        throw .malformedFieldLine("whitespace between the request line and the first field")
-                    }
-                    throw .obsoleteLineFolding
-                }
+                if ASCII.isWhitespace(first) { throw Self.leadingWhitespaceError(isFirstField: lineStart == firstFieldStart) }
                 let field = try Self.parseFieldLine(line)
                 // An invalid or second Host is refused when it arrives (RFC 9112 section 3.2), as
                 // nginx does.
@@ -230,6 +230,18 @@ public struct HTTPRequestParser: Sendable {
             lineStart = lineFeed + 1
         }
         return lineStart
+    }
+
+    /// Where the first field line starts: after the request line's LF, `nil` before it arrives.
+    private static func firstFieldStart(_ input: ArraySlice<UInt8>, start: Int) -> Int? {
+        input[start...].firstIndex(of: ASCII.lineFeed).map { $0 + 1 }
+    }
+
+    /// Why a field line that starts with whitespace is refused: after the request line it would
+    /// hide the first field (RFC 9112 section 2.2), after a field it is obsolete line folding
+    /// (section 5.2). Either way nothing that follows can make it valid.
+    private static func leadingWhitespaceError(isFirstField: Bool) -> HTTPRequestError {
+        isFirstField ? .malformedFieldLine("whitespace between the request line and the first field") : .obsoleteLineFolding
     }
 
     /// Whether a field line (its ending may follow) is a `Host` field.

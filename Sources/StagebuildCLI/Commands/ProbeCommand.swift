@@ -223,7 +223,7 @@ private final class ReportOutput: Sendable {
             if state.buffer.count >= 65_536 {
                 // The progress line on a terminal goes before the report text reaches it.
                 if showsProgress { context.standardError.write("\r\u{1B}[K") }
-                context.standardOutput.write(String(decoding: state.buffer, as: UTF8.self))
+                context.standardOutput.write(utf8: state.buffer)
                 state.buffer.removeAll(keepingCapacity: true)
             }
         }
@@ -242,7 +242,7 @@ private final class ReportOutput: Sendable {
             state.withLock { state in
                 state.stream.append(count: end - start, result: { record(start + $0) }, to: &state.buffer)
                 if showsProgress { context.standardError.write("\r\u{1B}[K") }
-                context.standardOutput.write(String(decoding: state.buffer, as: UTF8.self))
+                context.standardOutput.write(utf8: state.buffer)
                 state.buffer.removeAll(keepingCapacity: true)
             }
         }
@@ -253,7 +253,8 @@ private final class ReportOutput: Sendable {
     /// - Returns: The outcomes of the run.
     func finish(elapsed: Double) -> ProbeSummary {
         state.withLock { state in
-            context.standardOutput.write(String(decoding: state.buffer, as: UTF8.self) + state.stream.finish(elapsed: elapsed))
+            state.buffer += state.stream.finish(elapsed: elapsed).utf8
+            context.standardOutput.write(utf8: state.buffer)
             state.buffer = []
             return state.stream.summary
         }
