@@ -33,6 +33,10 @@ import Testing
         #expect(Redaction.malformedURL("http://alice:pa@s:s/wd@h.test:1") == "http://alice:***@h.test:1")
         #expect(Redaction.malformedURL("http://tok@en@h.test") == "http://***@h.test")
         #expect(Redaction.malformedURL("https://h.test:99999/") == "https://h.test:99999/")
+        // A `://` inside a password is not a scheme's: only a scheme at the start counts.
+        #expect(Redaction.malformedURL("user:hunter2://x@127.0.0.1:1") == "user:***@127.0.0.1:1")
+        #expect(Redaction.malformedURL("http:/user:hunter2://x@h.test") == "http:/user:***@h.test")
+        #expect(Redaction.url("tok://en@h.test") == "tok://***@h.test", "a scheme-like user name shows no more")
         #expect(Redaction.url("http://alice:pa#ss@h.test:1") == "http://alice:pa#ss@h.test:1", "a valid URL's fragment")
     }
 

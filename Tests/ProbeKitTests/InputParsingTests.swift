@@ -120,6 +120,12 @@ import Testing
         } catch {
             #expect("\(error)" == "invalid target \"ftp://bob:***@api.test/\": the URL must start with http:// or https://")
         }
+        // No scheme at the start: the `://` is the password's, and none of it shows.
+        #expect {
+            _ = try ProbeRequest(parsing: "user:hunter2://x@api.test/")
+        } throws: { error in
+            "\(error)" == "invalid target \"user:***@api.test/\": the URL must start with http:// or https://"
+        }
     }
 
     @Test func anInternationalizedHostNameIsAskedForInItsASCIIForm() {

@@ -258,6 +258,11 @@ import Testing
     "GET / HTTP/1.1\r\nHost: h\r\nX: a\r\n b\r\n",
     "GET /anything HTTP/1.0\r\nConnection: ke%p-alive\r\n \r",
     "GET / HTTP/1.1\r\n\t",
+    // Section 5.1: no white space between a field name and its colon, and a name is not empty
+    // (found by trying serve as a user would: each waited for the read deadline).
+    "GET / HTTP/1.1\r\nHost: a\r\nX Y",
+    "GET / HTTP/1.1\r\nHost: a\r\nX :",
+    "GET / HTTP/1.1\r\nHost: a\r\n:abc",
     // Section 7.1: chunk-size is 1*HEXDIG (nginx refuses at the x).
     "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0x3",
     // Section 3: the request line has no control bytes (DEL here) and starts with a method.

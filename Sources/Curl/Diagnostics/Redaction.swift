@@ -176,13 +176,25 @@ public enum Redaction {
         String(text[..<range.lowerBound]) + "***" + String(text[range.upperBound...])
     }
 
-    /// Just after the first `://`, or the start of the text when there is none.
+    /// Just after `scheme:` and its slashes when the text starts with a scheme (letters,
+    /// digits, `+`, `-`, `.`) followed by `:/` (curl takes one to three slashes), else the start
+    /// of the text. Only a scheme at the start counts: a later `://` may be inside a password
+    /// (`user:pw://x@proxy`), and taking it would show what comes before.
     private static func authorityStart(of bytes: String.UTF8View) -> String.Index {
-        var rest = bytes[...]
-        while let colon = rest.firstIndex(of: UInt8(ascii: ":")) {
-            rest = bytes[bytes.index(after: colon)...]
-            if rest.starts(with: "//".utf8) { return bytes.index(colon, offsetBy: 3) }
+        let isSchemeByte = { (byte: UInt8) in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                true
+            default: false
+            }
         }
-        return bytes.startIndex
+        guard let colon = bytes.firstIndex(where: { !isSchemeByte($0) }), colon > bytes.startIndex,
+            bytes[colon] == UInt8(ascii: ":")
+        else { return bytes.startIndex }
+        var index = bytes.index(after: colon)
+        guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "/") else { return bytes.startIndex }
+        while index < bytes.endIndex, bytes[index] == UInt8(ascii: "/") { index = bytes.index(after: index) }
+        return index
     }
 }

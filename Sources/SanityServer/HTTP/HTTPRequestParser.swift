@@ -187,6 +187,7 @@ public struct HTTPRequestParser: Sendable {
             if checkedNow > start, checkedNow < input.count, ASCII.isWhitespace(input[checkedNow]) {
                 throw Self.leadingWhitespaceError(isFirstField: checkedNow == Self.firstFieldStart(input[...], start: start))
             }
+            if checkedNow > start, let error = Self.arrivingFieldNameError(input[checkedNow...]) { throw error }
             phase = .head(scanned: index, checked: checkedNow)
             if input.count - start > maxHeaderBytes { throw sizeError(input, start: start) }
             return nil
@@ -242,6 +243,19 @@ public struct HTTPRequestParser: Sendable {
     /// (section 5.2). Either way nothing that follows can make it valid.
     private static func leadingWhitespaceError(isFirstField: Bool) -> HTTPRequestError {
         isFirstField ? .malformedFieldLine("whitespace between the request line and the first field") : .obsoleteLineFolding
+    }
+
+    /// Why the start of a field line still arriving can never become valid, as nginx refuses it
+    /// at that byte: an empty name (the line starts with `:`), or white space before the colon
+    /// (RFC 9112 section 5.1: a server MUST answer 400). Other bytes that are not a token's
+    /// wait for the line's end, where ``parseFieldLine(_:)`` names them (nginx drops such a line).
+    private static func arrivingFieldNameError(_ line: ArraySlice<UInt8>) -> HTTPRequestError? {
+        let colon = line.firstIndex(of: ASCII.colon)
+        if colon == line.startIndex { return .malformedFieldLine("empty field name") }
+        if line[..<(colon ?? line.endIndex)].contains(where: ASCII.isWhitespace) {
+            return .malformedFieldLine("whitespace between field name and colon")
+        }
+        return nil
     }
 
     /// Whether a field line (its ending may follow) is a `Host` field.
