@@ -34,7 +34,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The only importer of CCrypto: SHA-256 digests as bytes, hex and "sha256:" + hex, and
         // PEM certificates read as libcurl reads a CA file.
-        .target(name: "Digests", dependencies: ["CCrypto"]),
+        .target(name: "Digests", dependencies: ["CCrypto", "Serialization"]),
         // libcurl from Debian's libcurl4-openssl-dev, with typed C wrappers for its variadic calls.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The only importer of CCurl: an easy handle with typed options, timings and CURLcode errors.

@@ -1,3 +1,5 @@
+import Serialization
+
 /// A SHA-256 digest (FIPS 180-4): 32 bytes, computed by OpenSSL's libcrypto (`EVP_sha256`).
 ///
 /// Shown as 64 lower-case hex digits (``hex``) or in the OCI form `"sha256:" + 64 hex`
@@ -34,7 +36,7 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32)
         for index in stride(from: 0, to: 64, by: 2) {
-            guard let high = Self.value(ofHexDigit: digits[index]), let low = Self.value(ofHexDigit: digits[index + 1]) else {
+            guard let high = HexDigit.value(of: digits[index]), let low = HexDigit.value(of: digits[index + 1]) else {
                 return nil
             }
             bytes.append(high << 4 | low)
@@ -60,13 +62,4 @@ public struct SHA256Digest: Sendable, Hashable, CustomStringConvertible {
 
     /// The OCI form, `"sha256:" + 64 hex`.
     public var description: String { prefixedHex }
-
-    private static func value(ofHexDigit digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

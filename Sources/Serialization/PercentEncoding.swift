@@ -54,18 +54,25 @@ public enum PercentEncoding {
     /// - Parameter text: Percent-encoded text.
     /// - Returns: The decoded bytes, which need not be UTF-8.
     public static func decodedBytes(_ text: Substring) -> [UInt8] {
-        let utf8 = Array(text.utf8)
+        decodedBytes(Array(text.utf8)[...])
+    }
+
+    /// The bytes with every `%HH` decoded, as ``decodedBytes(_:)-(Substring)`` decodes text.
+    ///
+    /// - Parameter encoded: Percent-encoded bytes.
+    /// - Returns: The decoded bytes.
+    public static func decodedBytes(_ encoded: ArraySlice<UInt8>) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = 0
-        while index < utf8.count {
-            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+        bytes.reserveCapacity(encoded.count)
+        var index = encoded.startIndex
+        while index < encoded.endIndex {
+            if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.endIndex,
+                let high = HexDigit.value(of: encoded[index + 1]), let low = HexDigit.value(of: encoded[index + 2])
             {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {
-                bytes.append(utf8[index])
+                bytes.append(encoded[index])
                 index += 1
             }
         }
@@ -73,13 +80,4 @@ public enum PercentEncoding {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

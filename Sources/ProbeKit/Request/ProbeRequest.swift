@@ -41,41 +41,43 @@ public struct ProbeRequest: Sendable, Equatable {
         url: URL, method: String = "GET", headers: [RequestHeader] = [], expectations: Expectations = .default,
         repetition: Int = 1
     ) throws(ProbeInputError) {
+        // Redacted as malformed text: an invalid URL's structure may not be where its user meant.
+        func invalid(_ reason: String) -> ProbeInputError {
+            .invalidTarget(Redaction.malformedURL(url.absoluteString), reason: reason)
+        }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidTarget(
-                Redaction.malformedURL(url.absoluteString), reason: "the URL must start with http:// or https://")
+            throw invalid("the URL must start with http:// or https://")
         }
         guard let host = url.host(percentEncoded: false), !host.isEmpty else {
-            throw .invalidTarget(Redaction.malformedURL(url.absoluteString), reason: "the URL has no host")
+            throw invalid("the URL has no host")
         }
         if let port = url.port, !(0...65_535).contains(port) {
             // Foundation parses any number; curl's URL parser refuses these (CURLUE_BAD_PORT_NUMBER).
-            throw .invalidTarget(Redaction.malformedURL(url.absoluteString), reason: "the port must be a number from 0 to 65535")
+            throw invalid("the port must be a number from 0 to 65535")
         }
         let parts: URLParts
         switch URLParts.parse(url.absoluteString, reading: .transfer) {
         case .success(let read): parts = read
         case .failure(.badPort):
-            throw .invalidTarget(Redaction.malformedURL(url.absoluteString), reason: "the port must be a number from 0 to 65535")
+            throw invalid("the port must be a number from 0 to 65535")
         case .failure(.badIPv6):
             let inBrackets = url.host(percentEncoded: false) ?? ""
             let reason =
                 IPAddress.v4(parsing: inBrackets.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) != nil
                 ? "brackets hold IPv6 addresses only; write an IPv4 address without them"
                 : "[\(inBrackets)] is not an IPv6 address"
-            throw .invalidTarget(Redaction.malformedURL(url.absoluteString), reason: reason)
+            throw invalid(reason)
         case .failure(.undecodable):
             // libcurl's transfer refuses it too (CURLE_URL_MALFORMAT), but only once it starts.
-            throw .invalidTarget(
-                Redaction.url(url.absoluteString), reason: "the user name or password decodes to a control character")
+            throw invalid("the user name or password decodes to a control character")
         case .failure(.other(let words)):
-            throw .invalidTarget(Redaction.malformedURL(url.absoluteString), reason: "libcurl refuses it: \(words)")
+            throw invalid("libcurl refuses it: \(words)")
         }
         if parts.host.unicodeScalars.contains(where: { !$0.isASCII }) {
             // Percent-encoded UTF-8 (`b%C3%BCcher.example`): libcurl decodes it and converts it
             // to its ASCII form (libidn2) only when it connects, so its no-proxy list sees the
             // ASCII form; ask for that form, as for a host written in UTF-8.
-            throw .invalidTarget(Redaction.malformedURL(url.absoluteString), reason: Self.nonASCIIHostReason)
+            throw invalid(Self.nonASCIIHostReason)
         }
         guard HTTPToken.isToken(Substring(method)) else {
             throw .invalidMethod(

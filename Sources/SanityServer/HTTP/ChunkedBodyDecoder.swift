@@ -1,3 +1,5 @@
+import Serialization
+
 /// Decodes the chunked transfer coding (RFC 9112 section 7.1) incrementally, remembering its
 /// position in the connection's input between calls.
 struct ChunkedBodyDecoder: Sendable {
@@ -128,7 +130,7 @@ struct ChunkedBodyDecoder: Sendable {
         var size = 0
         var digits = 0
         var index = line.startIndex
-        while index < line.endIndex, let value = Self.hexValue(line[index]) {
+        while index < line.endIndex, let value = HexDigit.value(of: line[index]).map(Int.init) {
             if size != 0 || value != 0 { digits += 1 }
             guard digits <= 15 else { throw .contentTooLarge(limit: maxBodyBytes) }
             size = size << 4 | value
@@ -141,14 +143,5 @@ struct ChunkedBodyDecoder: Sendable {
             throw .malformedChunkedBody("unexpected characters after the chunk size")
         }
         return size
-    }
-
-    private static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(byte - UInt8(ascii: "A") + 10)
-        default: return nil
-        }
     }
 }

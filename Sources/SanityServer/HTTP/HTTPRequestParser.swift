@@ -182,12 +182,12 @@ public struct HTTPRequestParser: Sendable {
             {
                 throw .malformedFieldLine("control character in a field line")
             }
-            // Nor can a field line that starts with whitespace, which nginx refuses at that byte
-            // (found beside nginx: `Connection: ke%p-alive\r\n \r` waited for the read deadline).
-            if checkedNow > start, checkedNow < input.count, ASCII.isWhitespace(input[checkedNow]) {
-                throw Self.leadingWhitespaceError(isFirstField: checkedNow == Self.firstFieldStart(input[...], start: start))
+            if checkedNow > start,
+                let error = Self.arrivingFieldLineError(
+                    input[checkedNow...], isFirstField: checkedNow == Self.firstFieldStart(input[...], start: start))
+            {
+                throw error
             }
-            if checkedNow > start, let error = Self.arrivingFieldNameError(input[checkedNow...]) { throw error }
             phase = .head(scanned: index, checked: checkedNow)
             if input.count - start > maxHeaderBytes { throw sizeError(input, start: start) }
             return nil
@@ -246,10 +246,13 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Why the start of a field line still arriving can never become valid, as nginx refuses it
-    /// at that byte: an empty name (the line starts with `:`), or white space before the colon
-    /// (RFC 9112 section 5.1: a server MUST answer 400). Other bytes that are not a token's
-    /// wait for the line's end, where ``parseFieldLine(_:)`` names them (nginx drops such a line).
-    private static func arrivingFieldNameError(_ line: ArraySlice<UInt8>) -> HTTPRequestError? {
+    /// at that byte: white space first (``leadingWhitespaceError(isFirstField:)``; found beside
+    /// nginx: `Connection: ke%p-alive` CRLF, SP CR waited for the read deadline), an empty name
+    /// (the line starts with `:`), or white space before the colon (RFC 9112 section 5.1: a
+    /// server MUST answer 400). Other bytes that are not a token's wait for the line's end,
+    /// where ``parseFieldLine(_:)`` names them (nginx drops such a line).
+    private static func arrivingFieldLineError(_ line: ArraySlice<UInt8>, isFirstField: Bool) -> HTTPRequestError? {
+        if let first = line.first, ASCII.isWhitespace(first) { return leadingWhitespaceError(isFirstField: isFirstField) }
         let colon = line.firstIndex(of: ASCII.colon)
         if colon == line.startIndex { return .malformedFieldLine("empty field name") }
         if line[..<(colon ?? line.endIndex)].contains(where: ASCII.isWhitespace) {

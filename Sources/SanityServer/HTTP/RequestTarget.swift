@@ -1,3 +1,5 @@
+import Serialization
+
 /// The parts of a request target that routing and the echo show (RFC 9112 section 3.2,
 /// RFC 3986 section 3).
 struct RequestTarget: Sendable, Equatable {
@@ -70,30 +72,6 @@ struct RequestTarget: Sendable, Equatable {
 
     /// Percent-decodes (RFC 3986 section 2.1) and reads `+` as a space; a broken escape stays as sent.
     static func formDecoded(_ text: ArraySlice<UInt8>) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count)
-        var iterator = text
-        while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "+") {
-                bytes.append(ASCII.space)
-            } else if byte == UInt8(ascii: "%"), iterator.count >= 2,
-                let high = hexValue(iterator[iterator.startIndex]), let low = hexValue(iterator[iterator.startIndex + 1])
-            {
-                bytes.append(high << 4 | low)
-                iterator = iterator.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return ASCII.string(bytes)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        ASCII.string(PercentEncoding.decodedBytes(text.map { $0 == UInt8(ascii: "+") ? ASCII.space : $0 }[...]))
     }
 }
