@@ -52,10 +52,13 @@ struct ChunkedBodyDecoder: Sendable {
                         input, limit: Self.maxSizeLineBytes, tooLong: .malformedChunkedBody("chunk size line too long"))
                 else {
                     // What has arrived of the size line must already be a size (and extensions):
-                    // `0x3` is refused at its `x`, not at the read deadline.
+                    // `0x3` is refused at its `x`, not at the read deadline. A CR may be the line's
+                    // end, so what comes before it must be a size, even when that is nothing (a
+                    // CR first can only end an empty size line; nginx refuses it at once).
                     var partial = input[offset...]
-                    if partial.last == ASCII.carriageReturn { partial = partial.dropLast() }
-                    if !partial.isEmpty { _ = try parseSize(partial) }
+                    let endsWithCR = partial.last == ASCII.carriageReturn
+                    if endsWithCR { partial = partial.dropLast() }
+                    if !partial.isEmpty || endsWithCR { _ = try parseSize(partial) }
                     return false
                 }
                 let size = try parseSize(line)
