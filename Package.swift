@@ -16,14 +16,14 @@ let package = Package(
         // which already depends on both kits and chooses every side effect.
         // The Debian archive's InRelease and Packages.xz files are read through the same transport;
         // their signature check is behind `ArchiveSignatureCheck` (gpgv, run by the CLI).
-        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests", "Serialization", "YAML", "XZ"]),
+        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests", "Serialization", "YAML", "XZ", "JSONReader"]),
         // Argument parsing, help text, commands and exit codes; runs in-process for tests. Holds the
         // libcurl registry transport for `stagebuild lock` (see StageKit).
         .target(
             name: "StagebuildCLI",
             dependencies: [
                 "StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl", "Digests", "Exporter", "Patterns",
-                "Serialization", "YAML",
+                "Serialization", "YAML", "JSONReader",
             ]),
         // HTTP/1.1 sanity upstream on POSIX sockets: event loops on epoll, a pure request parser, echo
         // routes, graceful shutdown.
@@ -57,6 +57,12 @@ let package = Package(
         // aliases resolved, keys unique, size and depth limited. libyaml's static archive
         // (`-l:libyaml.a`), as RE2's: the runtime image needs no libyaml package.
         .target(name: "YAML", dependencies: ["CYAML"], linkerSettings: [.linkedLibrary(":libyaml.a")]),
+        // Jansson from Debian's libjansson-dev: a strict JSON decoder (a member named twice is an error).
+        .systemLibrary(name: "CJansson", providers: [.apt(["libjansson-dev"])]),
+        // The only importer of CJansson: JSON text read strictly into Serialization's `JSONValue`
+        // (lockfiles, registry answers, auth files). Jansson's static archive, as libyaml's.
+        .target(
+            name: "JSONReader", dependencies: ["CJansson", "Serialization"], linkerSettings: [.linkedLibrary(":libjansson.a")]),
         // liblzma from Debian's liblzma-dev: the xz decoder (Debian's Packages.xz indexes).
         .systemLibrary(name: "CLzma", providers: [.apt(["liblzma-dev"])]),
         // The only importer of CLzma: a whole .xz file decompressed, with a bound on its size.
@@ -71,7 +77,9 @@ let package = Package(
         // normally, it replays inputs and runs the scaling check (Tests/Fuzz/README.md).
         .executableTarget(
             name: "stagebuild-fuzz",
-            dependencies: ["DockerfileSyntax", "SanityServer", "ProbeKit", "StageKit", "Serialization", "CLibFuzzer"],
+            dependencies: [
+                "DockerfileSyntax", "SanityServer", "ProbeKit", "StageKit", "Serialization", "JSONReader", "CLibFuzzer",
+            ],
             path: "Tests/Fuzz", exclude: ["Seeds", "README.md"]),
         // libFuzzer's LLVMFuzzerRunDriver, which the fuzz build's main calls.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
@@ -91,6 +99,7 @@ let package = Package(
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader", "Serialization"]),
         .testTarget(name: "XZTests", dependencies: ["XZ", "TestSupport"]),
         .testTarget(name: "ExporterTests", dependencies: ["Exporter", "ProbeKit", "Serialization"]),
         // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.

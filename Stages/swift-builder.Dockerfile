@@ -31,12 +31,15 @@ RUN set -eux; \
 
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
 # and curl's own API), OpenSSL's libcrypto, RE2 (linear-time regular expressions),
-# libyaml (config files) and liblzma (the Debian archive's Packages.xz indexes).
+# libyaml (config files), liblzma (the Debian archive's Packages.xz indexes) and
+# Jansson (strict JSON: lockfiles, registry answers, auth files).
 # Each library is pinned with its -dev package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libcurl4=7.88.1-10+deb12u15 \
         libcurl4-openssl-dev=7.88.1-10+deb12u15 \
+        libjansson-dev=2.14-2 \
+        libjansson4=2.14-2 \
         liblzma-dev=5.4.1-1+deb12u2 \
         liblzma5=5.4.1-1+deb12u2 \
         libre2-9=20220601+dfsg-1+b1 \

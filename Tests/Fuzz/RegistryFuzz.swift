@@ -1,20 +1,22 @@
 import Foundation
-
-// The readers of a manifest answer are internal to StageKit (the fuzz build is a debug build).
-@testable import StageKit
+import JSONReader
+import StageKit
 
 /// What lock reads from a registry's answers and from image references: `WWW-Authenticate`
 /// challenges (`AuthenticationChallenge.parse`), digests (`Digest(parsing:)`), references
-/// (`ImageReference(parsing:)`), and a manifest answer's media type and error code (the layer
-/// above Foundation's JSON: `RegistryClient.mediaType(of:)`, `RegistrySession.errorCode(in:)`).
+/// (`ImageReference(parsing:)`), and a manifest answer's media type and error code
+/// (`RegistryResponse.manifestMediaType()`, `distributionError`, over the strict JSON reader).
 /// An input is five parts separated by NUL bytes: challenge, digest, reference, `Content-Type`
 /// and body. For every input:
 /// - the challenges written back (RFC 9110 section 11.6.1: `scheme param="value", …`, token68
 ///   as is) read as the same challenges;
 /// - an accepted digest and an accepted reference read back from their printed forms as
 ///   themselves;
-/// - the media type is the `Content-Type` (lower case, parameters dropped), the body's own
-///   `mediaType` or empty, and an error code comes from the body's first error.
+/// - an accepted manifest's media type is a manifest type and the `Content-Type` (lower case,
+///   parameters dropped) or the body's own `mediaType`, its body an object with
+///   `schemaVersion` 2; an error code is the body's first error's;
+/// - wherever the strict JSON reader accepts a body, Foundation's reader reads the same
+///   `mediaType` and first error code from it (the strict reader refuses, never misreads).
 enum RegistryFuzz {
     static let target = FuzzTarget(name: "registry", check: check, grow: grow)
 
@@ -42,15 +44,20 @@ enum RegistryFuzz {
         let response = RegistryResponse(
             statusCode: 200, headers: contentType.isEmpty ? [] : [.init(name: "Content-Type", value: contentType)],
             body: Array(body.utf8))
+        let strict = try? JSONDocument.parse(Array(body.utf8))
         let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
-        let mediaType = RegistryClient.mediaType(of: response)
-        let header = RegistryClient.contentType(of: response)
-        if !(mediaType == header || mediaType == object?["mediaType"] as? String || mediaType.isEmpty) {
-            invariantFailed("registry", "the media type is neither the Content-Type nor the body's")
+        if let mediaType = try? response.manifestMediaType() {
+            guard RegistryClient.manifestMediaTypes.contains(mediaType),
+                mediaType == response.contentType || mediaType == strict?[member: "mediaType"]?.stringValue,
+                strict?[member: "schemaVersion"]?.integerValue == 2
+            else {
+                invariantFailed("registry", "an accepted manifest's media type or schemaVersion is not the answer's")
+            }
         }
-        if let (code, _) = RegistrySession.errorCode(in: response),
-            ((object?["errors"] as? [[String: Any]])?.first?["code"] as? String) != code
-        {
+        if let strict, let object, strict[member: "mediaType"]?.stringValue != object["mediaType"] as? String {
+            invariantFailed("registry", "the strict reader and Foundation read another mediaType")
+        }
+        if strict != nil, response.distributionError?.code != (object?["errors"] as? [[String: Any]])?.first?["code"] as? String {
             invariantFailed("registry", "the error code is not the body's first error's")
         }
     }

@@ -107,13 +107,15 @@ struct LockRegistryTests {
         let image = registries.image("AUTH_PORT")
         let project = try project(from: [image])
         let insecure = ["--insecure-registry", registries.host("AUTH_PORT")]
-        let run = try project.stagebuild(["lock"] + insecure + ["--registry-auth", registries.credentials])
+        let run = try project.stagebuild(
+            ["lock"] + insecure + ["--registry-auth", registries.host("AUTH_PORT") + "=" + registries.credentials])
         #expect(run.status == 0, "\(run)")
         #expect(try project.lockfile().images[image]?.digest == registries["AUTH_IMAGE_DIGEST"])
         #expect(!run.output.contains(registries["AUTH_PASSWORD"]))
 
         let fromEnvironment = try project.stagebuild(
-            ["lock"] + insecure, environment: ["STAGEBUILD_REGISTRY_AUTH": registries.credentials])
+            ["lock"] + insecure,
+            environment: ["STAGEBUILD_REGISTRY_AUTH": registries.host("AUTH_PORT") + "=" + registries.credentials])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment)")
         #expect(!fromEnvironment.output.contains(registries["AUTH_PASSWORD"]))
     }
@@ -133,7 +135,9 @@ struct LockRegistryTests {
 
         let wrongPassword = registries["AUTH_PASSWORD"] + "-wrong"
         let wrong = try project.stagebuild(
-            ["lock"] + insecure + ["--registry-auth", registries["AUTH_USER"] + ":" + wrongPassword])
+            ["lock"] + insecure + [
+                "--registry-auth", registries.host("AUTH_PORT") + "=" + registries["AUTH_USER"] + ":" + wrongPassword,
+            ])
         #expect(wrong.status == 69, "\(wrong)")
         #expect(wrong.stderr.contains("refused the credentials of user \(registries["AUTH_USER"])"), "\(wrong)")
         #expect(!wrong.output.contains(wrongPassword))
@@ -195,5 +199,15 @@ struct LockRegistryTests {
         try expectFailureLeavesLockfile(
             image: registries.image("TAMPER_PORT", tag: "nodigest"), insecure: registries.host("TAMPER_PORT"), status: 69,
             words: ["digest mismatch", "announces \(registries["IMAGE_DIGEST"])"])
+    }
+
+    /// `compose-lock-pins-non-manifest`: bytes served with a manifest media type that are no
+    /// manifest are never pinned.
+    @Test(arguments: [("badjson", "its body is not JSON"), ("bodytype", "its body's schemaVersion is not 2")])
+    func anAnswerThatIsNoManifestIsNeverPinned(tag: String, problem: String) throws {
+        let registries = try Registries.current()
+        try expectFailureLeavesLockfile(
+            image: registries.image("TAMPER_PORT", tag: tag), insecure: registries.host("TAMPER_PORT"), status: 69,
+            words: ["GET http://", problem, "is \(registries.host("TAMPER_PORT")) a container registry?"])
     }
 }

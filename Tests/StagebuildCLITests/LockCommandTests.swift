@@ -38,8 +38,10 @@ import Testing
         let result = runStagebuild(["lock", "--help"], in: "/")
         #expect(result.status == .success)
         for word in [
-            "USAGE: stagebuild lock [STAGEFILE] [--check]", "--proxy URL", "--noproxy LIST", "--cacert FILE",
-            "--insecure-registry HOST:PORT", "--registry-auth USER:PASS", "--connect-timeout SECONDS", "--max-time SECONDS",
+            "USAGE: stagebuild lock [STAGEFILE] [--check [--online]]", "--online", "--proxy URL", "--noproxy LIST",
+            "--cacert FILE",
+            "--insecure-registry HOST:PORT", "--registry-auth HOST=USER:PASS", "--registry-auth-file FILE",
+            "--connect-timeout SECONDS", "--max-time SECONDS", "credHelpers", "REGISTRY_AUTH_FILE",
             "--stages DIR", "STAGEBUILD_REGISTRY_AUTH", "registry-1.docker.io", "69 a registry unreachable", "65 bad input",
         ] {
             #expect(result.stdout.contains(word), "lock --help lacks \(word)")
@@ -49,7 +51,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (["lock", "--registry-auth", "no-colon-secret"], "--registry-auth takes USER:PASS"),
+        (["lock", "--registry-auth", "no-colon-secret"], "--registry-auth takes HOST=USER:PASS"),
+        (["lock", "--registry-auth", "deploy:no-colon-secret"], "credentials without a host would go to every registry"),
+        (["lock", "--registry-auth", "team=deploy:no-colon-secret"], "'team' names no registry host"),
         (["lock", "--insecure-registry", "http://r:5000"], "--insecure-registry takes HOST:PORT"),
         (["lock", "--connect-timeout", "0"], "--connect-timeout must be a number of seconds from 0.001 to 86400"),
         (["lock", "--max-time", "soon"], "--max-time must be a number of seconds from 0.001 to 86400"),
@@ -96,8 +100,56 @@ import Testing
         let scratch = try Self.project()
         let result = scratch.run(["lock"], environment: ["STAGEBUILD_REGISTRY_AUTH": "justasecret"])
         #expect(result.status == .usage)
-        #expect(result.stderr.contains("STAGEBUILD_REGISTRY_AUTH must be USER:PASS"))
+        #expect(result.stderr.contains("STAGEBUILD_REGISTRY_AUTH takes HOST=USER:PASS"))
         #expect(!result.stderr.contains("justasecret"))
+    }
+
+    /// `compose-lock-duplicate-json-keys`: a second `images` member (a merge that kept both
+    /// sides) is refused at its line by `--check` and `compose --locked`, whichever copy a
+    /// reader would take.
+    @Test func aMemberNamedTwiceIsRefusedAtItsLine() throws {
+        let scratch = try Self.project()
+        try Self.writeLockfile(in: scratch)
+        let written = try #require(scratch.text("stagebuild.lock"))
+        let forged = written.replacingOccurrences(
+            of: "{\n  \"formatVersion\"", with: "{\n  \"images\": {},\n  \"formatVersion\"")
+        try #require(forged != written)
+        try scratch.write(forged, to: "stagebuild.lock")
+        for arguments in [["lock", "--check"], ["compose", "--locked"]] {
+            let result = scratch.run(arguments)
+            #expect(result.status == .dataError, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("stagebuild.lock:4:"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("error: not a stagebuild lockfile: duplicate object key near '\"images\"'"),
+                "\(result.stderr)")
+        }
+    }
+
+    /// `compose-lock-error-then-success`: a run that succeeds prints no `error:` line.
+    @Test(arguments: [#"{"sentinel": true}"#, "not json {", #"{"formatVersion": 2}"#])
+    func anUnreadableOldLockfileIsReplacedWithAWarningNotAnError(old: String) throws {
+        let scratch = try Self.project(stagefile: "FROM scratch AS app\nUSER 1000\n")
+        try scratch.write(old, to: "stagebuild.lock")
+        let result = scratch.run(["lock"])
+        #expect(result.status == .success, "\(result.stderr)")
+        #expect(!result.stderr.contains("error:"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("warning: stagebuild.lock is not a lockfile this stagebuild reads ("), "\(result.stderr)")
+        #expect(result.stderr.contains("); writing a new one"), "\(result.stderr)")
+        #expect(result.stdout.contains("wrote stagebuild.lock"), "\(result.stdout)")
+        #expect(try Lockfile(parsing: try #require(scratch.text("stagebuild.lock"))).images.isEmpty)
+    }
+
+    @Test func anAuthFileThatCannotBeReadStopsTheRunWithoutShowingASecret() throws {
+        let scratch = try Self.project()
+        let missing = scratch.run(["lock", "--registry-auth-file", "no-such.json"])
+        #expect(missing.status == .ioError, "\(missing.stderr)")
+        #expect(missing.stderr.contains("cannot read the auth file"), "\(missing.stderr)")
+        try scratch.write(#"{"auths": {"r.example": {"auth": "bm9jb2xvbnNlY3JldA=="}}}"#, to: "auth.json")
+        let malformed = scratch.run(["lock", "--registry-auth-file", "auth.json"])
+        #expect(malformed.status == .dataError, "\(malformed.stderr)")
+        #expect(malformed.stderr.contains("auths.r.example.auth is not the base64 of USER:PASS"), "\(malformed.stderr)")
+        #expect(!malformed.stderr.contains("nocolonsecret") && !malformed.stderr.contains("bm9jb2xvbnNlY3JldA"))
+        #expect(!scratch.exists("stagebuild.lock"))
     }
 
     @Test func checkSaysMissingThenCurrentThenStale() throws {
@@ -133,7 +185,7 @@ import Testing
         try scratch.write("{ not json", to: "stagebuild.lock")
         let result = scratch.run(["lock", "--check"])
         #expect(result.status == .dataError)
-        #expect(result.stderr.contains("stagebuild.lock: not a stagebuild lockfile"), "\(result.stderr)")
+        #expect(result.stderr.contains("stagebuild.lock:1:5: error: not a stagebuild lockfile"), "\(result.stderr)")
     }
 
     @Test func anUnreachableRegistryExits69AndLeavesTheLockfile() throws {

@@ -1,4 +1,4 @@
-import Foundation
+import JSONReader
 import Serialization
 
 extension Lockfile {
@@ -37,120 +37,137 @@ extension Lockfile {
         return document.text() + "\n"
     }
 
-    /// Reads a lockfile's text.
+    /// Reads a lockfile's text, strictly: what `stagebuild lock` writes and nothing another
+    /// reader could take differently.
     ///
     /// - Parameter text: The file's content.
-    /// - Throws: `LockfileError` for text that is not JSON, a format version this stagebuild
-    ///   does not read, a missing or mistyped field, an invalid digest, or an entry whose
-    ///   `reference` differs from its key.
+    /// - Throws: `LockfileError` for text that is not JSON or that a strict reader refuses (a
+    ///   member named twice, as a merge that kept both sides writes it: Foundation would read
+    ///   the first, jq, Python and Go the last; see ``JSONReader/JSONDocument``), with its line
+    ///   and column; a format version this stagebuild does not read; a member missing, of
+    ///   another type or not one the format has; an invalid digest; an entry whose `reference`
+    ///   differs from its key.
     public init(parsing text: String) throws(LockfileError) {
-        let data = Data(text.utf8)
-        let version: Int
+        let document: JSONValue
         do {
-            version = try JSONDecoder().decode(VersionField.self, from: data).formatVersion
+            document = try JSONDocument.parse(text)
         } catch {
-            throw LockfileError("not a stagebuild lockfile (expected a JSON object with formatVersion): \(Self.describe(error))")
+            throw LockfileError(
+                "not a stagebuild lockfile: \(error.message); run stagebuild lock to rewrite it", line: error.line,
+                column: error.column)
         }
+        let reader = Reader(path: "")
+        let version = try reader.integer(document, "formatVersion")
         guard version == Self.formatVersion else {
             throw LockfileError(
                 "format \(version) is not the format \(Self.formatVersion) this stagebuild reads; run stagebuild lock to rewrite it"
             )
         }
-        let document: Document
-        do {
-            document = try JSONDecoder().decode(Document.self, from: data)
-        } catch {
-            throw LockfileError("malformed lockfile: \(Self.describe(error)); run stagebuild lock to rewrite it")
-        }
-        func digest(_ text: String, _ field: String) throws(LockfileError) -> Digest {
-            do {
-                return try Digest(parsing: text)
-            } catch {
-                throw LockfileError("\(field): \(error.description)")
-            }
-        }
+        try reader.onlyMembers(
+            of: document, ["debianSnapshot", "formatVersion", "images", "inputsDigest", "packages", "templates"])
         var images: [String: Image] = [:]
-        for (key, entry) in document.images {
-            guard entry.reference == key else {
-                throw LockfileError("images.\(key): its reference is \(entry.reference), not its key")
+        for (key, entry) in try reader.object(document, "images") {
+            let entryReader = Reader(path: "images.\(key)")
+            try entryReader.onlyMembers(of: entry, ["digest", "integrity", "mediaType", "name", "reference"])
+            let reference = try entryReader.string(entry, "reference")
+            guard reference == key else {
+                throw LockfileError("images.\(key): its reference is \(reference), not its key")
             }
             var image = Image(
-                reference: entry.reference, name: entry.name, digest: try digest(entry.digest, "images.\(key).digest"),
-                mediaType: entry.mediaType)
-            image.recordedIntegrity = try digest(entry.integrity, "images.\(key).integrity")
+                reference: reference, name: try entryReader.string(entry, "name"),
+                digest: try entryReader.digest(entry, "digest"), mediaType: try entryReader.string(entry, "mediaType"))
+            image.recordedIntegrity = try entryReader.digest(entry, "integrity")
             images[key] = image
         }
         var templates: [String: Digest] = [:]
-        for (name, entry) in document.templates {
-            templates[name] = try digest(entry.digest, "templates.\(name).digest")
+        for (name, entry) in try reader.object(document, "templates") {
+            let entryReader = Reader(path: "templates.\(name)")
+            try entryReader.onlyMembers(of: entry, ["digest"])
+            templates[name] = try entryReader.digest(entry, "digest")
         }
         var packages: [String: Package] = [:]
-        for (key, entry) in document.packages {
+        for (key, entry) in try reader.object(document, "packages") {
+            let entryReader = Reader(path: "packages.\(key)")
+            try entryReader.onlyMembers(
+                of: entry, ["architecture", "filename", "integrity", "name", "sha256", "suite", "version"])
             var package = Package(
                 ResolvedPackage(
                     written: key,
                     entry: PackagesIndex.Entry(
-                        name: entry.name, version: entry.version, architecture: entry.architecture, filename: entry.filename,
-                        sha256: entry.sha256), suite: entry.suite))
-            package.recordedIntegrity = try digest(entry.integrity, "packages.\(key).integrity")
+                        name: try entryReader.string(entry, "name"), version: try entryReader.string(entry, "version"),
+                        architecture: try entryReader.string(entry, "architecture"),
+                        filename: try entryReader.string(entry, "filename"), sha256: try entryReader.string(entry, "sha256")),
+                    suite: try entryReader.string(entry, "suite")))
+            package.recordedIntegrity = try entryReader.digest(entry, "integrity")
             packages[key] = package
         }
-        if let snapshot = document.debianSnapshot, !DebianArchiveState.isSnapshotTime(snapshot) {
+        let snapshot = document[member: "debianSnapshot"] == nil ? nil : try reader.string(document, "debianSnapshot")
+        if let snapshot, !DebianArchiveState.isSnapshotTime(snapshot) {
             throw LockfileError("debianSnapshot: '\(snapshot)' is no snapshot time YYYYMMDDTHHMMSSZ")
         }
         self.packages = packages
-        self.debianSnapshot = document.debianSnapshot
+        self.debianSnapshot = snapshot
         self.formatVersion = version
         self.images = images
         self.templates = templates
-        self.inputsDigest = try digest(document.inputsDigest, "inputsDigest")
+        self.inputsDigest = try reader.digest(document, "inputsDigest")
     }
 
-    private struct VersionField: Decodable {
-        var formatVersion: Int
-    }
+    /// Reads the members of one object of the document, naming the path of what is wrong.
+    private struct Reader {
+        /// The object's path, e.g. `images.debian:bookworm-slim`; empty for the document.
+        var path: String
 
-    private struct Document: Decodable {
-        struct ImageEntry: Decodable {
-            var digest: String
-            var integrity: String
-            var mediaType: String
-            var name: String
-            var reference: String
+        func name(_ member: String) -> String { path.isEmpty ? member : "\(path).\(member)" }
+
+        func value(_ object: JSONValue, _ member: String) throws(LockfileError) -> JSONValue {
+            guard object.members != nil else { throw LockfileError("\(path.isEmpty ? "the document" : path) is not an object") }
+            guard let value = object[member: member] else { throw LockfileError("missing field \(name(member))") }
+            return value
         }
 
-        struct TemplateEntry: Decodable {
-            var digest: String
+        func string(_ object: JSONValue, _ member: String) throws(LockfileError) -> String {
+            let value = try value(object, member)
+            guard let text = value.stringValue else {
+                throw LockfileError("\(name(member)) is a JSON \(value.typeName), not a string")
+            }
+            return text
         }
 
-        struct PackageEntry: Decodable {
-            var architecture: String
-            var filename: String
-            var integrity: String
-            var name: String
-            var sha256: String
-            var suite: String
-            var version: String
+        func integer(_ object: JSONValue, _ member: String) throws(LockfileError) -> Int {
+            let value = try value(object, member)
+            guard let number = value.integerValue else {
+                throw LockfileError("\(name(member)) is a JSON \(value.typeName), not an integer")
+            }
+            return number
         }
 
-        var debianSnapshot: String?
-        var images: [String: ImageEntry]
-        var packages: [String: PackageEntry]
-        var inputsDigest: String
-        var templates: [String: TemplateEntry]
-    }
+        func digest(_ object: JSONValue, _ member: String) throws(LockfileError) -> Digest {
+            let text = try string(object, member)
+            do {
+                return try Digest(parsing: text)
+            } catch {
+                throw LockfileError("\(name(member)): \(error.description)")
+            }
+        }
 
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            return "missing field \((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty
-                ? "not valid JSON" : "invalid value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        default:
-            return "\(error)"
+        func object(_ object: JSONValue, _ member: String) throws(LockfileError) -> [(String, JSONValue)] {
+            let value = try value(object, member)
+            guard let members = value.members else {
+                throw LockfileError("\(name(member)) is a JSON \(value.typeName), not an object")
+            }
+            return members
+        }
+
+        /// Refuses a member the format does not have: it would be read by no one, and a
+        /// reviewer could take it for one that counts.
+        func onlyMembers(of object: JSONValue, _ names: Set<String>) throws(LockfileError) {
+            guard let members = object.members else {
+                throw LockfileError("\(path.isEmpty ? "the document" : path) is a JSON \(object.typeName), not an object")
+            }
+            if let unknown = members.first(where: { !names.contains($0.0) }) {
+                throw LockfileError("\(name(unknown.0)) is not a field of a stagebuild lockfile")
+            }
         }
     }
 }

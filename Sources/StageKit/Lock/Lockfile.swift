@@ -76,20 +76,14 @@ public struct Lockfile: Sendable, Hashable {
         /// True when the file's `integrity` does not match the entry's fields: it was edited.
         public var isEdited: Bool { recordedIntegrity != integrity }
 
-        /// The media types a registry serves for a tag: OCI and Docker image manifests and
-        /// indexes (OCI image spec, "Media Types"; Docker's manifest v2 schema 2).
-        public static let manifestMediaTypes: Set<String> = [
-            "application/vnd.oci.image.index.v1+json", "application/vnd.oci.image.manifest.v1+json",
-            "application/vnd.docker.distribution.manifest.list.v2+json",
-            "application/vnd.docker.distribution.manifest.v2+json",
-        ]
-
         /// Why the entry is not what `stagebuild lock` writes, even with a matching integrity
         /// digest (recomputed by hand): `nil` when it is.
         public var invalidity: String? {
             guard let parsed = try? ImageReference(parsing: reference) else { return "its reference does not parse" }
             if name != parsed.canonical { return "its name is \(name), not \(parsed.canonical)" }
-            if !Self.manifestMediaTypes.contains(mediaType) { return "its media type \(mediaType) is no image manifest or index" }
+            if !RegistryClient.manifestMediaTypes.contains(mediaType) {
+                return "its media type \(mediaType) is no image manifest or index"
+            }
             return nil
         }
 
@@ -264,14 +258,23 @@ public struct Lockfile: Sendable, Hashable {
 public struct LockfileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong and how to fix it.
     public var reason: String
+    /// The 1-based line of the text where it is, when the JSON reader says.
+    public var line: Int?
+    /// The 1-based column there, in Unicode scalars.
+    public var column: Int?
 
     /// Creates an error.
     ///
-    /// - Parameter reason: What is wrong.
-    public init(_ reason: String) {
+    /// - Parameters:
+    ///   - reason: What is wrong.
+    ///   - line: The line, when known.
+    ///   - column: The column, when known.
+    public init(_ reason: String, line: Int? = nil, column: Int? = nil) {
         self.reason = reason
+        self.line = line
+        self.column = column
     }
 
-    /// The reason.
-    public var description: String { reason }
+    /// The reason, after `LINE:COLUMN: ` when known.
+    public var description: String { line.map { "\($0):\(column ?? 1): \(reason)" } ?? reason }
 }

@@ -14,10 +14,16 @@ import Foundation
 ///
 /// A `401` is answered once, following its `WWW-Authenticate` challenge (Docker's token
 /// authentication): `Bearer` asks the token service at `realm` for a pull token with the
-/// challenge's `service` and `scope` (anonymously, or with the credentials when given);
-/// `Basic` sends the credentials. Redirects (`301`, `302`, `303`, `307`, `308`) are followed
-/// up to five times; `Authorization` is dropped when one leaves the host, and one from HTTPS
-/// to plain HTTP is refused.
+/// challenge's `service` and `scope`; `Basic` sends the credentials. A registry's credentials
+/// (``RegistryCredentialStore``: found for its host alone) go only to that registry's own API
+/// host and to the token service its own challenge names, over HTTPS or to a registry named
+/// insecure; a challenge from any other host (after a redirect) is answered anonymously.
+/// Redirects (`301`, `302`, `303`, `307`, `308`) are followed up to five times;
+/// `Authorization` is dropped when one leaves the host, and one from HTTPS to plain HTTP is
+/// refused.
+///
+/// A manifest fetched with `GET` is pinned only when its body reads as the manifest or index
+/// its media type names (``RegistryResponse/manifestMediaType()``).
 public struct RegistryClient: Sendable {
     /// The manifest media types asked for, most wanted first.
     public static let manifestMediaTypes = [
@@ -29,8 +35,8 @@ public struct RegistryClient: Sendable {
 
     /// How requests are sent.
     public var transport: any RegistryTransport
-    /// Credentials for Basic challenges and token services, or `nil` for anonymous access.
-    public var credentials: RegistryCredentials?
+    /// Where each registry's credentials are found; a registry it does not know is asked anonymously.
+    public var credentials: RegistryCredentialStore
     /// Registries (`HOST:PORT` as in the reference, lower case) reached over plain HTTP.
     public var insecureRegistries: Set<String>
 
@@ -38,9 +44,11 @@ public struct RegistryClient: Sendable {
     ///
     /// - Parameters:
     ///   - transport: How requests are sent.
-    ///   - credentials: Credentials for registries that ask, or `nil`.
+    ///   - credentials: Each registry's credentials.
     ///   - insecureRegistries: `HOST:PORT` values of registries that speak plain HTTP.
-    public init(transport: any RegistryTransport, credentials: RegistryCredentials? = nil, insecureRegistries: [String] = []) {
+    public init(
+        transport: any RegistryTransport, credentials: RegistryCredentialStore = .anonymous, insecureRegistries: [String] = []
+    ) {
         self.transport = transport
         self.credentials = credentials
         self.insecureRegistries = Set(insecureRegistries.map { $0.lowercased() })
@@ -80,7 +88,7 @@ public struct RegistryClient: Sendable {
         let manifestURL = url + reference.effectiveTag
         let (_, head) = try session.fetch("HEAD", manifestURL)
         if let header = head.header("Docker-Content-Digest"), let digest = try? Digest(parsing: header),
-            digest.algorithm == "sha256", let mediaType = Self.contentType(of: head), Self.manifestMediaTypes.contains(mediaType)
+            digest.algorithm == "sha256", let mediaType = head.contentType, Self.manifestMediaTypes.contains(mediaType)
         {
             return ResolvedImage(reference: reference, digest: digest, mediaType: mediaType)
         }
@@ -94,27 +102,5 @@ public struct RegistryClient: Sendable {
                 "digest mismatch: the registry announces \(announced) but the manifest it sent hashes to \(actual)")
         }
         return ResolvedImage(reference: reference, digest: actual, mediaType: try session.manifestMediaType(request, response))
-    }
-
-    /// `Content-Type` without parameters, lower case; `nil` when absent.
-    static func contentType(of response: RegistryResponse) -> String? {
-        guard let value = response.header("Content-Type") else { return nil }
-        let type =
-            value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
-            ?? ""
-        return type.isEmpty ? nil : type.lowercased()
-    }
-
-    /// The manifest's media type: `Content-Type` when it names a manifest type, else the
-    /// body's own `mediaType` field, else `Content-Type` as sent (or empty).
-    static func mediaType(of response: RegistryResponse) -> String {
-        let header = contentType(of: response)
-        if let header, manifestMediaTypes.contains(header) { return header }
-        if let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-            let mediaType = object["mediaType"] as? String
-        {
-            return mediaType
-        }
-        return header ?? ""
     }
 }

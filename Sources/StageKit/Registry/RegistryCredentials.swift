@@ -1,6 +1,7 @@
-/// A user name and password for registries that ask for HTTP Basic authentication (and for
-/// token services that accept them), from `--registry-auth USER:PASS` or
-/// `STAGEBUILD_REGISTRY_AUTH`. Never printed: ``description`` masks the password.
+/// A user name and password (or access token) for one registry, which asks for HTTP Basic
+/// authentication or sends them to its token service: from `--registry-auth HOST=USER:PASS`,
+/// an auth file or a credential helper (``RegistryCredentialStore``). Never printed:
+/// ``description`` masks the password.
 public struct RegistryCredentials: Sendable, Hashable, CustomStringConvertible {
     /// The user name.
     public var user: String

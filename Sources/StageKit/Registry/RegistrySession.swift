@@ -1,4 +1,5 @@
 import Foundation
+import JSONReader
 import Serialization
 
 /// The requests of one resolution: the authorization won so far, redirects, and errors that
@@ -8,6 +9,8 @@ struct RegistrySession {
     let reference: ImageReference
     /// The `Authorization` value to send to the registry host, once a challenge was answered.
     var authorization: String?
+    /// The registry's credentials once looked up (`.some(nil)`: it has none), and where they came from.
+    var credentials: (credentials: RegistryCredentials, origin: String)??
     static let maxRedirects = 5
 
     init(client: RegistryClient, reference: ImageReference) {
@@ -20,21 +23,42 @@ struct RegistrySession {
         RegistryError(image: reference.written, hop: request.description, kind: kind, message: message)
     }
 
-    /// The media type of a manifest answer, which must be one of the four manifest types asked
-    /// for: anything else (an HTML page, a text/plain echo, a captive portal) is no image, and
-    /// pinning its hash would pin nonsense.
+    /// The media type of a manifest answer, whose body must read as the manifest or index its
+    /// type names (``RegistryResponse/manifestMediaType()``): anything else (an HTML page, a
+    /// text/plain echo, a captive portal, a truncated or altered body) is no image, and pinning
+    /// its hash would pin nonsense.
     ///
     /// - Throws: `RegistryError` of kind `unexpectedAnswer` naming what was served.
     func manifestMediaType(_ request: RegistryRequest, _ response: RegistryResponse) throws(RegistryError) -> String {
-        let mediaType = RegistryClient.mediaType(of: response)
-        guard RegistryClient.manifestMediaTypes.contains(mediaType) else {
-            let served = mediaType.isEmpty ? "no media type" : mediaType
-            throw error(
+        do {
+            return try response.manifestMediaType()
+        } catch {
+            throw self.error(
                 request, .unexpectedAnswer,
-                "the answer is \(served), not an image manifest (OCI image index or manifest, Docker manifest list or v2 "
+                "\(error.description): no image manifest (OCI image index or manifest, Docker manifest list or v2 "
                     + "manifest); is \(reference.domain) a container registry?")
         }
-        return mediaType
+    }
+
+    /// The registry's credentials, looked up once, when a challenge first asks.
+    mutating func registryCredentials(
+        _ request: RegistryRequest
+    ) throws(RegistryError) -> (credentials: RegistryCredentials, origin: String)? {
+        if let credentials { return credentials }
+        do {
+            let found = try client.credentials.credentials(for: reference)
+            credentials = .some(found)
+            return found
+        } catch {
+            throw self.error(request, .authentication, error.reason)
+        }
+    }
+
+    /// Whether a request went to the registry's own API host, the only host its credentials
+    /// answer a Basic challenge for.
+    func isRegistryHost(_ request: RegistryRequest) -> Bool {
+        guard let url = URL(string: request.url) else { return false }
+        return Self.authority(of: url).lowercased() == reference.apiHost.lowercased()
     }
 
     /// Sends a manifest request, answering one `401` challenge, and returns a `200` answer.
@@ -54,11 +78,11 @@ struct RegistrySession {
         case 200:
             return (request, response)
         case 404:
-            var code = Self.errorCode(in: response)
+            var code = response.distributionError
             if code == nil && method == "HEAD",
                 let (_, answer) = try? send("GET", url, headerLines: [accept], authorization: authorization)
             {
-                code = Self.errorCode(in: answer)
+                code = answer.distributionError
             }
             let host = reference.apiHost
             if code?.code == "NAME_UNKNOWN" {
@@ -69,7 +93,8 @@ struct RegistrySession {
         case 403:
             throw error(
                 request, .authentication,
-                "access denied (403\(Self.errorCode(in: response).map { " " + $0.code } ?? "")); check --registry-auth")
+                "access denied (403\(response.distributionError.map { " " + $0.code } ?? "")); check the credentials for "
+                    + "\(reference.domain) (--registry-auth \(reference.domain)=USER:PASS, or an auth file)")
         case 502, 503, 504:
             throw error(
                 request, .unreachable,
@@ -77,7 +102,7 @@ struct RegistrySession {
         case 429:
             throw error(request, .unexpectedAnswer, "too many requests (429): the registry limits pulls; try again later")
         default:
-            let detail = Self.errorCode(in: response).map { " \($0.code): \($0.message)" } ?? ""
+            let detail = response.distributionError.map { " \($0.code): \($0.message)" } ?? ""
             throw error(request, .unexpectedAnswer, "the registry answered HTTP \(response.statusCode)\(detail)")
         }
     }
@@ -87,32 +112,54 @@ struct RegistrySession {
         var refusal: String
     }
 
-    /// Answers a `401`'s challenge: gets a bearer token, or takes Basic credentials.
+    /// Answers a `401`'s challenge: gets a bearer token, or takes Basic credentials. Only a
+    /// challenge from the registry's own API host is answered with its credentials.
     mutating func authenticate(_ request: RegistryRequest, _ response: RegistryResponse) throws(RegistryError) -> Answer {
         let values = response.headers(named: "WWW-Authenticate")
         let challenges = values.flatMap(AuthenticationChallenge.parse)
         let host = reference.apiHost
+        let ownHost = isRegistryHost(request)
+        let auth = "--registry-auth \(reference.domain)=USER:PASS"
         if let bearer = challenges.first(where: { $0.scheme == "bearer" }) {
-            authorization = "Bearer " + (try token(for: bearer, request: request))
-            let hint = client.credentials == nil ? "; if it is private, give --registry-auth USER:PASS" : ""
+            let found = ownHost ? try registryCredentials(request) : nil
+            authorization = "Bearer " + (try token(for: bearer, request: request, credentials: found))
+            let hint = found == nil ? "; if it is private, give \(auth) or log in with docker or podman" : ""
             return Answer(refusal: "\(host) refused the pull token for \(reference.path): the repository may not exist\(hint)")
         }
         if challenges.contains(where: { $0.scheme == "basic" }) {
-            guard let credentials = client.credentials else {
+            let asking = URL(string: request.url).map(Self.authority(of:)) ?? request.url
+            guard ownHost else {
                 throw error(
                     request, .authentication,
-                    "\(host) asks for a user name and password (HTTP Basic authentication); give them with "
-                        + "--registry-auth USER:PASS or STAGEBUILD_REGISTRY_AUTH")
+                    "\(asking) asks for a user name and password after a redirect from \(host); stagebuild sends the "
+                        + "credentials of \(reference.domain) to \(host) only")
             }
-            authorization = credentials.basicAuthorization
-            return Answer(refusal: "\(host) refused the credentials of user \(credentials.user) (401 after Basic authentication)")
+            guard let found = try registryCredentials(request) else {
+                throw error(
+                    request, .authentication,
+                    "\(host) asks for a user name and password (HTTP Basic authentication); give them with \(auth), "
+                        + "STAGEBUILD_REGISTRY_AUTH, --registry-auth-file, or docker or podman login")
+            }
+            authorization = found.credentials.basicAuthorization
+            return Answer(
+                refusal: "\(host) refused the credentials of user \(found.credentials.user) from \(found.origin) "
+                    + "(401 after Basic authentication)")
         }
         let shown = values.isEmpty ? "no WWW-Authenticate header" : "WWW-Authenticate: " + values.joined(separator: ", ")
         throw error(request, .authentication, "\(host) answered 401 with no challenge stagebuild can answer (\(shown))")
     }
 
     /// Asks a token service for a pull token (Docker's "Token Authentication Specification").
-    mutating func token(for challenge: AuthenticationChallenge, request: RegistryRequest) throws(RegistryError) -> String {
+    ///
+    /// - Parameters:
+    ///   - challenge: The registry's Bearer challenge.
+    ///   - request: The request it answered.
+    ///   - credentials: The registry's own credentials, or `nil` to ask anonymously. They go
+    ///     to the token service over HTTPS only, or over HTTP to a registry named insecure.
+    mutating func token(
+        for challenge: AuthenticationChallenge, request: RegistryRequest,
+        credentials: (credentials: RegistryCredentials, origin: String)?
+    ) throws(RegistryError) -> String {
         guard let realm = challenge.parameters["realm"], let realmURL = URL(string: realm), let scheme = realmURL.scheme,
             ["http", "https"].contains(scheme.lowercased())
         else {
@@ -127,20 +174,21 @@ struct RegistrySession {
                 + PercentEncoding.encoded(
                     challenge.parameters["scope"] ?? "repository:\(reference.path):pull", keeping: PercentEncoding.isUnreserved))
         let url = realm + (realm.contains("?") ? "&" : "?") + query.joined(separator: "&")
-        // Credentials go to a token service only over HTTPS, or to a registry named insecure.
         let mayUseCredentials =
             scheme.lowercased() == "https" || client.insecureRegistries.contains(Self.authority(of: realmURL).lowercased())
-        let basic = mayUseCredentials ? client.credentials?.basicAuthorization : nil
+        let sent = mayUseCredentials ? credentials : nil
+        // The token service's own redirects keep no Authorization once they leave its host (send).
         let (tokenRequest, response) = try send(
-            "GET", url, headerLines: ["Accept: application/json"], authorization: basic)
+            "GET", url, headerLines: ["Accept: application/json"], authorization: sent?.credentials.basicAuthorization)
         guard response.statusCode == 200 else {
             let kind: RegistryError.Kind =
                 response.statusCode == 401 || response.statusCode == 403 ? .authentication : .unexpectedAnswer
-            let detail = basic == nil ? "" : " (the credentials of user \(client.credentials?.user ?? "") were sent)"
+            let detail = sent.map { " (the credentials of user \($0.credentials.user) from \($0.origin) were sent)" } ?? ""
             throw error(tokenRequest, kind, "the token service answered HTTP \(response.statusCode)\(detail)")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-            let token = (object["token"] as? String) ?? (object["access_token"] as? String), !token.isEmpty
+        let answer = try? JSONDocument.parse(response.body)
+        guard let token = answer?[member: "token"]?.stringValue ?? answer?[member: "access_token"]?.stringValue,
+            !token.isEmpty
         else {
             throw error(tokenRequest, .authentication, "the token service's answer holds no token")
         }
@@ -191,13 +239,5 @@ struct RegistrySession {
     static func authority(of url: URL) -> String {
         let host = url.host ?? ""
         return HostPort.bracketed(host) + (url.port.map { ":\($0)" } ?? "")
-    }
-
-    /// The first error of a distribution-spec error body: `{"errors":[{"code":…,"message":…}]}`.
-    static func errorCode(in response: RegistryResponse) -> (code: String, message: String)? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-            let errors = object["errors"] as? [[String: Any]], let first = errors.first, let code = first["code"] as? String
-        else { return nil }
-        return (code, first["message"] as? String ?? "")
     }
 }

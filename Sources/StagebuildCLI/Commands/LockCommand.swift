@@ -10,8 +10,8 @@ enum LockCommand: Subcommand {
     static let name = "lock"
     static let summary = "Pin every image to a digest and every Debian package pin to its .deb; write stagebuild.lock."
     static let usage = """
-        lock [STAGEFILE] [--check] [--stages DIR]... [--snapshot TIME|now] [--update-packages] [--architecture ARCH] [--proxy URL] [--noproxy LIST] [--cacert FILE] \
-        [--insecure-registry HOST:PORT]... [--registry-auth USER:PASS] [--connect-timeout S] [--max-time S]
+        lock [STAGEFILE] [--check [--online]] [--stages DIR]... [--snapshot TIME|now] [--update-packages] [--architecture ARCH] [--proxy URL] [--noproxy LIST] [--cacert FILE] \
+        [--insecure-registry HOST:PORT]... [--registry-auth HOST=USER:PASS]... [--registry-auth-file FILE]... [--connect-timeout S] [--max-time S]
         """
     static let discussion = """
         Composes STAGEFILE (default ./Stagefile) as `compose` does and collects every image it
@@ -48,28 +48,44 @@ enum LockCommand: Subcommand {
         image as IMAGE:TAG@sha256:DIGEST; `compose --locked` fails while the lockfile is stale.
 
         --check resolves nothing and uses no network: it says whether the lockfile matches the
-        Stagefile's images and the templates' contents.
+        Stagefile's images, package pins and the templates' contents, and whether each entry
+        matches its own integrity digest. That catches accidental edits; an entry forged with a
+        recomputed integrity digest passes it. --check --online also fetches every recorded
+        image digest by digest from its registry: the manifest must exist in that repository,
+        hash to the digest and be of the recorded media type (else exit 1, naming the entry);
+        a tag that has moved since is a note.
 
         Network: the proxy is chosen as curl and `stagebuild probe` choose it (--proxy, else
         https_proxy/HTTPS_PROXY, all_proxy/ALL_PROXY, http_proxy for plain HTTP registries;
         NO_PROXY/no_proxy or --noproxy bypass it). TLS is verified; --cacert adds trusted CAs.
-        A registry that asks for a token (Bearer) gets a token request to its token service,
-        anonymous unless credentials are given (they go to an HTTPS token service only); one
-        that asks for a user name and password (Basic) gets --registry-auth, else
-        STAGEBUILD_REGISTRY_AUTH (USER:PASS). Credentials are never printed. Every call has a
-        connect deadline (--connect-timeout) and a total deadline (--max-time).
+        Credentials belong to one registry, as Docker, buildah, podman and skopeo keep them:
+        --registry-auth HOST=USER:PASS (repeatable) and STAGEBUILD_REGISTRY_AUTH (such
+        entries, one per line) first, then --registry-auth-file FILE, or by default the auth
+        files those tools write: $REGISTRY_AUTH_FILE, $XDG_RUNTIME_DIR/containers/auth.json,
+        ~/.config/containers/auth.json, $DOCKER_CONFIG/config.json or ~/.docker/config.json
+        (auths per host, credHelpers per host and credsStore, which run
+        docker-credential-NAME get). Docker Hub's names (docker.io, index.docker.io,
+        registry-1.docker.io, https://index.docker.io/v1/) are one host. A registry's
+        credentials go only to its own host when it asks (Basic), and to the token service its
+        own challenge names (Bearer) over HTTPS or to a registry named insecure; never to
+        another registry or another registry's token service. A registry with none is asked
+        anonymously. Credentials are never printed. Every call has a connect deadline
+        (--connect-timeout) and a total deadline (--max-time).
 
         Exit status: 0 written or current, 1 --check found the lockfile missing or stale (what
-        is stale is named), 64 usage, 65 bad input (a Stagefile, template or lockfile error, an
+        is stale is named) or, with --online, an entry its registry does not serve, 64 usage, 65 bad input (a Stagefile, template or lockfile error, an
         invalid image reference, an image named through a variable, an unknown repository or
         tag), 69 a registry unreachable, refusing access, or answering wrongly (digest
-        mismatch), 74 a file not readable or writable.
+        mismatch, a body that is no image manifest), 74 a file not readable or writable.
         """
     /// The options before the proxy authentication ones in `--help`.
     static let leadingOptions = [
         ArgumentScanner.Option(
             names: ["--check"], takesValue: false,
             help: "Resolve nothing; exit 1 when stagebuild.lock is missing or stale (no network)."),
+        ArgumentScanner.Option(
+            names: ["--online"], takesValue: false,
+            help: "With --check: fetch each recorded digest from its registry, so a forged entry fails."),
         CatalogSearchPath.option,
         ArgumentScanner.Option(
             names: ["--snapshot"], takesValue: true, valueName: "TIME",
@@ -89,9 +105,7 @@ enum LockCommand: Subcommand {
             ArgumentScanner.Option(
                 names: ["--insecure-registry"], takesValue: true, valueName: "HOST:PORT",
                 help: "Reach this registry over plain HTTP, as written in references (repeatable)."),
-            ArgumentScanner.Option(
-                names: ["--registry-auth"], takesValue: true, valueName: "USER:PASS",
-                help: "Credentials for registries that ask (default: STAGEBUILD_REGISTRY_AUTH)."),
+        ] + RegistryAuthOptions.options + [
             NetworkOptions.connectTimeout,
             NetworkOptions.maxTime,
         ]
@@ -130,15 +144,22 @@ enum LockCommand: Subcommand {
         if arguments.has("--check") {
             let existing = try lock.load(context: context)
             let reasons = existing?.staleness(against: inputs) ?? [.missing]
-            guard reasons.isEmpty else {
+            guard reasons.isEmpty, let existing else {
                 context.reportError(
                     "\(lockName) is stale: \(reasons.map(\.description).joined(separator: "; ")); rewrite it with: \(lock.fix)")
                 return .checkFailed
             }
-            context.standardOutput.write("\(lockName) is current (\(counts(inputs)))\n")
-            return .success
+            guard arguments.has("--online") else {
+                context.standardOutput.write("\(lockName) is current (\(counts(inputs)))\n")
+                return .success
+            }
+            return try checkOnline(existing, inputs: inputs, lockName: lockName, settings: settings, context: context)
+        }
+        guard !arguments.has("--online") else {
+            throw CommandFailure.usage("--online goes with --check: it verifies the lockfile's entries where they come from")
         }
 
+        let existing = try lock.loadForRewrite(context: context)
         for reference in inputs.images {
             do {
                 _ = try settings.proxy.route(scheme: "https", host: reference.apiHost)
@@ -159,7 +180,8 @@ enum LockCommand: Subcommand {
         }
 
         let archive = try archiveState(
-            of: composition, stagefileSnapshot: inputs.debianSnapshot, settings: settings, lock: lock, context: context)
+            of: composition, stagefileSnapshot: inputs.debianSnapshot, settings: settings,
+            lockedSnapshot: existing?.debianSnapshot, context: context)
         var packages: [ResolvedPackage] = []
         if !composition.packagePins.isEmpty {
             let resolver = DebianPackageResolver(
@@ -198,6 +220,21 @@ enum LockCommand: Subcommand {
         return .success
     }
 
+    /// `--check --online`: every entry checked where it comes from (``OnlineLockCheck``).
+    private static func checkOnline(
+        _ lockfile: Lockfile, inputs: LockInputs, lockName: String, settings: Settings, context: CommandContext
+    ) throws(CommandFailure) -> ExitCode {
+        let client = RegistryClient(
+            transport: transport(settings), credentials: settings.credentials, insecureRegistries: settings.insecureRegistries)
+        let (failures, notes) = OnlineLockCheck.checkImages(lockfile, client: client)
+        for note in notes { context.standardError.write("note: \(note)\n") }
+        for failure in failures { context.reportError("\(lockName): \(failure.entry): \(failure.reason)") }
+        if failures.contains(where: \.isUnavailable) { return .unavailable }
+        guard failures.isEmpty else { return .checkFailed }
+        context.standardOutput.write("\(lockName) is current and its entries check out online (\(counts(inputs)))\n")
+        return .success
+    }
+
     /// `2 images, 3 templates`, or `2 images, 4 packages, 3 templates` with package pins.
     private static func counts(_ inputs: LockInputs) -> String {
         let images = inputs.images.count
@@ -228,7 +265,7 @@ enum LockCommand: Subcommand {
         var moved = settings
         moved.snapshot = time
         let archive = try archiveState(
-            of: composition, stagefileSnapshot: nil, settings: moved, lock: input.lock, context: context)
+            of: composition, stagefileSnapshot: nil, settings: moved, lockedSnapshot: nil, context: context)
         let resolver = DebianPackageResolver(
             transport: transport(settings, maxBodyBytes: 256 * 1_048_576),
             signatureCheck: GpgvSignatureCheck(deadline: settings.maxTime), architecture: settings.architecture)
@@ -326,7 +363,8 @@ enum LockCommand: Subcommand {
     /// `--snapshot`, else the snapshot the lockfile records, else the live suites; snapshots
     /// at the Stagefile's `DEBIAN_SNAPSHOT_URL`, else the template's default.
     private static func archiveState(
-        of composition: Composition, stagefileSnapshot: String?, settings: Settings, lock: LockInput, context: CommandContext
+        of composition: Composition, stagefileSnapshot: String?, settings: Settings, lockedSnapshot: String?,
+        context: CommandContext
     ) throws(CommandFailure) -> DebianArchiveState {
         var snapshot = stagefileSnapshot
         if let asked = settings.snapshot {
@@ -338,8 +376,8 @@ enum LockCommand: Subcommand {
                 throw CommandFailure.reported(.usage)
             }
             snapshot = time
-        } else if snapshot == nil, let existing = (try? lock.load(context: context)) ?? nil {
-            snapshot = existing.debianSnapshot
+        } else if snapshot == nil {
+            snapshot = lockedSnapshot
         }
         guard let snapshot else { return .live }
         var baseURL = DebianArchiveState.defaultSnapshotURL
@@ -399,7 +437,7 @@ enum LockCommand: Subcommand {
         var proxyAuthentication: ProxyAuthentication
         var caFile: String?
         var insecureRegistries: [String]
-        var credentials: RegistryCredentials?
+        var credentials: RegistryCredentialStore
         var connectTimeout: Double
         var maxTime: Double
         /// `--snapshot`: `now` or `YYYYMMDDTHHMMSSZ`.
@@ -419,17 +457,7 @@ enum LockCommand: Subcommand {
                 }
                 return value
             }
-            if let text = arguments.value("--registry-auth") {
-                guard let credentials = RegistryCredentials(parsing: text) else {
-                    throw CommandFailure.usage("--registry-auth takes USER:PASS (a user name, a colon, the password)")
-                }
-                self.credentials = credentials
-            } else if let text = context.environment["STAGEBUILD_REGISTRY_AUTH"], !text.isEmpty {
-                guard let credentials = RegistryCredentials(parsing: text) else {
-                    throw CommandFailure.usage("STAGEBUILD_REGISTRY_AUTH must be USER:PASS (a user name, a colon, the password)")
-                }
-                self.credentials = credentials
-            }
+            credentials = try RegistryAuthOptions.store(arguments, context: context)
             connectTimeout = try SecondsOption.parse(arguments.value("--connect-timeout"), option: "--connect-timeout") ?? 10
             maxTime = try SecondsOption.parse(arguments.value("--max-time"), option: "--max-time") ?? 30
             snapshot = arguments.value("--snapshot")

@@ -101,22 +101,41 @@ struct LockInput {
     /// Reads the lockfile.
     ///
     /// - Returns: The lockfile, `nil` when there is none.
-    /// - Throws: `CommandFailure`, already reported on stderr: 65 for a malformed file, 74 for
-    ///   one that cannot be read.
+    /// - Throws: `CommandFailure`: 65 for a malformed file (at its `file:line:column` when the
+    ///   JSON reader names one), 74 for one that cannot be read.
     func load(context: CommandContext) throws(CommandFailure) -> Lockfile? {
         let text: String
         do {
             text = try context.fileSystem.readText(at: path)
         } catch {
             if error.isMissing { return nil }
-            context.reportError("cannot read \(display(path)): \(error.reason)")
-            throw CommandFailure.reported(error.isMalformedText ? .dataError : .ioError)
+            throw CommandFailure.error(
+                error.isMalformedText ? .dataError : .ioError, "cannot read \(display(path)): \(error.reason)")
         }
         do {
             return try Lockfile(parsing: text)
         } catch {
-            context.reportError("\(display(path)): \(error.reason)")
-            throw CommandFailure.reported(.dataError)
+            throw CommandFailure(
+                exitCode: .dataError,
+                report: .diagnostic(
+                    Diagnostic(
+                        file: display(path), line: error.line, column: error.column, severity: "error", message: error.reason)))
+        }
+    }
+
+    /// Reads the lockfile that `stagebuild lock` is about to replace: one that is not a
+    /// lockfile this stagebuild reads (a merge left it half-edited, an older format) is
+    /// replaced, with a warning that says why, not an error (the run succeeds).
+    ///
+    /// - Returns: The lockfile; `nil` when there is none or it will be replaced.
+    /// - Throws: `CommandFailure` (74) for a file that cannot be read at all.
+    func loadForRewrite(context: CommandContext) throws(CommandFailure) -> Lockfile? {
+        do {
+            return try load(context: context)
+        } catch {
+            guard error.exitCode == .dataError else { throw error }
+            context.warn("\(display(path)) is not a lockfile this stagebuild reads (\(error.message)); writing a new one")
+            return nil
         }
     }
 

@@ -32,35 +32,24 @@ struct GpgvSignatureCheck: ArchiveSignatureCheck {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("InRelease")
         let output = folder.appendingPathComponent("Release")
-        let log = folder.appendingPathComponent("gpgv.log")
-        let process = Process()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
             try Data(signed).write(to: input)
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = ["--keyring", keyring, "--output", output.path, input.path]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = try FileHandle(forWritingTo: log)
-            process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C"]
-            let finished = DispatchSemaphore(value: 0)
-            process.terminationHandler = { _ in finished.signal() }
-            try process.run()
-            if finished.wait(timeout: .now() + deadline) == .timedOut {
-                process.terminate()
-                if finished.wait(timeout: .now() + 1) == .timedOut { kill(process.processIdentifier, SIGKILL) }
-                throw ArchiveSignatureError("gpgv did not finish within \(deadline) s")
-            }
-        } catch let error as ArchiveSignatureError {
-            throw error
         } catch {
-            throw ArchiveSignatureError("cannot run gpgv: \(error.localizedDescription)")
+            throw ArchiveSignatureError("cannot write gpgv's input: \(error.localizedDescription)")
         }
-        let said = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        guard process.terminationStatus == 0 else {
+        let result: ChildProcess.Result
+        do {
+            result = try ChildProcess(
+                program: program, arguments: ["--keyring", keyring, "--output", output.path, input.path], deadline: deadline
+            ).run()
+        } catch {
+            throw ArchiveSignatureError(error.reason)
+        }
+        let said = String(decoding: result.errorOutput, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard result.status == 0 else {
             let reason = said.filter { !$0.contains("Signature made") && !$0.contains("using ") }.joined(separator: "; ")
-            throw ArchiveSignatureError("gpgv exited with \(process.terminationStatus): \(reason)")
+            throw ArchiveSignatureError("gpgv exited with \(result.status): \(reason)")
         }
         guard let text = FileManager.default.contents(atPath: output.path) else {
             throw ArchiveSignatureError("gpgv wrote no signed text")

@@ -170,12 +170,21 @@ import Testing
     }
 
     @Test(arguments: [
-        ("", "formatVersion"),
-        ("[]", "formatVersion"),
+        ("", "not a stagebuild lockfile"),
+        ("[]", "the document is not an object"),
+        (#"{"formatVersion": 3.0}"#, "formatVersion is a JSON number, not an integer"),
+        (#"{"formatVersion": 3, "formatVersion": 3}"#, "1:36: not a stagebuild lockfile: duplicate object key"),
         (#"{"formatVersion": 3}"#, "missing field"),
         (#"{"formatVersion": 2}"#, "format 2 is not the format 3"),
         (#"{"formatVersion": 3, "images": {}, "inputsDigest": "sha256:x", "packages": {}, "templates": {}}"#, "inputsDigest"),
-        (#"{"formatVersion": 3, "images": [], "inputsDigest": "sha256:x", "packages": {}, "templates": {}}"#, "wrong type"),
+        (
+            #"{"formatVersion": 3, "images": [], "inputsDigest": "sha256:x", "packages": {}, "templates": {}}"#,
+            "images is a JSON array"
+        ),
+        (
+            #"{"formatVersion": 3, "images": {}, "inputsDigest": "sha256:x", "packages": {}, "templates": {}, "note": 1}"#,
+            "note is not a field of a stagebuild lockfile"
+        ),
         (
             #"{"formatVersion": 3, "images": {"a:1": {"digest": "sha256:\#(String(repeating: "0", count: 64))", "integrity": "sha256:\#(String(repeating: "0", count: 64))", "mediaType": "m", "name": "n", "reference": "b:1"}}, "inputsDigest": "sha256:\#(String(repeating: "0", count: 64))", "packages": {}, "templates": {}}"#,
             "not its key"

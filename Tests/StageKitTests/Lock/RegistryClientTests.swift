@@ -37,6 +37,13 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
         }
     }
 
+    /// A store that holds credentials for one registry.
+    static func store(_ host: String, _ credentials: RegistryCredentials) -> RegistryCredentialStore {
+        RegistryCredentialStore(layers: [
+            .init(entries: [.init(scope: host, source: .credentials(credentials), origin: "--registry-auth")], origin: "test")
+        ])
+    }
+
     static func resolve(_ written: String, client: RegistryClient) throws -> ResolvedImage {
         try client.resolve(try ImageReference(parsing: written))
     }
@@ -148,7 +155,8 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
             }
             return .success(Self.ok())
         }
-        let image = try Self.resolve("r.example/app:1", client: RegistryClient(transport: transport, credentials: credentials))
+        let image = try Self.resolve(
+            "r.example/app:1", client: RegistryClient(transport: transport, credentials: Self.store("r.example", credentials)))
         #expect(image.digest == Self.digest)
 
         let without = try #require(throws: RegistryError.self) {
@@ -159,10 +167,11 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
 
         let wrong = try #require(RegistryCredentials(parsing: "ci:nope"))
         let refused = try #require(throws: RegistryError.self) {
-            try Self.resolve("r.example/app:1", client: RegistryClient(transport: transport, credentials: wrong))
+            try Self.resolve(
+                "r.example/app:1", client: RegistryClient(transport: transport, credentials: Self.store("r.example", wrong)))
         }
         #expect(refused.kind == .authentication)
-        #expect(refused.message.contains("refused the credentials of user ci"))
+        #expect(refused.message.contains("refused the credentials of user ci from --registry-auth"))
         #expect(!refused.description.contains("nope"))
     }
 
@@ -208,7 +217,8 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
             }
             return .success(Self.ok())
         }
-        _ = try Self.resolve("r.example/app:1", client: RegistryClient(transport: transport, credentials: credentials))
+        _ = try Self.resolve(
+            "r.example/app:1", client: RegistryClient(transport: transport, credentials: Self.store("r.example", credentials)))
         let last = try #require(transport.requests.last)
         #expect(last.url == "https://cdn.example/m")
         #expect(Self.header(last, "Authorization") == nil)
@@ -241,7 +251,7 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
                 "localhost:5000/x:1", client: RegistryClient(transport: transport, insecureRegistries: ["localhost:5000"]))
         } throws: { error in
             guard let error = error as? RegistryError else { return false }
-            return error.kind == .unexpectedAnswer && error.message.contains("text/plain, not an image manifest")
+            return error.kind == .unexpectedAnswer && error.message.contains("the answer is text/plain, not an image manifest")
         }
     }
 }

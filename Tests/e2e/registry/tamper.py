@@ -7,6 +7,11 @@ the body does not hash to the digest asked for; for the tag "nodigest", HEAD ans
 Docker-Content-Digest so the client must GET and hash, and the digest announced on the GET does
 not match the bytes. Also holds a socket bound to a port without listening (connections are
 refused: a registry that is down) and writes that port to FOLDER/closed-port.
+
+Two more tags serve bytes that are no manifest, each without Docker-Content-Digest so that the
+client must GET and hash them: "badjson" answers `{not json` as an OCI image manifest, and
+"bodytype" answers, with no Content-Type, a body that names the OCI manifest type and holds
+nothing else (a misbehaving mirror or caching proxy).
 """
 
 import hashlib
@@ -37,6 +42,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             body = b"{}"
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
+        elif self.path.endswith("/manifests/badjson"):
+            body = b"{not json"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/vnd.oci.image.manifest.v1+json")
+        elif self.path.endswith("/manifests/bodytype"):
+            body = b'{"mediaType":"application/vnd.oci.image.manifest.v1+json"}'
+            self.send_response(200)
         elif "/manifests/" in self.path:
             reference = self.path.rsplit("/", 1)[1]
             body = altered

@@ -1,0 +1,63 @@
+import StageKit
+
+/// `lock --check --online`: what the offline check cannot catch. The offline check compares
+/// the lockfile with the Stagefile and each entry with its own `integrity` digest, so it catches
+/// accidental edits; an entry forged with a recomputed `integrity` passes it. Online, every
+/// recorded image digest is fetched by digest from its registry (the manifest must exist in
+/// that repository, hash to the digest and be the manifest of the recorded media type), and
+/// each tag's digest now is compared, as a note, with the recorded one.
+enum OnlineLockCheck {
+    /// One entry that did not check out.
+    struct Failure {
+        /// The entry, e.g. `images.debian:bookworm-slim`.
+        var entry: String
+        /// Why.
+        var reason: String
+        /// True when no answer came (the registry unreachable or refusing): exit 69, not 1.
+        var isUnavailable: Bool
+    }
+
+    /// Checks every image entry against its registry.
+    ///
+    /// - Parameters:
+    ///   - lockfile: The lockfile, current offline.
+    ///   - client: The registry client with the run's credentials and transport.
+    /// - Returns: The failures, in key order, and the notes for tags that moved since.
+    static func checkImages(_ lockfile: Lockfile, client: RegistryClient) -> (failures: [Failure], notes: [String]) {
+        var failures: [Failure] = []
+        var notes: [String] = []
+        for key in lockfile.images.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let image = lockfile.images[key], let reference = try? ImageReference(parsing: image.reference) else {
+                continue
+            }
+            let entry = "images.\(key)"
+            do {
+                let pinned = try ImageReference(parsing: reference.pinned(to: image.digest))
+                let fetched = try client.resolve(pinned)
+                if fetched.mediaType != image.mediaType {
+                    failures.append(
+                        Failure(
+                            entry: entry,
+                            reason: "\(reference.domain) serves \(image.digest) as \(fetched.mediaType), not the recorded "
+                                + "\(image.mediaType)", isUnavailable: false))
+                    continue
+                }
+            } catch let error as RegistryError {
+                let unavailable = error.kind == .unreachable || error.kind == .authentication
+                let reason =
+                    error.kind == .unknownManifest
+                    ? "\(reference.domain) has no manifest \(image.digest) in \(reference.path): the entry was not written "
+                        + "by stagebuild lock from this registry (\(error.message))" : error.message
+                failures.append(Failure(entry: entry, reason: reason, isUnavailable: unavailable))
+                continue
+            } catch {
+                failures.append(Failure(entry: entry, reason: "\(error)", isUnavailable: false))
+                continue
+            }
+            if reference.digest == nil, let now = try? client.resolve(reference), now.digest != image.digest {
+                notes.append("\(key): the tag now points to \(now.digest); run stagebuild lock to move the pin")
+            }
+        }
+        return (failures, notes)
+    }
+}
