@@ -15,8 +15,9 @@ public final class ExporterHandler: RequestHandler {
     public struct Options: Sendable {
         /// The most probes at once (`--max-concurrent`); beyond it `/probe` answers 503.
         public var maxConcurrent = 64
-        /// Targets must match one of these (`--allow-target`); empty allows any.
-        public var allowedTargets: [RegularExpression] = []
+        /// The targets a probe may ask for (`--allow-target`), checked for the target and for
+        /// every redirect before it is followed; `nil` allows any.
+        public var allowedTargets: TargetFilter?
         /// Seconds taken off Prometheus's scrape timeout, as blackbox's `--timeout-offset`.
         public var timeoutOffset = 0.5
 
@@ -86,7 +87,7 @@ public final class ExporterHandler: RequestHandler {
             return .now(
                 Self.text(400, "Module \"\(name)\" uses the \(declared.prober) prober, which this exporter does not run\n"))
         }
-        if !options.allowedTargets.isEmpty && !options.allowedTargets.contains(where: { $0.matches(Array(target.utf8)) }) {
+        if let allowed = options.allowedTargets, !allowed.allows(target) {
             return .now(Self.text(403, "Target is not allowed by --allow-target\n"))
         }
         let scrapeTimeout = request.values(ofField: "X-Prometheus-Scrape-Timeout-Seconds").first.flatMap(Double.init)
@@ -99,7 +100,7 @@ public final class ExporterHandler: RequestHandler {
         queue.async { [self] in
             let response: HTTPResponse
             do {
-                let (result, seconds) = try module.probe(target, timeout: timeout)
+                let (result, seconds) = try module.probe(target, timeout: timeout, allowedTargets: options.allowedTargets)
                 statistics.record(module: name, result: result, seconds: seconds)
                 let page = ProbeMetrics.families(of: result, durationSeconds: seconds).map(\.text).joined()
                 response = HTTPResponse(

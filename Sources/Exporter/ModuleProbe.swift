@@ -86,8 +86,11 @@ public struct ModuleProbe: Sendable {
     /// - Parameters:
     ///   - target: The URL; blackbox's `target` without a scheme means `http://`.
     ///   - timeout: The whole probe's limit in seconds.
+    ///   - allowedTargets: The targets it may ask for, redirects included (`--allow-target`).
     /// - Throws: ``ProbeInputError`` for a target the probe refuses.
-    public func probe(_ target: String, timeout: Double) throws(ProbeInputError) -> (ProbeResult, Double) {
+    public func probe(
+        _ target: String, timeout: Double, allowedTargets: TargetFilter? = nil
+    ) throws(ProbeInputError) -> (ProbeResult, Double) {
         let text = target.contains("://") ? target : "http://" + target
         guard var url = URL(string: text) else { throw .invalidTarget(target, reason: "not a URL") }
         var settings = self.settings
@@ -115,12 +118,14 @@ public struct ModuleProbe: Sendable {
         request.body = module.http.body.map { Array($0.utf8) }
         settings.maxTime = timeout
         settings.connectTimeout = timeout
+        settings.allowedTargets = allowedTargets
         let started = ContinuousClock.now
         var result = CurlProbeEngine(settings: settings).probe(request, cancellation: ProbeCancellation())
         let seconds = (ContinuousClock.now - started).inSeconds
         // The report names the target as asked, not the renamed URL.
         if module.http.serverName != nil { result.target = Redaction.url(text) }
-        let isHTTPS = request.isHTTPS
+        // As blackbox: the last response decides (an https:// target redirected to http:// is not SSL).
+        let isHTTPS = result.hops.last?.isHTTPS ?? request.isHTTPS
         if result.outcome == .succeeded && module.http.failIfSSL && isHTTPS {
             result.outcome = .failed(.expectationFailed("the target was reached over TLS, and fail_if_ssl is set"))
         } else if result.outcome == .succeeded && module.http.failIfNotSSL && !isHTTPS {

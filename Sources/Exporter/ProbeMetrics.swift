@@ -22,18 +22,25 @@ public enum ProbeMetrics {
         func flag(_ value: Bool) -> Double { value ? 1 : 0 }
         let succeeded = result.outcome == .succeeded
         let timings = result.timings
-        let isHTTPS = result.target.lowercased().hasPrefix("https://")
+        // The last response decides, as blackbox's `resp.TLS` does.
+        let isHTTPS = result.hops.last?.isHTTPS ?? result.target.lowercased().hasPrefix("https://")
 
         gauge("probe_success", "Displays whether or not the probe was a success", flag(succeeded))
         gauge("probe_duration_seconds", "Returns how long the probe took to complete in seconds", durationSeconds)
         gauge(
             "probe_dns_lookup_time_seconds", "Returns the time taken for probe dns lookup in seconds",
             timings.map { ($0.dns ?? 0) / 1000 })
-        if let timings {
+        // Each hop's own phases, summed over the hops as blackbox sums them over redirects.
+        let hopTimings = result.hops.isEmpty ? timings.map { [$0] } ?? [] : result.hops.compactMap(\.timings)
+        if !hopTimings.isEmpty {
+            let perHop = hopTimings.map(phases)
+            let summed = perHop[0].indices.map { index in
+                (phase: perHop[0][index].phase, seconds: perHop.reduce(0) { $0 + $1[index].seconds })
+            }
             families.append(
                 MetricFamily(
                     "probe_http_duration_seconds", help: "Duration of http request by phase, summed over all redirects",
-                    samples: phases(timings).map { .init(labels: [("phase", $0.phase)], value: $0.seconds) }))
+                    samples: summed.map { .init(labels: [("phase", $0.phase)], value: $0.seconds) }))
         }
         gauge("probe_http_status_code", "Response HTTP status code", Double(result.httpStatus ?? 0))
         gauge(

@@ -140,6 +140,66 @@ struct ExporterE2ETests {
         #expect(exporter.stop() == 0)
     }
 
+    /// `probe-exporter-allow-target-redirect-bypass`: a redirect from an allowed target to one
+    /// the list leaves out is not followed, and the other host never receives a request.
+    @Test(.timeLimit(.minutes(1)))
+    func allowTargetHoldsForEveryRedirect() throws {
+        let servers = try E2EServers.current()
+        let port = servers["HTTP_PORT"]
+        let exporter = try RunningExporter(
+            config: try Self.writeConfig(servers), arguments: ["--allow-target", "http://127\\.0\\.0\\.1:\(port)/.*"])
+        let log = servers["STATE_DIR"] + "/nginx/access.log"
+        let before = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let hidden = "http://127.0.0.2:\(port)/internal-admin"
+        #expect(Self.get("\(exporter.url)/probe?target=\(hidden)")?.status == 403)
+        let target = "http://127.0.0.1:\(port)/redirect/to?to=\(hidden)"
+        let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+        let answer = try #require(Self.get("\(exporter.url)/probe?target=\(encoded)"))
+        #expect(answer.body.contains("\nprobe_success 0\n"), "\(answer.body)")
+        #expect(answer.body.contains("reason=\"redirectRefused\""), "\(answer.body)")
+        #expect(answer.body.contains("\nprobe_http_status_code 302\n"), "the 302 is the answer: \(answer.body)")
+        let after = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let sent = after.dropFirst(before.count).split(separator: "\n")
+        #expect(sent.contains { $0.contains("/redirect/to?to=") }, "the allowed target was asked: \(sent)")
+        #expect(!sent.contains { $0.hasPrefix("127.0.0.2:") }, "the other host received a request: \(sent)")
+        #expect(exporter.stop() == 0)
+    }
+
+    /// `probe-exporter-https-to-http-redirect-counts-as-ssl`: the last response decides
+    /// `probe_http_ssl` and `fail_if_not_ssl`, as blackbox's `resp.TLS`.
+    @Test(.timeLimit(.minutes(1)))
+    func anHTTPSTargetRedirectedToPlainHTTPIsNotSSL() throws {
+        let servers = try E2EServers.current()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("exporter-\(UUID().uuidString).yml").path
+        try """
+        modules:
+          must_be_tls:
+            prober: http
+            http:
+              fail_if_not_ssl: true
+              tls_config:
+                ca_file: \(servers["CA_CERT"])
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let exporter = try RunningExporter(config: path)
+        let echo = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/echo")
+        let target = servers.url("https", "localhost", "TLS_VALID_PORT", path: "/redirect/to?to=\(echo)")
+        let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target
+        let answer = try #require(Self.get("\(exporter.url)/probe?module=must_be_tls&target=\(encoded)"))
+        #expect(answer.body.contains("\nprobe_success 0\n"), "\(answer.body)")
+        #expect(answer.body.contains("\nprobe_http_ssl 0\n"), "\(answer.body)")
+        #expect(answer.body.contains("\nprobe_http_redirects 1\n"), "\(answer.body)")
+        #expect(!answer.body.contains("probe_tls_version_info"), "\(answer.body)")
+        // Redirected the other way, http:// to https://, the ca_file applies to the https hop.
+        let upgraded = servers.url(
+            "http", "127.0.0.1", "HTTP_PORT", path: "/redirect/to?to=\(servers.url("https", "localhost", "TLS_VALID_PORT"))")
+        let encodedUp = upgraded.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? upgraded
+        let up = try #require(Self.get("\(exporter.url)/probe?module=must_be_tls&target=\(encodedUp)"))
+        #expect(up.body.contains("\nprobe_success 1\n") && up.body.contains("\nprobe_http_ssl 1\n"), "\(up.body)")
+        #expect(up.body.contains("\nprobe_http_status_code 200\n"), "\(up.body)")
+        #expect(exporter.stop() == 0)
+    }
+
     /// blackbox_exporter's own example config, as Debian ships it with blackbox 0.23, loads.
     @Test func blackboxsOwnExampleConfigLoads() async throws {
         let example = "/etc/prometheus/blackbox.yml"

@@ -232,7 +232,9 @@ struct CurlUserOptionsTests {
         let probe = try call.probe
         #expect(probe.redirects?.map(\.status) == [301, 302], "\(call.json.summary)")
         #expect(probe.redirects?.last?.location.hasSuffix("/redirected") == true, "\(call.json.summary)")
-        #expect(call.words.contains("redirect   301 to"), "\(call.text.summary)")
+        #expect(call.words.contains("hop 1      get \(url.lowercased()) via http://"), "\(call.text.summary)")
+        #expect(call.words.contains(": 301 to http://127.0.0.1:"), "\(call.text.summary)")
+        #expect(probe.hops?.count == 3, "\(call.json.summary)")
         let limited = try await ProbeCall.run(["-L", "--max-redirs", "1", url])
         try limited.expectFailed("tooManyRedirects")
         #expect(try limited.probe.redirects?.map(\.status) == [301], "\(limited.json.summary)")

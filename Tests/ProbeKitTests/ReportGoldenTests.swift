@@ -49,7 +49,7 @@ import FoundationXML
         let probes = try #require(object["probes"] as? [[String: Any]])
         let fields: Set = [
             "target", "method", "repetition", "engine", "route", "proxy", "noProxyMatch", "outcome", "reason", "message", "hop",
-            "urlError", "hint", "warnings", "httpStatus", "connectStatus", "redirects", "tls", "proxyTls", "appleClients",
+            "urlError", "hint", "warnings", "httpStatus", "connectStatus", "redirects", "hops", "tls", "proxyTls", "appleClients",
             "appleTrust", "certificateFrom", "certificateFromEvidence", "timings", "remoteAddress",
         ]
         // A call that never started has the compact record; every other one every field.
@@ -63,6 +63,11 @@ import FoundationXML
         #expect((mismatch["tls"] as? [String: Any])?["nameVerified"] as? Bool == false)
         #expect((probes[4]["urlError"] as? [String: Any])?["name"] as? String == "cancelled")
         #expect(probes[3]["noProxyMatch"] as? String == ".internal")
+        let hops = try #require(probes[3]["hops"] as? [[String: Any]])
+        #expect(hops.map { $0["httpStatus"] as? Int } == [301, 503])
+        #expect(hops.map { $0["location"] as? String } == ["http://api.internal/status/", nil])
+        #expect(hops.allSatisfy { $0["route"] as? String == "direct" })
+        #expect((probes[0]["hops"] as? [Any])?.isEmpty == true)
     }
 
     @Test func junitReportIsWellFormedXMLWithOneTestCasePerCall() throws {

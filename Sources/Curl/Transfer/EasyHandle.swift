@@ -97,8 +97,6 @@ public final class EasyHandle {
         case .verbose(let on): try setLong(CURLOPT_VERBOSE, on ? 1 : 0, name)
         case .protocols(let list): try setString(CURLOPT_PROTOCOLS_STR, list, name)
         case .freshConnect(let on): try setLong(CURLOPT_FRESH_CONNECT, on ? 1 : 0, name)
-        case .followLocation(let on): try setLong(CURLOPT_FOLLOWLOCATION, on ? 1 : 0, name)
-        case .maxRedirects(let count): try setLong(CURLOPT_MAXREDIRS, count, name)
         case .proxyAuth(let schemes): try setLong(CURLOPT_PROXYAUTH, schemes.rawValue, name)
         case .postFields(let bytes):
             // The size first: COPYPOSTFIELDS copies that many bytes (a body may hold NUL).

@@ -96,10 +96,6 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
     case protocols(String)
     /// `CURLOPT_FRESH_CONNECT`: open a new connection instead of reusing one.
     case freshConnect(Bool)
-    /// `CURLOPT_FOLLOWLOCATION`: follow `Location` in 3xx answers (curl's `-L`).
-    case followLocation(Bool)
-    /// `CURLOPT_MAXREDIRS`: the most redirects followed (curl's `--max-redirs`).
-    case maxRedirects(Int)
     /// `CURLOPT_CONNECT_TO`: `"HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT"` entries: connect
     /// elsewhere than the URL says, keeping the URL's name for TLS (SNI and the name checked)
     /// and the `Host` field (curl's `--connect-to`).
@@ -140,8 +136,6 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .verbose: "CURLOPT_VERBOSE"
         case .protocols: "CURLOPT_PROTOCOLS_STR"
         case .freshConnect: "CURLOPT_FRESH_CONNECT"
-        case .followLocation: "CURLOPT_FOLLOWLOCATION"
-        case .maxRedirects: "CURLOPT_MAXREDIRS"
         case .postFields: "CURLOPT_COPYPOSTFIELDS"
         case .connectTo: "CURLOPT_CONNECT_TO"
         }
@@ -164,13 +158,11 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .customRequest(let method): "\(name)=\(method)"
         case .httpHeaders(let lines), .proxyHeaders(let lines): "\(name)=\(lines.map { Redaction.headerLine(Substring($0)) })"
         case .userAgent(let agent): "\(name)=\(agent)"
-        case .maxRedirects(let count): "\(name)=\(count)"
         case .postFields(let bytes): "\(name)=\(bytes.count) bytes"
         case .connectTo(let entries): "\(name)=\(entries)"
         case .protocols(let list): "\(name)=\(list)"
         case .proxyTunnel(let on), .verifyPeer(let on), .verifyHost(let on), .proxyVerifyPeer(let on),
-            .proxyVerifyHost(let on), .noBody(let on), .certInfo(let on), .verbose(let on), .freshConnect(let on),
-            .followLocation(let on):
+            .proxyVerifyHost(let on), .noBody(let on), .certInfo(let on), .verbose(let on), .freshConnect(let on):
             "\(name)=\(on ? 1 : 0)"
         }
     }

@@ -123,10 +123,6 @@ struct CurlFailureClassifier {
             return .connectFailed(authority: request.authority, detail: detail)
         case .operationTimedOut:
             return timeout(partial)
-        case .tooManyRedirects:
-            return .tooManyRedirects(
-                limit: settings.maxRedirects,
-                location: partial.heads.last?.value(for: "Location").map { Redaction.url($0) })
         case .sslPinnedPublicKeyNotMatch:
             return .pinnedKeyMismatch(
                 serverKey: Self.serverKeyHash(in: partial.debugLog), pinnedCount: settings.security.pinnedPublicKeys.count)
@@ -298,7 +294,8 @@ struct CurlFailureClassifier {
         case nil, .certificateNotTrusted?, .certificateExpired?, .certificateNotYetValid?, .hostNameMismatch?,
             .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?, .proxyForbidden?,
             .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?, .tlsHandshakeFailed?,
-            .timeout?, .tooManyRedirects?, .noResponse?, .unexpectedStatus?, .expectationFailed?, .engineRefusedURL?:
+            .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .unexpectedStatus?, .expectationFailed?,
+            .engineRefusedURL?:
             guard handshakeDone else { return leaf == nil ? nil : facts }
             facts.chainVerified = !policy.allowsInvalidCertificates
             facts.nameVerified = policy.validatesDomainName
@@ -325,7 +322,8 @@ struct CurlFailureClassifier {
         case nil, .certificateNotTrusted?, .certificateExpired?, .certificateNotYetValid?, .hostNameMismatch?,
             .pinnedKeyMismatch?, .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?,
             .proxyForbidden?, .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?,
-            .tlsHandshakeFailed?, .timeout?, .tooManyRedirects?, .noResponse?, .unexpectedStatus?, .expectationFailed?,
+            .tlsHandshakeFailed?, .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .unexpectedStatus?,
+            .expectationFailed?,
             .engineRefusedURL?:
             // Anything the proxy answered came through the finished handshake.
             guard response.connectStatusCode > 0 || response.statusCode > 0 || response.completedConnect else {

@@ -48,6 +48,10 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
     /// With `-L`, the target redirected more times than `--max-redirs` allows
     /// (`CURLE_TOO_MANY_REDIRECTS`; Apple's `httpTooManyRedirects`).
     case tooManyRedirects
+    /// With `-L`, a redirect was not followed: its `Location` is not a usable `http://` or
+    /// `https://` URL, or it leaves the targets the run may ask for (the exporter's
+    /// `--allow-target`). No request was sent to it.
+    case redirectRefused
     /// The connection closed, or the peer sent bytes that are not HTTP, before any response
     /// came (`CURLE_GOT_NOTHING`, `CURLE_WEIRD_SERVER_REPLY`; Apple's `badServerResponse`).
     case noResponse
@@ -82,6 +86,7 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .pinnedKeyMismatch: "pinned key mismatch"
         case .timeout: "timeout"
         case .tooManyRedirects: "too many redirects"
+        case .redirectRefused: "redirect refused"
         case .noResponse: "no HTTP response"
         case .unexpectedStatus: "unexpected HTTP status"
         case .expectationFailed: "expectation failed"

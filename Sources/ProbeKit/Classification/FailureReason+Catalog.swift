@@ -507,6 +507,25 @@ extension FailureReason {
             appleError: .httpTooManyRedirects)
     }
 
+    /// `redirectRefused`: with `-L`, a redirect the probe did not follow; nothing was sent to
+    /// where it pointed.
+    ///
+    /// - Parameters:
+    ///   - status: the redirect's status code.
+    ///   - location: where it pointed, redacted.
+    ///   - why: why it was not followed, e.g. `"it is not http:// or https://"`.
+    ///   - hint: what would let it be followed, or `nil`.
+    ///   - appleError: what an Apple client gets, or `nil` when one would follow it.
+    /// - Returns: the reason.
+    public static func redirectRefused(
+        status: Int, location: String, why: String, hint: String?, appleError: AppleClientError?
+    ) -> FailureReason {
+        FailureReason(
+            code: .redirectRefused, hop: .target,
+            message: "the target answered \(status) to \(location), which was not followed: \(why)", hint: hint,
+            appleError: appleError)
+    }
+
     // MARK: - Response
 
     /// `unexpectedStatus`: the status is not among the expected ones.

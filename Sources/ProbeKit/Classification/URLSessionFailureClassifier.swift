@@ -99,7 +99,7 @@ struct URLSessionFailureClassifier {
         // Listed so that a new code must be placed here: no handshake is known to have finished.
         case .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?, .proxyForbidden?,
             .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?, .tlsHandshakeFailed?,
-            .pinnedKeyMismatch?, .timeout?, .tooManyRedirects?, .noResponse?, .engineRefusedURL?:
+            .pinnedKeyMismatch?, .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .engineRefusedURL?:
             return nil
         }
     }

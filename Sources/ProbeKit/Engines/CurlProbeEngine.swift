@@ -30,23 +30,39 @@ public struct CurlProbeEngine: ProbeEngine {
     }
 
     /// Makes one call with libcurl and classifies its end (see ``CurlFailureClassifier``).
+    /// With `-L`, each redirect is a hop of its own (``RedirectFollower``): its own route, TLS
+    /// policy and facts, every hop within the one `--max-time`.
     ///
     /// - Parameters:
     ///   - request: the call.
     ///   - cancellation: the run's switch.
     /// - Returns: the result.
     public func probe(_ request: ProbeRequest, cancellation: ProbeCancellation) -> ProbeResult {
+        guard settings.followsRedirects else { return probeOnce(request, cancellation: cancellation).result }
+        return RedirectFollower(settings: settings).follow(request) { hop, remaining in
+            var hopSettings = settings
+            hopSettings.remainingTime = remaining
+            return CurlProbeEngine(settings: hopSettings).probeOnce(hop, cancellation: cancellation)
+        }
+    }
+
+    /// One request alone (libcurl follows nothing): its result, and where its answer points
+    /// when it is a redirect the call follows (the answer is then not judged: the next hop's is).
+    private func probeOnce(
+        _ request: ProbeRequest, cancellation: ProbeCancellation
+    ) -> (result: ProbeResult, location: String?) {
         let route: ProxyRoute
         do {
             route = try settings.route(for: request)
         } catch {
-            return ProbeResult(
+            let result = ProbeResult(
                 target: request.target, method: request.method, repetition: request.repetition, engine: name, route: nil,
                 outcome: .failed(.proxySettingUnusable(error.description)),
                 message: error.description)
+            return (result, nil)
         }
         if let cause = cancellation.cause {
-            return .cancelled(request, engine: name, route: route, cause: cause, inFlight: false)
+            return (.cancelled(request, engine: name, route: route, cause: cause, inFlight: false), nil)
         }
         let tunnel = settings.tunnels(request, on: route)
         let transfer = Self.transfer(options(for: request, route: route, tunnel: tunnel), cancellation: cancellation)
@@ -65,7 +81,7 @@ public struct CurlProbeEngine: ProbeEngine {
                 var result = ProbeResult.cancelled(request, engine: name, route: route, cause: cause, inFlight: true)
                 result.timings = Self.timings(response.timings)
                 result.remoteAddress = Self.remoteAddress(response)
-                return result
+                return (result, nil)
             }
             failure = error
             if classifier.needsSecondLook(error) {
@@ -79,9 +95,10 @@ public struct CurlProbeEngine: ProbeEngine {
         let chain =
             !request.isHTTPS ? [] : response.certificates.isEmpty ? (secondLook.map { [$0] } ?? []) : response.certificates
         classifier.certificateFrom = certificateSource(request, route: route, chain: chain, cancellation: cancellation)
+        let location = failure == nil ? Self.redirectToFollow(response, settings: settings) : nil
         var reason =
             failure.map { classifier.failure(of: $0, secondLook: secondLook, proxyCertificate: proxyCertificate) }
-            ?? classifier.failure(of: response)
+            ?? (location == nil ? classifier.failure(of: response) : nil)
 
         reason = classifier.explainingNegotiate(reason, log: response.debugLog)
         let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: secondLook)
@@ -96,7 +113,6 @@ public struct CurlProbeEngine: ProbeEngine {
             tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response),
             proxyTLS: classifier.proxyTLSFacts(response: response, reason: reason, proxyCertificate: proxyCertificate))
         result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
-        result.redirects = Self.redirects(in: response)
         if result.httpStatus != nil {
             result.bodyByteCount = response.bodyByteCount
             result.httpVersion = Self.httpVersions[response.httpVersion]
@@ -135,7 +151,14 @@ public struct CurlProbeEngine: ProbeEngine {
             }
         }
         if settings.collectsTrace { result.trace = Redaction.text(response.debugLog.text) }
-        return result
+        return (result, location)
+    }
+
+    /// The `Location` of an answer the call follows (``RedirectRules/followedStatuses``, with
+    /// `-L`); `nil` for any other answer.
+    static func redirectToFollow(_ response: CurlResponse, settings: ProbeSettings) -> String? {
+        guard settings.followsRedirects, RedirectRules.followedStatuses.contains(response.statusCode) else { return nil }
+        return response.heads.last?.value(for: "Location")
     }
 
     /// A 502, 503 or 504 inside a tunnel whose certificate an interceptor made is the
@@ -177,15 +200,6 @@ public struct CurlProbeEngine: ProbeEngine {
     /// `CURLINFO_HTTP_VERSION` values in words.
     static let httpVersions = [1: "1.0", 2: "1.1", 3: "2", 30: "3"]
 
-    /// The 3xx answers with a `Location` that libcurl followed, in order: every head but the
-    /// last (the final answer); CONNECT answers are 2xx or refusals, never 3xx.
-    static func redirects(in response: CurlResponse) -> [ProbeRedirect] {
-        response.heads.dropLast().compactMap { head in
-            guard (300...399).contains(head.statusCode), let location = head.value(for: "Location") else { return nil }
-            return ProbeRedirect(status: head.statusCode, location: Redaction.url(location))
-        }
-    }
-
     // MARK: - Options
 
     /// The libcurl options of one call (listed on the type).
@@ -225,7 +239,6 @@ public struct CurlProbeEngine: ProbeEngine {
     private func commonOptions(for request: ProbeRequest, route: ProxyRoute) -> [EasyOption] {
         var options: [EasyOption] = [.userAgent(settings.userAgent)]
         if !settings.connectTo.isEmpty { options.append(.connectTo(settings.connectTo)) }
-        if settings.followsRedirects { options += [.followLocation(true), .maxRedirects(settings.maxRedirects)] }
         if route.server != nil, !settings.proxyHeaders.isEmpty {
             options.append(.proxyHeaders(settings.proxyHeaders.map(\.line)))
         }
@@ -239,8 +252,14 @@ public struct CurlProbeEngine: ProbeEngine {
         return options
     }
 
+    /// The limits of one transfer, each cut to the time the call has left (a later hop of a
+    /// redirected call shares the call's `--max-time`).
     private func timeoutOptions(connect: Double, total: Double) -> [EasyOption] {
-        [.connectTimeout(milliseconds: Int((connect * 1000).rounded())), .timeout(milliseconds: Int((total * 1000).rounded()))]
+        let left = settings.remainingTime ?? total
+        return [
+            .connectTimeout(milliseconds: Int((min(connect, left) * 1000).rounded())),
+            .timeout(milliseconds: Int((min(total, left) * 1000).rounded())),
+        ]
     }
 
     /// Whose certificate the chain is: the issuer's word, or with `--compare-direct` through a

@@ -55,7 +55,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = 64
         self.settings = settings
-        let redirectPolicy = RedirectPolicy(follows: settings.followsRedirects, limit: settings.maxRedirects)
+        let redirectPolicy = RedirectPolicy(settings: settings)
         self.redirectPolicy = redirectPolicy
         self.session = URLSession(configuration: configuration, delegate: redirectPolicy, delegateQueue: nil)
     }
@@ -158,9 +158,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
         if let cause = cancellation.cause {
             return .cancelled(request, engine: name, route: route, cause: cause, inFlight: false)
         }
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method
-        for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
+        let urlRequest = RedirectPolicy.urlRequest(for: request)
 
         let completion = Completion()
         let clock = ContinuousClock()
@@ -168,11 +166,13 @@ public struct URLSessionProbeEngine: ProbeEngine {
         let task = session.dataTask(with: urlRequest) { data, response, error in
             completion.finish(data: data, response: response, error: error)
         }
+        redirectPolicy.start(task.taskIdentifier, request)
         let token = cancellation.onCancel { task.cancel() }
         task.resume()
         let (data, response, error) = completion.wait()
         cancellation.removeHandler(token)
-        let redirects = redirectPolicy.take(task.taskIdentifier)
+        let redirects =
+            redirectPolicy.take(task.taskIdentifier) ?? .init(first: request, current: request)
         let elapsed = clock.now - start
         let milliseconds = elapsed.inSeconds * 1000
 
@@ -180,7 +180,13 @@ public struct URLSessionProbeEngine: ProbeEngine {
             target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,
             outcome: .succeeded, warnings: settings.proxy.notes(scheme: request.url.scheme ?? ""),
             timings: ProbeTimings(total: milliseconds))
-        result.redirects = redirects.followed
+        result.redirects = redirects.hops.compactMap { hop in
+            hop.location.map { ProbeRedirect(status: hop.httpStatus ?? 0, location: $0) }
+        }
+        if !result.redirects.isEmpty {
+            result.hops = redirects.hops
+            result.route = redirects.hops.last?.route ?? route
+        }
         let classifier = URLSessionFailureClassifier(request: request, route: route, settings: settings)
         if let error {
             let code = (error as NSError).code
@@ -211,10 +217,10 @@ public struct URLSessionProbeEngine: ProbeEngine {
         let tunnel = route.map { settings.tunnels(request, on: $0) } ?? false
         if tunnel { result.connectStatus = 200 }
         let body = [UInt8](data ?? Data())
-        if let stoppedAt = redirects.stoppedAt {
-            let reason = FailureReason.tooManyRedirects(limit: settings.maxRedirects, location: stoppedAt)
-            result.outcome = .failed(reason)
-            result.message = reason.message
+        if !result.hops.isEmpty { result.hops[result.hops.count - 1].httpStatus = http.statusCode }
+        if let refusal = redirects.refusal {
+            result.outcome = .failed(refusal)
+            result.message = refusal.message
         } else if let route,
             let reason = ResponseCheck(request: request, route: route, tunnel: tunnel).failure(
                 status: http.statusCode, statusLine: nil, fields: fields, body: body, bodyWasCut: false)
@@ -227,52 +233,90 @@ public struct URLSessionProbeEngine: ProbeEngine {
     }
 }
 
-/// Follows redirects as `-L` and `--max-redirs` say and lists each task's, or refuses every
-/// one without `-L`, so a `3xx` is the response judged (as the curl engine does).
+/// Follows redirects as `-L` and `--max-redirs` say, by ``RedirectRules`` (what the next hop
+/// sends: FoundationNetworking itself would copy every header, `Authorization` and `Cookie`
+/// included, to whatever host a redirect names), and lists each task's hops; without `-L` it
+/// refuses every redirect, so a `3xx` is the response judged (as the curl engine does).
 private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
     /// What one task's redirects came to.
     struct Record {
-        /// The redirects followed, in order.
-        var followed: [ProbeRedirect] = []
-        /// Where the redirect past the limit pointed (redacted); `nil` when the limit held.
-        var stoppedAt: String?
+        /// The call's first request.
+        var first: ProbeRequest
+        /// The request of the hop now under way.
+        var current: ProbeRequest
+        /// Every hop so far, the one under way last (its status is set when it ends).
+        var hops: [RedirectHop] = []
+        /// Why a redirect was not followed (past `--max-redirs`, or refused by the rules); its
+        /// answer is then the last one.
+        var refusal: FailureReason?
     }
 
-    private let follows: Bool
-    private let limit: Int
+    private let settings: ProbeSettings
     private let records = Mutex<[Int: Record]>([:])
 
-    init(follows: Bool, limit: Int) {
-        self.follows = follows
-        self.limit = limit
+    init(settings: ProbeSettings) {
+        self.settings = settings
+    }
+
+    /// The `URLRequest` of a probe request: its URL, method, header fields and body, nothing else.
+    static func urlRequest(for request: ProbeRequest) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
+        if let body = request.body { urlRequest.httpBody = Data(body) }
+        return urlRequest
+    }
+
+    /// Starts a task's record.
+    func start(_ task: Int, _ request: ProbeRequest) {
+        let route = try? settings.route(for: request)
+        records.withLock {
+            var record = Record(first: request, current: request)
+            record.hops = [RedirectHop(request: request, route: route, httpStatus: nil, location: nil)]
+            $0[task] = record
+        }
     }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard follows else { return completionHandler(nil) }
-        let location = Redaction.url(
+        guard settings.followsRedirects else { return completionHandler(nil) }
+        let location =
             response.allHeaderFields.first { ($0.key as? String)?.lowercased() == "location" }.map { "\($0.value)" }
-                ?? request.url?.absoluteString ?? "")
-        let follow = records.withLock { records in
-            var record = records[task.taskIdentifier] ?? Record()
+            ?? request.url?.absoluteString ?? ""
+        let next: URLRequest? = records.withLock { records in
+            guard var record = records[task.taskIdentifier] else { return nil }
             defer { records[task.taskIdentifier] = record }
-            guard record.followed.count < limit else {
-                record.stoppedAt = location
-                return false
+            let shown = Redaction.url(location)
+            guard record.hops.count <= settings.maxRedirects else {
+                record.refusal = .tooManyRedirects(limit: settings.maxRedirects, location: shown)
+                return nil
             }
-            record.followed.append(ProbeRedirect(status: response.statusCode, location: location))
-            return true
+            switch RedirectRules.next(
+                after: record.current, first: record.first, status: response.statusCode, location: location,
+                allowedTargets: settings.allowedTargets)
+            {
+            case .follow(let nextRequest):
+                record.hops[record.hops.count - 1].httpStatus = response.statusCode
+                record.hops[record.hops.count - 1].location = shown
+                let route = try? settings.route(for: nextRequest)
+                record.hops.append(RedirectHop(request: nextRequest, route: route, httpStatus: nil, location: nil))
+                record.current = nextRequest
+                return Self.urlRequest(for: nextRequest)
+            case .refuse(let reason):
+                record.refusal = reason
+                return nil
+            }
         }
-        completionHandler(follow ? request : nil)
+        completionHandler(next)
     }
 
     /// Hands over and forgets what a finished task's redirects came to.
     ///
     /// - Parameter task: The task's identifier.
-    func take(_ task: Int) -> Record {
-        records.withLock { $0.removeValue(forKey: task) } ?? Record()
+    func take(_ task: Int) -> Record? {
+        records.withLock { $0.removeValue(forKey: task) }
     }
 }
 

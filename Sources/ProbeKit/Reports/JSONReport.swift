@@ -73,6 +73,7 @@ public struct JSONReport: Sendable {
                 "redirects",
                 .array(result.redirects.map { .object([("status", .integer($0.status)), ("location", .string($0.location))]) })
             ),
+            ("hops", .array(result.hops.map(Self.object))),
             ("tls", result.tls.map(Self.object) ?? .null),
             ("proxyTls", result.proxyTLS.map(Self.object) ?? .null),
             ("appleClients", .array(result.appleClients.map(Self.object))),
@@ -90,6 +91,23 @@ public struct JSONReport: Sendable {
             ),
             ("timings", result.timings.map(Self.object) ?? .null),
             ("remoteAddress", .string(result.remoteAddress)),
+        ])
+    }
+
+    private static func object(_ hop: RedirectHop) -> JSONValue {
+        .object([
+            ("url", .string(hop.url)),
+            ("method", .string(hop.method)),
+            ("route", .string(hop.route.map { $0.server == nil ? "direct" : "proxy" })),
+            ("proxy", .string(hop.route?.server?.description)),
+            ("httpStatus", .integer(hop.httpStatus)),
+            ("connectStatus", .integer(hop.connectStatus)),
+            ("location", .string(hop.location)),
+            ("tls", hop.tls.map(Self.object) ?? .null),
+            ("certificateFrom", .string(hop.certificateFrom?.origin.rawValue)),
+            ("appleClients", .array(hop.appleClients.map(Self.object))),
+            ("timings", hop.timings.map(Self.object) ?? .null),
+            ("remoteAddress", .string(hop.remoteAddress)),
         ])
     }
 

@@ -71,7 +71,8 @@ public struct TextReport: Sendable {
         guard result.started else { return result.message.map { [("message", $0)] } ?? [] }
         var lines: [(String, String)] = []
         if let reason = result.outcome.failureReason {
-            lines.append(("reason", "\(reason.code.words) (\(reason.code)) at the \(reason.hop)"))
+            let hop = result.hops.isEmpty ? "" : " of hop \(result.hops.count)"
+            lines.append(("reason", "\(reason.code.words) (\(reason.code)) at the \(reason.hop)\(hop)"))
         }
         if let message = result.message { lines.append(("message", message)) }
         var appleError = result.outcome.failureReason?.appleError
@@ -86,7 +87,10 @@ public struct TextReport: Sendable {
             if let connect = result.connectStatus { status += ", CONNECT \(connect)" }
             lines.append(("status", status))
         }
-        for redirect in result.redirects { lines.append(("redirect", "\(redirect.status) to \(redirect.location)")) }
+        if result.hops.isEmpty {
+            for redirect in result.redirects { lines.append(("redirect", "\(redirect.status) to \(redirect.location)")) }
+        }
+        for (index, hop) in result.hops.enumerated() { lines.append(("hop \(index + 1)", Self.line(hop))) }
         // Through a proxy the origin is news either way; direct, the certificate is the target's.
         if let from = result.certificateFrom, result.route?.server != nil {
             lines.append(("cert from", "\(from.origin.rawValue): \(from.evidence)"))
@@ -133,6 +137,15 @@ public struct TextReport: Sendable {
         func shown(_ value: Double?) -> String { value.map { "\(Seconds.milliseconds($0)) ms" } ?? "-" }
         return "dns \(shown(timings.dns)), connect \(shown(timings.connect)), tls \(shown(timings.tls)), "
             + "first byte \(shown(timings.firstByte)), total \(shown(timings.total))"
+    }
+
+    /// One hop of a redirected call on one line: `GET http://a/ direct: 302 to https://b/`.
+    static func line(_ hop: RedirectHop) -> String {
+        var text = "\(hop.method) \(hop.url) " + (hop.route.map { $0.server.map { "via \($0)" } ?? "direct" } ?? "")
+        if let status = hop.httpStatus { text += ": \(status)" }
+        if let location = hop.location { text += " to \(location)" }
+        if let tls = hop.tls, hop.location != nil, let subject = tls.subject { text += "; tls \(subject)" }
+        return text
     }
 
     /// One Apple client's verdict on one line: `AFNetworking 3: fails with -999 cancelled (rule);

@@ -46,6 +46,12 @@ public struct ProbeSettings: Sendable, Equatable {
     /// Whether an `https://` call through a proxy also makes one direct TLS handshake with the
     /// target (`--compare-direct`), to tell its own certificate from an interceptor's.
     public var comparesDirect = false
+    /// The targets the run may send requests to, checked again for every redirect before it is
+    /// followed (the exporter's `--allow-target`); `nil` allows any.
+    public var allowedTargets: TargetFilter?
+    /// The seconds a redirected call has left for its next hop: each transfer's limits are cut
+    /// to it, while messages keep naming ``maxTime``. `nil` for a call's first request.
+    var remainingTime: Double?
 
     /// Settings.
     ///

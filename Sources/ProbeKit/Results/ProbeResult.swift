@@ -56,6 +56,9 @@ public struct ProbeResult: Sendable, Equatable {
     public var httpVersion: String?
     /// The redirects followed with `-L`, in order; empty without `-L` or when none came.
     public var redirects: [ProbeRedirect] = []
+    /// With a redirect followed, every hop of the call in order, the last being the one the
+    /// result's own fields (route, status, TLS, Apple verdicts) describe; empty otherwise.
+    public var hops: [RedirectHop] = []
     /// What each Apple client stack would do with the certificate shown (``AppleClientVerdicts``);
     /// empty for `http://` targets and calls whose TLS showed no certificate.
     public var appleClients: [AppleClientVerdict] = []

@@ -1,6 +1,7 @@
 import Exporter
 import Foundation
 import Patterns
+import ProbeKit
 import SanityServer
 import StageKit
 import YAML
@@ -28,7 +29,9 @@ enum ExporterCommand: Subcommand {
 
         An exporter that probes any URL it is asked for lets whoever reaches it make requests
         from its network (server-side request forgery): it listens on 127.0.0.1 by default,
-        and --allow-target limits the targets (each REGEX must match the whole target).
+        and --allow-target limits the targets (each REGEX must match the whole target); a
+        redirect is checked against them too before it is followed, and one they do not allow
+        fails the probe (redirectRefused) with nothing sent to it.
 
         --check-config FILE exits 0 when the file loads, else 65 with FILE:LINE:COLUMN.
         SIGTERM or SIGINT stops it gracefully (exit 0); a port already taken exits 69.
@@ -73,14 +76,16 @@ enum ExporterCommand: Subcommand {
             }
             options.timeoutOffset = seconds
         }
+        var allowed: [RegularExpression] = []
         for pattern in arguments.all("--allow-target") {
             do {
                 // Whole-target matches, as Prometheus's relabelling anchors its regexes.
-                options.allowedTargets.append(try RegularExpression("^(?:\(pattern))$"))
+                allowed.append(try RegularExpression(TargetFilter.anchored(pattern)))
             } catch {
                 throw CommandFailure.usage("--allow-target: \(error)")
             }
         }
+        if !allowed.isEmpty { options.allowedTargets = TargetFilter(patterns: allowed, option: "--allow-target") }
         let (host, port) = try listenAddress(arguments.value("--listen") ?? "127.0.0.1:9115")
         guard let handler = load(file, options: options, context: context) else { return .dataError }
         let serverConfiguration = ServerConfiguration(host: host, port: port, name: "stagebuild-exporter")

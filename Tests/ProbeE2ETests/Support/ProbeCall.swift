@@ -21,9 +21,12 @@ struct ProbeCall: Sendable {
     /// - Parameters:
     ///   - arguments: the options and URLs after `probe`.
     ///   - limit: each run is killed when it lives longer than this.
-    static func run(_ arguments: [String], limit: Duration = .seconds(60)) async throws -> ProbeCall {
-        async let json = StagebuildProcess.run(["probe", "--format", "json"] + arguments, limit: limit)
-        async let text = StagebuildProcess.run(["probe", "--format", "text"] + arguments, limit: limit)
+    ///   - variables: environment variables for both runs (proxy variables, say).
+    static func run(
+        _ arguments: [String], limit: Duration = .seconds(60), variables: [String: String] = [:]
+    ) async throws -> ProbeCall {
+        async let json = StagebuildProcess.run(["probe", "--format", "json"] + arguments, limit: limit, variables: variables)
+        async let text = StagebuildProcess.run(["probe", "--format", "text"] + arguments, limit: limit, variables: variables)
         let (jsonRun, textRun) = try await (json, text)
         return ProbeCall(json: jsonRun, text: textRun, report: try jsonRun.report())
     }
@@ -34,7 +37,7 @@ struct ProbeCall: Sendable {
         "proxyTimeout": "proxy timeout", "proxyAuthenticationRequired": "proxy authentication required",
         "proxyForbidden": "proxy forbidden", "proxyBadGateway": "proxy bad gateway",
         "targetNameNotResolved": "target name not resolved", "connectFailed": "connect failed",
-        "tooManyRedirects": "too many redirects",
+        "tooManyRedirects": "too many redirects", "redirectRefused": "redirect refused",
         "tlsHandshakeFailed": "tls handshake failed", "certificateNotTrusted": "not trusted",
         "hostNameMismatch": "host name mismatch", "certificateExpired": "expired",
         "certificateNotYetValid": "not yet valid", "pinnedKeyMismatch": "pinned key mismatch", "timeout": "timeout",

@@ -26,6 +26,7 @@ struct ProbeReport: Decodable, Sendable {
         var tls: TLSFacts?
         var proxyTls: TLSFacts?
         var redirects: [Redirect]?
+        var hops: [Hop]?
         var appleClients: [AppleClientVerdict]?
         var certificateFrom: String?
         var certificateFromEvidence: String?
@@ -58,6 +59,21 @@ struct ProbeReport: Decodable, Sendable {
     struct Redirect: Decodable, Sendable {
         var status: Int
         var location: String
+    }
+
+    /// One request of a redirected call.
+    struct Hop: Decodable, Sendable {
+        var url: String
+        var method: String
+        var route: String?
+        var proxy: String?
+        var httpStatus: Int?
+        var connectStatus: Int?
+        var location: String?
+        var tls: TLSFacts?
+        var certificateFrom: String?
+        var appleClients: [AppleClientVerdict]?
+        var remoteAddress: String?
     }
 
     struct TLSFacts: Decodable, Sendable {

@@ -25,13 +25,15 @@ enum StagebuildProcess {
     ///   - interruptAfter: when set, `signal` is sent this long after the start.
     ///   - signal: the signal `interruptAfter` sends, SIGINT by default.
     ///   - limit: the run is killed (SIGKILL) when it lives longer than this.
+    ///   - variables: more environment variables (proxy variables, say) over ``environment``.
     /// - Returns: the exit status, output and wall times.
     static func run(
-        _ arguments: [String], interruptAfter: Duration? = nil, signal: Int32 = SIGINT, limit: Duration = .seconds(60)
+        _ arguments: [String], interruptAfter: Duration? = nil, signal: Int32 = SIGINT, limit: Duration = .seconds(60),
+        variables: [String: String] = [:]
     ) async throws -> Run {
         try await ProcessRun.run(
-            try executable(), arguments, environment: environment, interruptAfter: interruptAfter, signal: signal,
-            limit: limit)
+            try executable(), arguments, environment: environment.merging(variables) { $1 }, interruptAfter: interruptAfter,
+            signal: signal, limit: limit)
     }
 }
 

@@ -65,6 +65,17 @@ enum ReportSamples {
                     try ProbeRequest(parsing: "https://later.test/"), engine: "urlsession", route: .direct(.noProxyConfigured),
                     cause: .deadline(seconds: 5), inFlight: false),
             ]
+            // The 503 came after a redirect (-L): each hop with its own route and timings.
+            var moved = RedirectHop(
+                request: try ProbeRequest(parsing: "http://api.internal/status", method: "HEAD"), route: results[3].route,
+                httpStatus: 301, location: "http://api.internal/status/")
+            moved.timings = ProbeTimings(dns: 0.5, connect: 0.75, firstByte: 1, total: 1.25)
+            results[3].hops = [
+                moved,
+                RedirectHop(
+                    results[3], request: try ProbeRequest(parsing: "http://api.internal/status/", method: "HEAD"), location: nil),
+            ]
+            results[3].redirects = [ProbeRedirect(status: 301, location: "http://api.internal/status/")]
             // What the four stacks make of the certificate that names another host.
             results[1].appleClients = AppleClientVerdicts.verdicts(
                 for: TrustFacts(chain: .trusted, nameMatches: false), policy: SecurityPolicy())
