@@ -81,16 +81,17 @@ RUN set -eux; \
 # [debian] stage template Stages/debian.Dockerfile
 # stagebuild ignore=SB001,SB012 pinned by tag until stagebuild lock pins digests; the templates layered on it set USER
 FROM debian:bookworm-slim AS runtime
+ARG DEBIAN_RELEASE=bookworm
 ARG DEBIAN_SNAPSHOT=
 ARG DEBIAN_SNAPSHOT_URL=http://snapshot.debian.org
 
 # With a snapshot, apt reads the archive as it was at that moment, so the exact
 # package versions pinned by later steps keep resolving after Debian moves on.
-# `stagebuild lock` resolves every apt-get install NAME=VERSION of the composition
-# against this same archive state (these URLs, or the live suites without a
-# snapshot), checks each InRelease with gpgv and Debian's archive keyring, and
-# records each package's suite and .deb SHA-256 in stagebuild.lock; a pin the
-# archive lacks fails there, before any build.
+# `stagebuild lock` resolves every apt-get install NAME=VERSION of the build stage
+# against this same archive state (the apt-archive line above: these URLs, or the
+# live suites without a snapshot), checks each InRelease with gpgv and Debian's
+# archive keyring, and records each package's suite and .deb SHA-256 in
+# stagebuild.lock; a pin the archive lacks fails there, before any build.
 # Snapshot Release files are past their Valid-Until date: that check is disabled.
 # No heredocs in this catalog's RUN steps: Debian 12's own buildah and podman cannot read them.
 RUN set -eux; \
@@ -98,13 +99,13 @@ RUN set -eux; \
         printf '%s\n' \
             'Types: deb' \
             "URIs: ${DEBIAN_SNAPSHOT_URL}/archive/debian/${DEBIAN_SNAPSHOT}" \
-            'Suites: bookworm bookworm-updates' \
+            "Suites: ${DEBIAN_RELEASE} ${DEBIAN_RELEASE}-updates" \
             'Components: main' \
             'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
             '' \
             'Types: deb' \
             "URIs: ${DEBIAN_SNAPSHOT_URL}/archive/debian-security/${DEBIAN_SNAPSHOT}" \
-            'Suites: bookworm-security' \
+            "Suites: ${DEBIAN_RELEASE}-security" \
             'Components: main' \
             'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' \
             > /etc/apt/sources.list.d/debian.sources; \

@@ -54,17 +54,22 @@ public struct Composer: Sendable {
     /// - Parameters:
     ///   - stagefile: The parsed Stagefile.
     ///   - lockfile: The lockfile beside the Stagefile, or `nil` to leave images as written.
+    ///   - snapshots: Snapshot moments by parameter, written where the Stagefile gives that
+    ///     parameter none (`lock --snapshot`); the lockfile's when `nil`.
     /// - Returns: The composition.
-    /// - Throws: `CompositionError` as ``compose(_:)``.
-    public func composition(of stagefile: Stagefile, lockfile: Lockfile? = nil) throws(CompositionError) -> Composition {
+    /// - Throws: `CompositionError` as ``compose(_:)``, and for an apt archive declaration whose
+    ///   values make no archive.
+    public func composition(
+        of stagefile: Stagefile, lockfile: Lockfile? = nil, snapshots: [String: String]? = nil
+    ) throws(CompositionError) -> Composition {
         var session = CompositionSession(composer: self, stagefile: stagefile, isLocked: lockfile != nil)
-        session.lockedSnapshot = lockfile?.debianSnapshot
+        session.lockedSnapshots = snapshots ?? lockfile?.snapshots ?? [:]
         let text = try session.run()
         var composition = Composition(
             text: text, templates: session.templates.values.sorted { $0.name < $1.name }, images: session.imageMentions())
         composition.lineOrigins = session.lineOrigins()
         composition.warnings = session.warnings
-        (composition.packagePins, composition.variablePackagePins) = session.packagePins()
+        (composition.packageStages, composition.variablePackagePins) = try session.packageStages()
         composition.parameterBindings = session.parameterBindings
         if let lockfile { composition.pin(with: lockfile) }
         return composition
@@ -118,8 +123,20 @@ private struct CompositionSession {
     let isLocked: Bool
     /// Each parameter value the Stagefile gave, in the order bound.
     var parameterBindings: [Composition.ParameterBinding] = []
-    /// The lockfile's `debianSnapshot`: written as `DEBIAN_SNAPSHOT` where the Stagefile gives none.
-    var lockedSnapshot: String?
+    /// The lockfile's snapshot moments by parameter (`DEBIAN_SNAPSHOT`, …): each written where
+    /// the Stagefile gives its parameter none.
+    var lockedSnapshots: [String: String] = [:]
+    /// Each build stage as composed, for lock's package pins.
+    var stageRecords: [StageRecord] = []
+
+    /// One build stage: its name, its base image, the templates placed in it with the value of
+    /// each of their parameters, and where its lines of the Stagefile begin.
+    struct StageRecord {
+        var alias: String?
+        var image: String?
+        var stagefileStart: Int
+        var placements: [(template: StageTemplate, values: [String: String], location: SourceLocation)] = []
+    }
 
     init(composer: Composer, stagefile: Stagefile, isLocked: Bool = false) {
         self.composer = composer
@@ -162,6 +179,8 @@ private struct CompositionSession {
                         flushStagefileLines()
                         stage = BuildStageState()
                         inBuildStage = true
+                        stageRecords.append(
+                            StageRecord(alias: from.alias?.text, image: from.base?.text, stagefileStart: instruction.startLine))
                         try noteAlias(from.alias?.text, at: from.alias.map(instruction.location(of:)) ?? instruction.location)
                     } else if let arg = instruction.asArg {
                         let names = arg.declarations.map(\.name.text)
@@ -179,6 +198,7 @@ private struct CompositionSession {
                 flushStagefileLines()
                 stage = BuildStageState()
                 inBuildStage = true
+                stageRecords.append(StageRecord(alias: alias, image: nil, stagefileStart: reference.location.line))
                 try noteAlias(alias, at: reference.location)
                 try placeBase(reference, alias: alias, pragmas: pragmas)
             case .layerTemplate(let reference):
@@ -255,19 +275,64 @@ private struct CompositionSession {
         return mentions
     }
 
-    /// The Debian package pins of the Stagefile's and the templates' `RUN`s, and those written
-    /// through a variable (see ``LintDocument/packagePins(file:path:)``): the Stagefile's first,
-    /// then each template's, by name; each part read once.
-    func packagePins() -> (pins: [PackagePin], variable: [(written: String, file: String, location: SourceLocation)]) {
+    /// Each build stage's apt package pins (the Stagefile's lines of that stage and every
+    /// template placed in it, each part read once), the apt archives its templates declare
+    /// (and those of the build stage it starts from), and where it adds apt sources that no
+    /// template declares; with the pins written through a variable, which lock refuses.
+    ///
+    /// - Throws: `CompositionError` for an archive declaration whose values make no archive.
+    func packageStages() throws(CompositionError) -> (
+        stages: [Composition.PackageStage], variable: [(written: String, file: String, location: SourceLocation)]
+    ) {
         let stagefilePath = Paths.absolute(composer.stagefileName, from: composer.stagefileDirectory)
-        var found = LintDocument(stagefile.syntax).packagePins(file: stagefile.displayPath, path: stagefilePath)
+        let stagefileDocument = LintDocument(stagefile.syntax)
+        let stagefileParts = stagefileDocument.packagePins(file: stagefile.displayPath, path: stagefilePath)
+        let stagefileEdits = stagefileDocument.aptSourceEdits()
+        var variable = stagefileParts.variable
+        var templatePins: [String: [PackagePin]] = [:]
+        var templateEdits: [String: [SourceLocation]] = [:]
         for template in templates.values.sorted(by: { $0.name < $1.name }) {
-            let part = LintDocument(template.syntax).packagePins(
-                file: composer.catalog.display(template.path), path: template.path)
-            found.pins += part.pins
-            found.variable += part.variable
+            let document = LintDocument(template.syntax)
+            let part = document.packagePins(file: composer.catalog.display(template.path), path: template.path)
+            templatePins[template.name] = part.pins
+            variable += part.variable
+            templateEdits[template.name] = document.aptSourceEdits()
         }
-        return found
+        var stages: [Composition.PackageStage] = []
+        var byAlias: [String: Int] = [:]
+        for (index, record) in stageRecords.enumerated() {
+            let end = index + 1 < stageRecords.count ? stageRecords[index + 1].stagefileStart : Int.max
+            let inStage = { (line: Int) in line >= record.stagefileStart && line < end }
+            var stage = Composition.PackageStage(
+                name: record.alias ?? "build stage \(index + 1)", image: record.image,
+                pins: stagefileParts.pins.filter { inStage($0.location.line) })
+            stage.sourceEdits = stagefileEdits.filter { inStage($0.line) }.map { (stagefile.displayPath, $0) }
+            if let image = record.image?.lowercased(), let parent = byAlias[image] {
+                stage.archives = stages[parent].archives
+                stage.sourceEdits = stages[parent].sourceEdits + stage.sourceEdits
+            }
+            for placement in record.placements {
+                let template = placement.template
+                let file = composer.catalog.display(template.path)
+                stage.pins += templatePins[template.name] ?? []
+                if template.aptArchives.isEmpty {
+                    stage.sourceEdits += (templateEdits[template.name] ?? []).map { (file, $0) }
+                }
+                for declaration in template.aptArchives {
+                    do {
+                        stage.archives.append(try declaration.archive(values: placement.values))
+                    } catch {
+                        throw CompositionError(
+                            "stage template '\(template.name)' declares an apt archive (\(file):\(declaration.line)) that "
+                                + "these values do not make: \(error.reason)", file: stagefile.displayPath, at: placement.location
+                        )
+                    }
+                }
+            }
+            if let alias = record.alias { byAlias[alias.lowercased()] = stages.count }
+            stages.append(stage)
+        }
+        return (stages, variable)
     }
 
     /// Where each line of the composed text comes from, in order (the header's lines and the
@@ -507,26 +572,37 @@ private struct CompositionSession {
         noteOverrides(in: template, file: file)
         var label = "# [\(template.name)] stage template \(Self.commentSafe(shown))"
         if let requiredBy { label += " (required by \(requiredBy))" }
+        let fromParameters = try fromParameterValues(template, bound: values, reference: reference)
+        var argumentValues = values
+        for (name, value) in fromParameters { argumentValues[name] = value }
+        recordPlacement(of: template, values: values, reference: reference)
         var body: [ComposedLine] = []
         var seenInstruction = false
+        var seenFrom = template.kind == .layer
         var pragmas: [ComposedLine] = []
         for element in template.syntax.elements {
             switch element.kind {
             case .instruction(let instruction):
+                // The ARG lines a base template's FROM reads: their values go into the FROM
+                // itself (and into the build stage's `ARG NAME`), so no global ARG is left to
+                // collide with another build stage's.
+                if !seenFrom && instruction.knownKeyword == .arg { continue }
                 if !seenInstruction { body += pragmas }
                 seenInstruction = true
                 let origin = Composition.LineOrigin(file: file, line: instruction.startLine)
                 if let from = instruction.asFrom, let base = from.base {
+                    seenFrom = true
                     // The flags as written, quotes kept; the template's FROM names its image alone.
                     let scalars = instruction.logicalLine.scalars
                     let flags = instruction.flagRanges.map { String(String.UnicodeScalarView(scalars[$0])) + " " }.joined()
                     let asKeyword = instruction.keyword == instruction.keyword.lowercased() ? "as" : "AS"
                     let prefix = "\(instruction.keyword) \(flags)"
-                    let line = prefix + base.text + (alias.map { " \(asKeyword) \($0)" } ?? "")
-                    body.append(
-                        ComposedLine(text: line, origin: origin, fromImage: (base.text, prefix.unicodeScalars.count + 1)))
+                    let image = try fromImage(base.text, of: template, values: fromParameters, reference: reference)
+                    if !stageRecords.isEmpty { stageRecords[stageRecords.count - 1].image = image }
+                    let line = prefix + image + (alias.map { " \(asKeyword) \($0)" } ?? "")
+                    body.append(ComposedLine(text: line, origin: origin, fromImage: (image, prefix.unicodeScalars.count + 1)))
                 } else if instruction.knownKeyword == .arg && !StageTemplate.declaresOnlyAutomaticArguments(instruction),
-                    let line = try argumentLine(instruction, values: values)
+                    let line = try argumentLine(instruction, values: argumentValues)
                 {
                     body.append(ComposedLine(text: line, origin: origin))
                 } else {
@@ -548,6 +624,68 @@ private struct CompositionSession {
         }
         blocks.append([ComposedLine(text: label, origin: nil)] + stagefilePragmas + Self.trimmedBlock(body))
         blockOrigins.append(relative)
+    }
+
+    /// Notes a template placed in the current build stage with each parameter's value there:
+    /// the bound value, else the default with its quotes removed.
+    mutating func recordPlacement(of template: StageTemplate, values: [String: BoundValue], reference: Stagefile.Reference) {
+        guard !stageRecords.isEmpty else { return }
+        let lexer = ShellWordLexer(escape: template.syntax.directives.escapeCharacter.scalar)
+        var plain: [String: String] = [:]
+        for parameter in template.parameters {
+            if let value = values[parameter.name] {
+                plain[parameter.name] = value.value
+            } else if let word = parameter.defaultWord {
+                plain[parameter.name] = (try? lexer.word(word)) ?? word
+            }
+        }
+        stageRecords[stageRecords.count - 1].placements.append((template, plain, reference.location))
+    }
+
+    /// The values of a base template's FROM parameters (``TemplateParameter/isInFrom``): the
+    /// bound value, else the default, each as the word its build stage's `ARG NAME` gets.
+    func fromParameterValues(
+        _ template: StageTemplate, bound: [String: BoundValue], reference: Stagefile.Reference
+    ) throws(CompositionError) -> [String: BoundValue] {
+        var result: [String: BoundValue] = [:]
+        let lexer = ShellWordLexer(escape: template.syntax.directives.escapeCharacter.scalar)
+        for parameter in template.parameters where parameter.isInFrom {
+            if let value = bound[parameter.name] {
+                result[parameter.name] = value
+            } else if let word = parameter.defaultWord {
+                let value = (try? lexer.word(word)) ?? word
+                result[parameter.name] = BoundValue(
+                    name: parameter.name, word: word, location: reference.location, value: value)
+            }
+        }
+        return result
+    }
+
+    /// A base template's FROM image with its parameters' values in place: it must read as one
+    /// image reference, so a value can never add a word or a flag.
+    func fromImage(
+        _ written: String, of template: StageTemplate, values: [String: BoundValue], reference: Stagefile.Reference
+    ) throws(CompositionError) -> String {
+        guard written.contains("$") else { return written }
+        var lexer = ShellWordLexer(escape: template.syntax.directives.escapeCharacter.scalar)
+        lexer.values = values.mapValues(\.value)
+        let bad = values.values.first { value in
+            !value.value.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-:/@".unicodeScalars.contains($0))
+            }
+        }
+        let image = try? lexer.word(written)
+        if let bad {
+            throw CompositionError(
+                "value of \(bad.name) goes into stage template '\(template.name)''s FROM image reference, which takes "
+                    + "letters, digits and . _ - : / @ only", file: stagefile.displayPath, at: bad.location)
+        }
+        guard let image, (try? ImageReference(parsing: image)) != nil else {
+            throw CompositionError(
+                "stage template '\(template.name)''s FROM \(written) reads as \(image ?? written), which is no image "
+                    + "reference", file: stagefile.displayPath, at: reference.location)
+        }
+        return image
     }
 
     /// A template's parameter `ARG` as composed: `nil` (keep it as written) when no name on it
@@ -612,10 +750,9 @@ private struct CompositionSession {
             given[binding.name] = binding
         }
         var fromLockfile: Set<String> = []
-        let snapshot = DebianArchiveState.snapshotParameter
-        if let lockedSnapshot, given[snapshot] == nil, template.parameter(named: snapshot) != nil {
-            given[snapshot] = Stagefile.Binding(name: snapshot, value: lockedSnapshot, location: reference.location)
-            fromLockfile.insert(snapshot)
+        for (parameter, time) in lockedSnapshots where given[parameter] == nil && template.parameter(named: parameter) != nil {
+            given[parameter] = Stagefile.Binding(name: parameter, value: time, location: reference.location)
+            fromLockfile.insert(parameter)
         }
         var values: [String: BoundValue] = [:]
         for parameter in template.parameters {

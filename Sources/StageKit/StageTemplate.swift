@@ -4,8 +4,11 @@ import Foundation
 /// One stage template: a Dockerfile fragment in a catalog, e.g. `Stages/node-runtime.Dockerfile`.
 ///
 /// Its metadata lives in the leading comment block so that the file stays a valid Dockerfile:
-/// `# summary: …`, `# requires: a, b` and one `# param NAME: …` per parameter. Its parameters
-/// are its `ARG` lines. A *base* template starts with `FROM`; a *layer* template has no `FROM`.
+/// `# summary: …`, `# requires: a, b`, one `# param NAME: …` per parameter and one
+/// `# apt-archive: …` per apt archive it adds (``AptArchiveDeclaration``). Its parameters
+/// are its `ARG` lines. A *base* template starts with `FROM` (after the `ARG` lines its `FROM`
+/// reads, e.g. `ARG DEBIAN_RELEASE=bookworm` before `FROM debian:${DEBIAN_RELEASE}-slim`); a
+/// *layer* template has no `FROM`.
 public struct StageTemplate: Sendable, Hashable {
     /// Whether the template starts a build stage or adds steps to one.
     public enum Kind: String, Sendable, Hashable {
@@ -34,6 +37,8 @@ public struct StageTemplate: Sendable, Hashable {
     /// The SHA-256 of the file's bytes (UTF-8 text as read, byte order mark included): what
     /// `stagebuild.lock` records to notice a changed template.
     public var contentDigest: Digest
+    /// The apt archives the template adds to its build stage (`# apt-archive: …` lines).
+    public var aptArchives: [AptArchiveDeclaration]
 
     /// The parameter with a name, if the template declares it.
     ///
@@ -81,10 +86,15 @@ public struct StageTemplate: Sendable, Hashable {
         }
         let fromInstructions = instructions.filter { $0.knownKeyword == .from }
         kind = fromInstructions.isEmpty ? .layer : .base
-        if let from = fromInstructions.first {
-            guard instructions.first?.knownKeyword == .from else {
+        // A base template's FROM may read parameters declared before it (global ARGs, as the
+        // Dockerfile reference's "Understand how ARG and FROM interact" has it).
+        let fromIndex = instructions.firstIndex { $0.knownKeyword == .from }
+        var fromArguments: Set<String> = []
+        if let fromIndex, let from = fromInstructions.first {
+            guard instructions[..<fromIndex].allSatisfy({ $0.knownKeyword == .arg }) else {
                 throw CompositionError(
-                    "a base template must start with FROM; its parameters (ARG) go after the FROM line",
+                    "a base template must start with FROM, after only the ARG lines its FROM reads; its other parameters "
+                        + "(ARG) go after the FROM line",
                     file: displayPath, at: instructions[0].location)
             }
             if fromInstructions.count > 1 {
@@ -92,12 +102,27 @@ public struct StageTemplate: Sendable, Hashable {
                     "a stage template holds one build stage; this is a second FROM",
                     file: displayPath, at: fromInstructions[1].location)
             }
+            for instruction in instructions[..<fromIndex] {
+                fromArguments.formUnion(instruction.asArg?.declarations.map(\.name.text) ?? [])
+            }
             let view = from.asFrom
             let extra = view?.asKeyword ?? view?.otherWords.first
-            if view?.base == nil || extra != nil || view?.base?.text.contains("$") == true {
+            if view?.base == nil || extra != nil {
                 throw CompositionError(
-                    "a base template's FROM names one image without AS and without parameters, e.g. FROM debian:bookworm-slim",
+                    "a base template's FROM names one image without AS, e.g. FROM debian:bookworm-slim",
                     file: displayPath, at: (extra ?? view?.base).map(from.location(of:)) ?? from.location)
+            }
+            if let base = view?.base, base.text.contains("$") {
+                let placeholders = Dictionary(uniqueKeysWithValues: fromArguments.map { ($0, "x") })
+                var lexer = ShellWordLexer(escape: tree.directives.escapeCharacter.scalar)
+                lexer.values = placeholders
+                let expanded = try? lexer.word(base.text)
+                guard let expanded, !expanded.contains("$") else {
+                    throw CompositionError(
+                        "a base template's FROM reads only the parameters declared before it, as ${NAME} or $NAME "
+                            + "(ARG NAME=DEFAULT above the FROM line)",
+                        file: displayPath, at: from.location(of: base))
+                }
             }
         }
         var parameters: [TemplateParameter] = []
@@ -106,11 +131,22 @@ public struct StageTemplate: Sendable, Hashable {
                 "a stage template cannot use other templates with \(instruction.keyword); name them in '# requires:'",
                 file: displayPath, at: instruction.location)
         }
-        for instruction in instructions {
+        for (index, instruction) in instructions.enumerated() {
+            let isBeforeFrom = fromIndex.map { index < $0 } ?? false
             for declaration in instruction.asArg?.declarations ?? [] {
                 let at = instruction.location(of: declaration.name)
                 let name = declaration.name.text
                 let defaultWord = declaration.defaultValue?.text
+                // `ARG NAME` after FROM makes a FROM parameter visible in the build stage.
+                if !isBeforeFrom && fromArguments.contains(name) {
+                    guard defaultWord == nil else {
+                        throw CompositionError(
+                            "parameter \(name) is declared before FROM with its default; declare it again after FROM "
+                                + "without one (ARG \(name)) to read it in the build stage",
+                            file: displayPath, at: at)
+                    }
+                    continue
+                }
                 if Self.automaticArguments.contains(name) {
                     if defaultWord != nil {
                         throw CompositionError(
@@ -135,7 +171,7 @@ public struct StageTemplate: Sendable, Hashable {
                 parameters.append(
                     TemplateParameter(
                         name: name, defaultWord: defaultWord,
-                        documentation: metadata.documentation[name] ?? "", location: at))
+                        documentation: metadata.documentation[name] ?? "", location: at, isInFrom: isBeforeFrom))
             }
         }
         for (documented, line) in metadata.documentationLines where !parameters.contains(where: { $0.name == documented }) {
@@ -144,6 +180,12 @@ public struct StageTemplate: Sendable, Hashable {
                 file: displayPath, at: SourceLocation(line: line, column: 1))
         }
         self.parameters = parameters
+        let names = Set(parameters.map(\.name))
+        var archives: [AptArchiveDeclaration] = []
+        for (text, line) in metadata.aptArchives {
+            archives.append(try AptArchiveDeclaration(parsing: text, line: line, parameters: names, file: displayPath))
+        }
+        aptArchives = archives
     }
 }
 
@@ -175,6 +217,7 @@ struct TemplateMetadata {
     var requiresLine = 0
     var documentation: [String: String] = [:]
     var documentationLines: [(String, Int)] = []
+    var aptArchives: [(String, Int)] = []
 
     static func isParameterName<S: StringProtocol>(_ name: S) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else {
@@ -193,6 +236,8 @@ struct TemplateMetadata {
                 !$0.isEmpty
             }
             requiresLine = line
+        } else if let value = Self.value(of: "apt-archive:", in: comment) {
+            aptArchives.append((value, line))
         } else if let value = Self.value(of: "param ", in: comment), let colon = value.firstIndex(of: ":") {
             let name = String(value[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
             documentation[name] = String(value[value.index(after: colon)...]).trimmingCharacters(

@@ -11,6 +11,9 @@ public struct TemplateParameter: Sendable, Hashable {
     public var documentation: String
     /// Where the parameter's name stands on its `ARG` line in the template.
     public var location: SourceLocation
+    /// True for a parameter declared before a base template's `FROM`, which its image
+    /// reference reads: compose writes its value into the `FROM` line itself.
+    public var isInFrom: Bool
 
     /// True when a `USE` or `FROM stage:` must give a value.
     public var isRequired: Bool { defaultWord == nil }
@@ -22,10 +25,12 @@ public struct TemplateParameter: Sendable, Hashable {
     ///   - defaultWord: The default as written, or `nil`.
     ///   - documentation: The doc line.
     ///   - location: Where the name stands in the template.
+    ///   - isInFrom: Whether it is declared before a base template's `FROM`.
     public init(
         name: String, defaultWord: String?, documentation: String = "",
-        location: SourceLocation = SourceLocation(line: 0, column: 0)
+        location: SourceLocation = SourceLocation(line: 0, column: 0), isInFrom: Bool = false
     ) {
+        self.isInFrom = isInFrom
         self.name = name
         self.defaultWord = defaultWord
         self.documentation = documentation

@@ -27,7 +27,7 @@ struct LockRegistryTests {
         let run = try project.stagebuild(["lock", "--insecure-registry", registries.host("OPEN_PORT")])
         #expect(run.status == 0, "\(run)")
         let lockfile = try project.lockfile()
-        #expect(lockfile.formatVersion == 3)
+        #expect(lockfile.formatVersion == 4)
         #expect(Set(lockfile.images.keys) == [tagged, index])
         let image = try #require(lockfile.images[tagged])
         #expect(image.digest == registries["IMAGE_DIGEST"])

@@ -59,7 +59,7 @@ import Testing
         (["lock", "--max-time", "soon"], "--max-time must be a number of seconds from 0.001 to 86400"),
         (["lock", "a", "b"], "expected at most one Stagefile, got 2"),
         (["lock", "--proxy", "socks5://127.0.0.1:1"], "socks5"),
-        (["lock", "--architecture", "x"], "--architecture takes one of bookworm's architectures"),
+        (["lock", "--architecture", "x"], "--architecture takes one of Debian's and Ubuntu's architectures"),
         (["lock", "--snapshot", "20251340T000000Z"], "--snapshot takes now or a time YYYYMMDDTHHMMSSZ"),
         (["lock", "--snapshot", "20250230T000000Z"], "--snapshot takes now or a time YYYYMMDDTHHMMSSZ"),
         (["lock", "--snapshot", "20250520T250000Z"], "--snapshot takes now or a time YYYYMMDDTHHMMSSZ"),

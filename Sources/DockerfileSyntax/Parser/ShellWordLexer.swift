@@ -9,6 +9,10 @@ public struct ShellWordLexer: Sendable {
     public var keepsQuotes = false
     /// Keep escape characters in the result (BuildKit's `RawEscapes`).
     public var keepsEscapes = false
+    /// Values to put in place of `$NAME` and `${NAME}` for these names (a base template's
+    /// `FROM` read with its parameters' values); other references stay as written. A reference
+    /// with a modifier (`${NAME:-x}`) to one of these names is a fault.
+    public var values: [String: String] = [:]
 
     /// A word the lexer cannot read: an unbalanced quote or a malformed `${…}`.
     public struct Fault: Error, Sendable, Hashable {
@@ -167,7 +171,7 @@ public struct ShellWordLexer: Sendable {
             index += 1
             guard peek == "{" else {
                 let name = self.name()
-                return "$" + name
+                return lexer.values[name] ?? "$" + name
             }
             index += 1
             switch peek {
@@ -177,9 +181,12 @@ public struct ShellWordLexer: Sendable {
             }
             let name = self.name()
             guard let modifier = next() else { throw fault("syntax error: missing '}'") }
+            if modifier != "}" && lexer.values[name] != nil {
+                throw fault("${\(name)} is expanded here without modifiers: write ${\(name)} or $\(name)")
+            }
             switch modifier {
             case "}":
-                return "${\(name)}"
+                return lexer.values[name] ?? "${\(name)}"
             case ":", "+", "-", "?", "#", "%":
                 var written = String(modifier)
                 var kind = modifier

@@ -11,6 +11,9 @@ struct AptGetCommand: Sendable {
     var configuration: [String]
     /// The words after the subcommand that are not options, e.g. package names.
     var operands: [ShellScript.Word]
+    /// The release asked for with `-t`, `--target-release` or `--default-release`, e.g.
+    /// `bookworm-backports` (apt-get(8)).
+    var targetRelease: String?
 
     /// Reads a command, or returns `nil` when it does not run `apt-get` or `apt`.
     ///
@@ -22,6 +25,7 @@ struct AptGetCommand: Sendable {
         options = []
         configuration = []
         operands = []
+        targetRelease = nil
         let arguments = Array(command.arguments)
         let valued: Set<String> = [
             "-o", "--option", "-c", "--config-file", "-t", "--target-release", "--default-release",
@@ -43,6 +47,10 @@ struct AptGetCommand: Sendable {
                     value = String(text.dropFirst("--option=".count))
                 }
                 if let value, text.hasPrefix("-o") || text.hasPrefix("--option") { configuration.append(value) }
+                if let value, ["-t", "--target-release", "--default-release"].contains(text) { targetRelease = value }
+                for long in ["--target-release=", "--default-release="] where text.hasPrefix(long) {
+                    targetRelease = String(text.dropFirst(long.count))
+                }
             } else if subcommand == nil {
                 subcommand = word
             } else {

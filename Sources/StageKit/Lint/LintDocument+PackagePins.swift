@@ -26,11 +26,32 @@ extension LintDocument {
                         operand: word.text, file: file, location: word.location, isQuoted: word.isQuoted)
                     {
                         pin.path = path
+                        pin.targetRelease = apt.targetRelease
                         pins.append(pin)
                     }
                 }
             }
         }
         return (pins, variable)
+    }
+
+    /// Where the document's `RUN` scripts add apt sources themselves: `add-apt-repository`, or a
+    /// command that names or writes a file under `/etc/apt/sources.list` (`> …/x.list`,
+    /// `tee …`, `cp … /etc/apt/sources.list.d/`, `sed -i … /etc/apt/sources.list`). A pin apt
+    /// may find in such a source cannot be checked where no template declares it.
+    ///
+    /// - Returns: Each command's position, in file order.
+    func aptSourceEdits() -> [SourceLocation] {
+        var found: [SourceLocation] = []
+        for script in runScripts {
+            for command in script.commands {
+                let names = ["add-apt-repository", "apt-add-repository"]
+                let touches =
+                    command.program.map(names.contains) == true
+                    || (command.arguments.map(\.text) + command.outputTargets).contains { $0.hasPrefix("/etc/apt/sources.list") }
+                if touches, let first = command.words.first { found.append(first.location) }
+            }
+        }
+        return found
     }
 }

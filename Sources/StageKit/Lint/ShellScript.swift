@@ -39,6 +39,9 @@ struct ShellScript: Sendable {
         let words: [Word]
         /// The delimiters of the here-documents it reads, e.g. `EOF` for `cat <<'EOF'`.
         var heredocDelimiters: [String]
+        /// The files its output redirections write, e.g. `/etc/apt/sources.list.d/x.list` for
+        /// `> /etc/apt/sources.list.d/x.list` (quotes removed).
+        var outputTargets: [String] = []
         /// What follows it.
         var separator: Separator
         /// Where `invocation` starts in `words`, found once: rules ask for the program of
@@ -167,7 +170,8 @@ struct ShellScript: Sendable {
         var commands: [Command] = []
         for command in raw {
             let words = command.words.map { Word(text: $0.text, isQuoted: $0.isQuoted, location: locate($0.offset)) }
-            let made = Command(words: words, heredocDelimiters: command.heredocs, separator: command.separator)
+            var made = Command(words: words, heredocDelimiters: command.heredocs, separator: command.separator)
+            made.outputTargets = command.outputTargets
             commands.append(made)
             if depth < 3, let script = made.shellCommandWord {
                 var reader = Reader(scalars: Array(script.text.unicodeScalars))
@@ -206,6 +210,7 @@ private struct Reader {
     struct RawCommand {
         var words: [RawWord]
         var heredocs: [String]
+        var outputTargets: [String] = []
         var separator: ShellScript.Separator
     }
 
@@ -214,6 +219,7 @@ private struct Reader {
     var commands: [RawCommand] = []
     var words: [RawWord] = []
     var heredocs: [String] = []
+    var outputTargets: [String] = []
     var pendingBodies: [(delimiter: String, stripsTabs: Bool)] = []
 
     init(scalars: [Unicode.Scalar]) {
@@ -277,10 +283,11 @@ private struct Reader {
 
     mutating func end(_ separator: ShellScript.Separator) {
         if !words.isEmpty || !heredocs.isEmpty {
-            commands.append(RawCommand(words: words, heredocs: heredocs, separator: separator))
+            commands.append(RawCommand(words: words, heredocs: heredocs, outputTargets: outputTargets, separator: separator))
         }
         words = []
         heredocs = []
+        outputTargets = []
     }
 
     /// Reads one word up to unquoted white space or an operator.
@@ -429,6 +436,8 @@ private struct Reader {
         if kind == "<<" || kind == "<<-" {
             pendingBodies.append((target.text, kind == "<<-"))
             heredocs.append(target.text)
+        } else if kind.hasSuffix(">") || kind.hasSuffix(">>") || kind == ">|" {
+            outputTargets.append(target.text)
         }
     }
 

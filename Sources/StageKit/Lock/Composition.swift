@@ -26,9 +26,57 @@ public struct Composition: Sendable {
     /// `SHELL`; a parameter shadowing a Stagefile `ARG`.
     public internal(set) var warnings: [CompositionError] = []
 
-    /// Every Debian package pin of the Stagefile's and the templates' `RUN`s, in file order,
-    /// each at its position in the file that writes it.
-    public internal(set) var packagePins: [PackagePin] = []
+    /// One build stage's apt packages: the pins of its `RUN`s (the Stagefile's lines of that
+    /// stage and every template placed in it), the apt archives its templates declare (and
+    /// those of the build stage it starts from), and where it adds apt sources no template
+    /// declares.
+    public struct PackageStage: Sendable {
+        /// Its name: the alias, or `build stage N`.
+        public var name: String
+        /// Its base image as composed, when known.
+        public var image: String?
+        /// Its package pins, each at its position in the file that writes it.
+        public var pins: [PackagePin]
+        /// The apt archives it reads, as declared.
+        public var archives: [AptArchive] = []
+        /// The commands that add apt sources no template declares (a `sources.list` edit,
+        /// `add-apt-repository`), with the file that holds each.
+        public var sourceEdits: [(file: String, location: SourceLocation)] = []
+
+        /// Creates a stage.
+        ///
+        /// - Parameters:
+        ///   - name: Its name.
+        ///   - image: Its base image.
+        ///   - pins: Its package pins.
+        public init(name: String, image: String?, pins: [PackagePin]) {
+            self.name = name
+            self.image = image
+            self.pins = pins
+        }
+    }
+
+    /// Each build stage's apt packages, in file order.
+    public internal(set) var packageStages: [PackageStage] = []
+
+    /// Every apt package pin of the composition, each written form once, in file order.
+    public var packagePins: [PackagePin] {
+        var seen: Set<String> = []
+        return packageStages.flatMap(\.pins).filter { seen.insert($0.written).inserted }
+    }
+
+    /// The template parameters that hold a snapshot moment (`DEBIAN_SNAPSHOT`, …): the
+    /// `snapshot` field of the archives its templates declare.
+    public var snapshotParameters: [String] {
+        var names: [String] = []
+        for template in templates {
+            for declaration in template.aptArchives {
+                if let name = declaration.parameter(of: "snapshot"), !names.contains(name) { names.append(name) }
+            }
+        }
+        return names
+    }
+
     /// `apt-get install` operands whose name or version is a variable, with where they are:
     /// ``lockInputs()`` refuses them.
     var variablePackagePins: [(written: String, file: String, location: SourceLocation)] = []
@@ -67,12 +115,12 @@ public struct Composition: Sendable {
     }
 
     /// What a lockfile records for this composition: each image reference once, each package
-    /// pin once, the Stagefile's `DEBIAN_SNAPSHOT`, and each template's content digest.
+    /// pin once, the snapshot moments the Stagefile gives, and each template's content digest.
     ///
     /// - Returns: The inputs.
     /// - Throws: `CompositionError` for an image or a package pin named through a variable,
-    ///   an image that is not a valid reference, and for two different `DEBIAN_SNAPSHOT` values or one that is no
-    ///   `YYYYMMDDTHHMMSSZ` time (a lock reads one archive state).
+    ///   an image that is not a valid reference, and for two different values of one snapshot
+    ///   parameter or one that is no `YYYYMMDDTHHMMSSZ` time (a lock records one per parameter).
     public func lockInputs() throws(CompositionError) -> LockInputs {
         if let pin = variablePackagePins.first {
             throw CompositionError(
@@ -84,26 +132,27 @@ public struct Composition: Sendable {
         for mention in images { references.append(try mention.reference(at: source(of: mention))) }
         var digests: [String: Digest] = [:]
         for template in templates { digests[template.name] = template.contentDigest }
-        return LockInputs(
-            images: references, templates: digests, packages: packagePins.map(\.written),
-            debianSnapshot: try boundValue(of: DebianArchiveState.snapshotParameter))
+        var snapshots: [String: String] = [:]
+        for parameter in snapshotParameters { snapshots[parameter] = try boundValue(of: parameter) }
+        return LockInputs(images: references, templates: digests, packages: packagePins.map(\.written), snapshots: snapshots)
     }
 
     /// The one value the Stagefile gives a parameter, wherever it binds it; `nil` when it gives
     /// none or an empty one.
     ///
     /// - Parameter parameter: e.g. `DEBIAN_SNAPSHOT`.
-    /// - Throws: `CompositionError` when it gives two values, or a `DEBIAN_SNAPSHOT` that is no snapshot time.
+    /// - Throws: `CompositionError` when it gives two values, or a snapshot parameter's value
+    ///   that is no snapshot time.
     public func boundValue(of parameter: String) throws(CompositionError) -> String? {
         let bindings = parameterBindings.filter { $0.parameter == parameter && !$0.value.isEmpty }
         guard let first = bindings.first else { return nil }
         if let other = bindings.first(where: { $0.value != first.value }) {
             throw CompositionError(
                 "\(parameter) is \(other.value) here but \(first.value) at line \(first.location.line); "
-                    + "stagebuild lock reads one Debian archive state, so give every build stage the same value",
+                    + "stagebuild lock records one value of it, so give every build stage the same value",
                 file: other.file, at: other.location)
         }
-        if parameter == DebianArchiveState.snapshotParameter && !DebianArchiveState.isSnapshotTime(first.value) {
+        if snapshotParameters.contains(parameter) && !AptArchive.isSnapshotTime(first.value) {
             throw CompositionError(
                 "\(parameter)=\(first.value) is not a snapshot time YYYYMMDDTHHMMSSZ (UTC), e.g. 20250520T000000Z",
                 file: first.file, at: first.location)

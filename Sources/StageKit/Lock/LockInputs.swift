@@ -1,7 +1,7 @@
 /// What a lockfile pins and checks: the image references of a composition (each once, as
-/// written), the Debian package pins of its `RUN`s (each once, as written), the snapshot time
-/// the Stagefile gives the `debian` template, and the content digest of each stage template it
-/// used. The Stagefile's other lines are not inputs: editing a `LABEL` does not make the lock stale.
+/// written), the apt package pins of its `RUN`s (each once, as written), the snapshot moments
+/// the Stagefile gives its templates, and the content digest of each stage template it used.
+/// The Stagefile's other lines are not inputs: editing a `LABEL` does not make the lock stale.
 public struct LockInputs: Sendable, Hashable {
     /// The image references, each written form once, sorted by it.
     public let images: [ImageReference]
@@ -9,8 +9,9 @@ public struct LockInputs: Sendable, Hashable {
     public let templates: [String: Digest]
     /// The package pins as written, e.g. `curl=7.88.1-10+deb12u12`, each once, sorted.
     public let packages: [String]
-    /// The `DEBIAN_SNAPSHOT` the Stagefile binds (`YYYYMMDDTHHMMSSZ`); `nil` when it binds none.
-    public let debianSnapshot: String?
+    /// The snapshot moments the Stagefile binds (`YYYYMMDDTHHMMSSZ`), by parameter, e.g.
+    /// `DEBIAN_SNAPSHOT`.
+    public let snapshots: [String: String]
 
     /// Inputs from references and template digests.
     ///
@@ -18,27 +19,32 @@ public struct LockInputs: Sendable, Hashable {
     ///   - images: The references in any order; repeated written forms count once.
     ///   - templates: Content digests by template name.
     ///   - packages: Package pins as written, in any order; repeated ones count once.
-    ///   - debianSnapshot: The Stagefile's `DEBIAN_SNAPSHOT`, if it gives one.
-    public init(images: [ImageReference], templates: [String: Digest], packages: [String] = [], debianSnapshot: String? = nil) {
+    ///   - snapshots: The snapshot moments the Stagefile gives, by parameter.
+    public init(
+        images: [ImageReference], templates: [String: Digest], packages: [String] = [], snapshots: [String: String] = [:]
+    ) {
         var seen: Set<String> = []
         self.images = images.filter { seen.insert($0.written).inserted }.sorted { Self.precedes($0.written, $1.written) }
         self.templates = templates
         self.packages = Set(packages).sorted(by: Self.precedes)
-        self.debianSnapshot = debianSnapshot
+        self.snapshots = snapshots
     }
 
     /// The SHA-256 of all inputs in one canonical text (format version, then one line per image,
     /// per package pin and per template, sorted by byte value, and the snapshots), recorded in
     /// the lockfile as `inputsDigest`.
     ///
-    /// - Parameter lockedSnapshot: The snapshot the lockfile records (`lock --snapshot`), so
-    ///   that a hand edit of it is caught as any other entry's.
-    public func digest(lockedSnapshot: String?) -> Digest {
+    /// - Parameters:
+    ///   - lockedSnapshots: The snapshots the lockfile records (`lock --snapshot`), so that a
+    ///     hand edit of one is caught as any other entry's.
+    ///   - unverifiedPackages: The pins the lockfile records as not checked, likewise.
+    public func digest(lockedSnapshots: [String: String], unverifiedPackages: [String] = []) -> Digest {
         var lines = ["stagebuild.lock format \(Lockfile.formatVersion)"]
         lines += images.map { "image \($0.written)" }
         lines += packages.map { "package \($0)" }
-        if let debianSnapshot { lines.append("debian-snapshot \(debianSnapshot)") }
-        if let lockedSnapshot { lines.append("locked-debian-snapshot \(lockedSnapshot)") }
+        lines += unverifiedPackages.sorted(by: Self.precedes).map { "unverified-package \($0)" }
+        lines += snapshots.keys.sorted(by: Self.precedes).map { "snapshot \($0) \(snapshots[$0] ?? "")" }
+        lines += lockedSnapshots.keys.sorted(by: Self.precedes).map { "locked-snapshot \($0) \(lockedSnapshots[$0] ?? "")" }
         lines += templates.keys.sorted(by: Self.precedes).map { "template \($0) \(templates[$0]?.description ?? "")" }
         return Digest.sha256(of: (lines.joined(separator: "\n") + "\n").utf8)
     }

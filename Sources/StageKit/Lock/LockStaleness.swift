@@ -8,13 +8,14 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
     case imageAdded(String)
     /// The lockfile holds an image the composition no longer names.
     case imageRemoved(String)
-    /// The composition pins a Debian package version the lockfile does not hold (a pin added,
+    /// The composition pins an apt package version the lockfile does not hold (a pin added,
     /// or edited to another version).
     case packageAdded(String)
     /// The lockfile holds a package pin the composition no longer has.
     case packageRemoved(String)
-    /// The Stagefile's `DEBIAN_SNAPSHOT` is not the snapshot the packages were resolved at.
-    case debianSnapshotChanged(locked: String?, current: String)
+    /// A snapshot parameter the Stagefile gives (`DEBIAN_SNAPSHOT`, …) is not the snapshot the
+    /// packages were resolved at.
+    case snapshotChanged(parameter: String, locked: String?, current: String)
     /// A package entry's fields do not match its `integrity`.
     case packageEdited(String)
     /// A package entry holds what `stagebuild lock` never writes.
@@ -43,8 +44,8 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
         case .imageRemoved(let image): "image \(image) was removed"
         case .packageAdded(let pin): "package pin \(pin) was added"
         case .packageRemoved(let pin): "package pin \(pin) was removed"
-        case .debianSnapshotChanged(let locked, let current):
-            "DEBIAN_SNAPSHOT is \(current), the packages were resolved at \(locked.map { "snapshot \($0)" } ?? "the live suites")"
+        case .snapshotChanged(let parameter, let locked, let current):
+            "\(parameter) is \(current), the packages were resolved at \(locked.map { "snapshot \($0)" } ?? "the live archive")"
         case .packageEdited(let pin):
             "the entry of package pin \(pin) does not match its integrity digest (edited by hand?)"
         case .packageEntryInvalid(let pin, let reason):

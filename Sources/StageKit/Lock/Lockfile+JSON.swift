@@ -21,18 +21,20 @@ extension Lockfile {
             (
                 key,
                 JSONValue.sortedObject([
-                    ("architecture", .string(package.architecture)), ("filename", .string(package.filename)),
+                    ("architecture", .string(package.architecture)), ("archive", .string(package.archive)),
+                    ("filename", .string(package.filename)),
                     ("integrity", .string(package.integrity.description)), ("name", .string(package.name)),
                     ("sha256", .string(package.sha256)), ("suite", .string(package.suite)), ("version", .string(package.version)),
                 ])
             )
         }
-        var members: [(String, JSONValue)] = [
+        let members: [(String, JSONValue)] = [
             ("formatVersion", .integer(formatVersion)), ("images", .sortedObject(imageMembers)),
             ("inputsDigest", .string(inputsDigest.description)), ("packages", .sortedObject(packageMembers)),
+            ("snapshots", .sortedObject(snapshots.map { ($0.key, JSONValue.string($0.value)) })),
             ("templates", .sortedObject(templateMembers)),
+            ("unverifiedPackages", .array(unverifiedPackages.map(JSONValue.string))),
         ]
-        if let debianSnapshot { members.append(("debianSnapshot", .string(debianSnapshot))) }
         let document = JSONValue.sortedObject(members)
         return document.text() + "\n"
     }
@@ -64,7 +66,8 @@ extension Lockfile {
             )
         }
         try reader.onlyMembers(
-            of: document, ["debianSnapshot", "formatVersion", "images", "inputsDigest", "packages", "templates"])
+            of: document,
+            ["formatVersion", "images", "inputsDigest", "packages", "snapshots", "templates", "unverifiedPackages"])
         var images: [String: Image] = [:]
         for (key, entry) in try reader.object(document, "images") {
             let entryReader = Reader(path: "images.\(key)")
@@ -89,7 +92,7 @@ extension Lockfile {
         for (key, entry) in try reader.object(document, "packages") {
             let entryReader = Reader(path: "packages.\(key)")
             try entryReader.onlyMembers(
-                of: entry, ["architecture", "filename", "integrity", "name", "sha256", "suite", "version"])
+                of: entry, ["architecture", "archive", "filename", "integrity", "name", "sha256", "suite", "version"])
             var package = Package(
                 ResolvedPackage(
                     written: key,
@@ -97,16 +100,32 @@ extension Lockfile {
                         name: try entryReader.string(entry, "name"), version: try entryReader.string(entry, "version"),
                         architecture: try entryReader.string(entry, "architecture"),
                         filename: try entryReader.string(entry, "filename"), sha256: try entryReader.string(entry, "sha256")),
-                    suite: try entryReader.string(entry, "suite")))
+                    suite: try entryReader.string(entry, "suite"), source: try entryReader.string(entry, "archive")))
             package.recordedIntegrity = try entryReader.digest(entry, "integrity")
             packages[key] = package
         }
-        let snapshot = document[member: "debianSnapshot"] == nil ? nil : try reader.string(document, "debianSnapshot")
-        if let snapshot, !DebianArchiveState.isSnapshotTime(snapshot) {
-            throw LockfileError("debianSnapshot: '\(snapshot)' is no snapshot time YYYYMMDDTHHMMSSZ")
+        var snapshots: [String: String] = [:]
+        for (parameter, _) in try reader.object(document, "snapshots") {
+            let time = try Reader(path: "snapshots").string(document[member: "snapshots"] ?? .null, parameter)
+            guard AptArchive.isSnapshotTime(time) else {
+                throw LockfileError("snapshots.\(parameter): '\(time)' is no snapshot time YYYYMMDDTHHMMSSZ")
+            }
+            snapshots[parameter] = time
+        }
+        let unverifiedValue = try reader.value(document, "unverifiedPackages")
+        guard let unverifiedElements = unverifiedValue.elements else {
+            throw LockfileError("unverifiedPackages is a JSON \(unverifiedValue.typeName), not an array")
+        }
+        var unverified: [String] = []
+        for element in unverifiedElements {
+            guard let pin = element.stringValue else {
+                throw LockfileError("unverifiedPackages holds a JSON \(element.typeName)")
+            }
+            unverified.append(pin)
         }
         self.packages = packages
-        self.debianSnapshot = snapshot
+        self.snapshots = snapshots
+        self.unverifiedPackages = unverified
         self.formatVersion = version
         self.images = images
         self.templates = templates

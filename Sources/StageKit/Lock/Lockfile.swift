@@ -1,21 +1,23 @@
 import DockerfileSyntax
 
 /// `stagebuild.lock`, the file beside the Stagefile that pins every image of the composition
-/// by digest, every Debian package pin to the `.deb` the archive holds for it, and records each
-/// stage template's content digest.
+/// by digest, every apt package pin to the `.deb` its build stage's archive holds for it, and
+/// records each stage template's content digest.
 ///
 /// It is JSON with keys sorted by byte value, two-space indentation and one trailing newline,
 /// so the same lock is the same bytes on every machine. Each image and package entry carries
-/// the SHA-256 of its own fields (`integrity`), so a hand edit is caught offline, naming the
-/// entry; `inputsDigest` covers which images, package pins and templates there are, the
-/// Stagefile's `DEBIAN_SNAPSHOT` and the recorded `debianSnapshot`. `debianSnapshot` is the archive state the packages were
-/// resolved against (absent: the live suites); compose writes it as the `debian` template's
-/// `DEBIAN_SNAPSHOT` when the Stagefile gives none.
+/// the SHA-256 of its own fields (`integrity`), so an accidental edit is caught offline, naming
+/// the entry (the digest is not keyed: `lock --check --online` catches a forged one);
+/// `inputsDigest` covers which images, package pins and templates there are, the snapshot
+/// moments the Stagefile gives and those recorded, and the pins recorded as unverified.
+/// `snapshots` holds the snapshot moment the packages were resolved at, per template parameter
+/// (`DEBIAN_SNAPSHOT`, `UBUNTU_SNAPSHOT`; absent: the live archive); compose writes each where
+/// the Stagefile gives that parameter none. `unverifiedPackages` lists the pins lock could not
+/// check, because no template declares the archive their build stage reads them from.
 ///
 /// ```json
 /// {
-///   "debianSnapshot": "20251130T022141Z",
-///   "formatVersion": 3,
+///   "formatVersion": 4,
 ///   "images": {
 ///     "debian:bookworm-slim": {
 ///       "digest": "sha256:…",
@@ -29,6 +31,7 @@ import DockerfileSyntax
 ///   "packages": {
 ///     "curl=7.88.1-10+deb12u14": {
 ///       "architecture": "amd64",
+///       "archive": "http://snapshot.debian.org/archive/debian-security/20251130T022141Z",
 ///       "filename": "pool/updates/main/c/curl/curl_7.88.1-10+deb12u14_amd64.deb",
 ///       "integrity": "sha256:…",
 ///       "name": "curl",
@@ -37,19 +40,25 @@ import DockerfileSyntax
 ///       "version": "7.88.1-10+deb12u14"
 ///     }
 ///   },
+///   "snapshots": {
+///     "DEBIAN_SNAPSHOT": "20251130T022141Z"
+///   },
 ///   "templates": {
 ///     "debian": {
 ///       "digest": "sha256:…"
 ///     }
-///   }
+///   },
+///   "unverifiedPackages": []
 /// }
 /// ```
 public struct Lockfile: Sendable, Hashable {
     /// The lockfile's name; it lives in the Stagefile's folder.
     public static let fileName = "stagebuild.lock"
     /// The format this stagebuild reads and writes; bumped when the meaning of a field changes
-    /// (2: each image entry has `integrity`; 3: Debian package pins and the snapshot time).
-    public static let formatVersion = 3
+    /// (2: each image entry has `integrity`; 3: Debian package pins and the snapshot time; 4:
+    /// pins of any apt archive with the archive each came from, snapshots per parameter, pins
+    /// left unverified).
+    public static let formatVersion = 4
 
     /// One pinned image.
     public struct Image: Sendable, Hashable {
@@ -103,7 +112,7 @@ public struct Lockfile: Sendable, Hashable {
         }
     }
 
-    /// One Debian package pin as the archive holds it.
+    /// One apt package pin as its archive holds it.
     public struct Package: Sendable, Hashable {
         /// The pin as written, e.g. `curl=7.88.1-10+deb12u14`: the entry's key.
         public var pin: String
@@ -115,6 +124,8 @@ public struct Lockfile: Sendable, Hashable {
         public var architecture: String
         /// The suite whose index holds it, e.g. `bookworm-security`.
         public var suite: String
+        /// The archive URL that holds the suite, e.g. `http://deb.debian.org/debian-security`.
+        public var archive: String
         /// The `.deb`'s path from the archive's root (the index's `Filename`).
         public var filename: String
         /// The `.deb`'s SHA-256, 64 lower-case hex (the index's `SHA256`).
@@ -123,7 +134,9 @@ public struct Lockfile: Sendable, Hashable {
         public var recordedIntegrity: Digest
 
         /// The SHA-256 of the entry's fields, one per line in key order.
-        public var integrity: Digest { Self.integrity(of: [architecture, filename, name, pin, sha256, suite, version]) }
+        public var integrity: Digest {
+            Self.integrity(of: [architecture, archive, filename, name, pin, sha256, suite, version])
+        }
 
         private static func integrity(of fields: [String]) -> Digest {
             Digest.sha256(of: fields.map { $0 + "\n" }.joined().utf8)
@@ -153,10 +166,11 @@ public struct Lockfile: Sendable, Hashable {
             version = resolved.entry.version
             architecture = resolved.entry.architecture
             suite = resolved.suite
+            archive = resolved.source
             filename = resolved.entry.filename
             sha256 = resolved.entry.sha256
             recordedIntegrity = Self.integrity(of: [
-                architecture, filename, name, pin, sha256, suite, version,
+                architecture, archive, filename, name, pin, sha256, suite, version,
             ])
         }
     }
@@ -167,10 +181,14 @@ public struct Lockfile: Sendable, Hashable {
     public var images: [String: Image]
     /// Content digests of the templates by name.
     public var templates: [String: Digest]
-    /// Pinned Debian packages by their pin as written.
+    /// Pinned apt packages by their pin as written.
     public var packages: [String: Package] = [:]
-    /// The snapshot time the packages were resolved at (`YYYYMMDDTHHMMSSZ`); `nil` for the live suites.
-    public var debianSnapshot: String?
+    /// The snapshot moments the packages were resolved at (`YYYYMMDDTHHMMSSZ`), by template
+    /// parameter (`DEBIAN_SNAPSHOT`); a parameter without one was read at the live archive.
+    public var snapshots: [String: String] = [:]
+    /// The pins `stagebuild lock` could not check (their build stage's archive is not
+    /// declared), sorted.
+    public var unverifiedPackages: [String] = []
     /// The digest of all inputs (``LockInputs/digest``) when the file was written.
     public var inputsDigest: Digest
 
@@ -180,13 +198,16 @@ public struct Lockfile: Sendable, Hashable {
     ///   - inputs: The composition's images, package pins and templates.
     ///   - resolved: The resolution of each image of `inputs` (others are ignored).
     ///   - packages: The resolution of each package pin of `inputs` (others are ignored).
-    ///   - debianSnapshot: The snapshot time they were resolved at; `nil` for the live suites.
+    ///   - unverifiedPackages: The pins of `inputs` that could not be checked.
+    ///   - snapshots: The snapshot moments they were resolved at, by parameter.
     public init(
-        inputs: LockInputs, resolved: [ResolvedImage], packages: [ResolvedPackage] = [], debianSnapshot: String? = nil
+        inputs: LockInputs, resolved: [ResolvedImage], packages: [ResolvedPackage] = [], unverifiedPackages: [String] = [],
+        snapshots: [String: String] = [:]
     ) {
         let pins = Set(inputs.packages)
         for package in packages where pins.contains(package.written) { self.packages[package.written] = Package(package) }
-        self.debianSnapshot = debianSnapshot
+        self.unverifiedPackages = Set(unverifiedPackages).intersection(pins).sorted(by: LockInputs.precedes)
+        self.snapshots = snapshots
         var byWritten: [String: ResolvedImage] = [:]
         for image in resolved { byWritten[image.reference.written] = image }
         var images: [String: Image] = [:]
@@ -198,7 +219,7 @@ public struct Lockfile: Sendable, Hashable {
         self.formatVersion = Self.formatVersion
         self.images = images
         self.templates = inputs.templates
-        self.inputsDigest = inputs.digest(lockedSnapshot: debianSnapshot)
+        self.inputsDigest = inputs.digest(lockedSnapshots: snapshots, unverifiedPackages: self.unverifiedPackages)
     }
 
     /// Why the lockfile does not match a composition's inputs; empty when it is current.
@@ -216,11 +237,12 @@ public struct Lockfile: Sendable, Hashable {
         reasons += current.subtracting(locked).sorted(by: LockInputs.precedes).map { .imageAdded($0) }
         reasons += locked.subtracting(current).sorted(by: LockInputs.precedes).map { .imageRemoved($0) }
         let currentPins = Set(inputs.packages)
-        let lockedPins = Set(packages.keys)
+        let lockedPins = Set(packages.keys).union(unverifiedPackages)
         reasons += currentPins.subtracting(lockedPins).sorted(by: LockInputs.precedes).map { .packageAdded($0) }
         reasons += lockedPins.subtracting(currentPins).sorted(by: LockInputs.precedes).map { .packageRemoved($0) }
-        if let wanted = inputs.debianSnapshot, wanted != debianSnapshot {
-            reasons.append(.debianSnapshotChanged(locked: debianSnapshot, current: wanted))
+        for parameter in inputs.snapshots.keys.sorted(by: LockInputs.precedes) {
+            guard let wanted = inputs.snapshots[parameter], wanted != snapshots[parameter] else { continue }
+            reasons.append(.snapshotChanged(parameter: parameter, locked: snapshots[parameter], current: wanted))
         }
         for name in Set(inputs.templates.keys).union(templates.keys).sorted(by: LockInputs.precedes) {
             switch (templates[name], inputs.templates[name]) {
@@ -247,7 +269,7 @@ public struct Lockfile: Sendable, Hashable {
                 reasons.append(.packageEntryInvalid(key, reason: invalid))
             }
         }
-        if reasons.isEmpty && inputsDigest != inputs.digest(lockedSnapshot: debianSnapshot) {
+        if reasons.isEmpty && inputsDigest != inputs.digest(lockedSnapshots: snapshots, unverifiedPackages: unverifiedPackages) {
             reasons.append(.inputsDigestMismatch)
         }
         return reasons

@@ -23,6 +23,8 @@ public struct PackagePin: Sendable, Hashable {
     public var location: SourceLocation
     /// True when any part of the operand is quoted or escaped: its text is then not the file's bytes.
     public var isQuoted: Bool
+    /// The release its `apt-get install` asks for with `-t`, e.g. `bookworm-backports`.
+    public var targetRelease: String?
 
     /// Reads an operand, or returns `nil` when it is no `NAME=VERSION` pin.
     ///

@@ -8,9 +8,9 @@ import StageKit
 /// network access, whether the lockfile is current.
 enum LockCommand: Subcommand {
     static let name = "lock"
-    static let summary = "Pin every image to a digest and every Debian package pin to its .deb; write stagebuild.lock."
+    static let summary = "Pin every image to a digest and every apt package pin to its .deb; write stagebuild.lock."
     static let usage = """
-        lock [STAGEFILE] [--check [--online]] [--stages DIR]... [--snapshot TIME|now] [--update-packages] [--architecture ARCH] [--proxy URL] [--noproxy LIST] [--cacert FILE] \
+        lock [STAGEFILE] [--check [--online]] [--stages DIR]... [--snapshot TIME|now] [--update-packages] [--architecture ARCH] [--require-verified-packages] [--proxy URL] [--noproxy LIST] [--cacert FILE] \
         [--insecure-registry HOST:PORT]... [--registry-auth HOST=USER:PASS]... [--registry-auth-file FILE]... [--connect-timeout S] [--max-time S]
         """
     static let discussion = """
@@ -23,28 +23,34 @@ enum LockCommand: Subcommand {
         Docker reads them: docker.io with its API at registry-1.docker.io, library/ for official
         images. A reference that carries a digest is fetched and its bytes checked against it.
 
-        Debian packages: every apt-get install (or apt install) operand NAME=VERSION in a RUN of
-        the Stagefile or a template is looked up in the Debian archive state the build reads:
-        the debian template's DEBIAN_SNAPSHOT (from the Stagefile, else --snapshot, else the
-        snapshot the lockfile already records) at DEBIAN_SNAPSHOT_URL/archive/debian/TIME and
-        .../debian-security/TIME, or else the live suites bookworm, bookworm-updates and
-        bookworm-security of deb.debian.org. Each suite's InRelease is checked with gpgv against
-        /usr/share/keyrings/debian-archive-keyring.gpg (the signed text gpgv verified is what is
-        read), and its main/binary-ARCH/Packages.xz is checked against the SHA-256 InRelease
-        lists. The lockfile records per pin the name, version, architecture, suite, .deb path and
-        the .deb's SHA-256. A version the archive does not hold is an error before anything is
-        written, naming the pin, the archive state and the versions it does hold.
-        --snapshot now (or YYYYMMDDTHHMMSSZ) records that snapshot for every Debian stage, and
-        compose writes it as DEBIAN_SNAPSHOT; --architecture is the build's (default: this
-        machine's, as dpkg --print-architecture names it). --update-packages moves the
-        snapshot to now (or to --snapshot TIME), rewrites each pin where the Stagefile or
-        template writes it to the newest version there (every other byte kept; the
-        Stagefile's own DEBIAN_SNAPSHOT too), prints old -> new per package, then locks.
+        Packages: every apt-get install (or apt install) operand NAME=VERSION in a RUN of
+        the Stagefile or a template is looked up in the apt archives its build stage reads, as
+        the templates placed in that stage declare them (# apt-archive: debian, ubuntu or
+        repository; a stage FROM another stage reads that one's): the debian template's
+        release (DEBIAN_RELEASE) at deb.debian.org or at one snapshot.debian.org moment
+        (DEBIAN_SNAPSHOT), the ubuntu template's (UBUNTU_RELEASE, UBUNTU_SNAPSHOT at
+        snapshot.ubuntu.com), and third-party repositories the apt-repository template adds
+        with their signing key from the build context. Each suite's InRelease is checked with
+        gpgv against the archive's keyring (the text gpgv verified is what is read), and each
+        component's Packages.xz (or Packages) index against the SHA-256 InRelease lists. The
+        lockfile records per pin the name, version, architecture, archive, suite, .deb path and
+        the .deb's SHA-256. A version a declared archive lacks, where its stage reads nothing
+        else, is an error before anything is written, naming the pin, the archive and the
+        versions it has. A pin lock cannot check (no template declares its stage's archive,
+        the stage adds apt sources itself, or -t names a suite nobody declares) is listed with
+        what to declare and recorded as unverified; the run still pins every image and every
+        other package (--require-verified-packages makes it exit 1, for CI). --snapshot now (or
+        YYYYMMDDTHHMMSSZ) records that moment for every snapshot parameter the Stagefile does
+        not give, and compose writes it; --architecture is the build's (default: this machine's,
+        as dpkg --print-architecture names it). --update-packages moves every snapshot to now
+        (or to --snapshot TIME), rewrites each pin where the Stagefile or template writes it to
+        the newest version its stage's archives hold there (every other byte kept; the
+        Stagefile's own snapshot values too), prints old -> new per package, then locks.
 
         Writes stagebuild.lock beside the Stagefile, atomically and only when its content
         changes: JSON with sorted keys, per image the reference as written, its full name, the
-        digest and the media type; per template the SHA-256 of its file; a digest of all
-        inputs. On any error an existing lockfile is left as it was. `compose` then writes every
+        digest and the media type; per package pin its archive entry; the snapshot moments;
+        the unverified pins; per template the SHA-256 of its file; a digest of all inputs. On any error an existing lockfile is left as it was. `compose` then writes every
         image as IMAGE:TAG@sha256:DIGEST; `compose --locked` fails while the lockfile is stale.
 
         --check resolves nothing and uses no network: it says whether the lockfile matches the
@@ -73,7 +79,8 @@ enum LockCommand: Subcommand {
         (--connect-timeout) and a total deadline (--max-time).
 
         Exit status: 0 written or current, 1 --check found the lockfile missing or stale (what
-        is stale is named) or, with --online, an entry its registry does not serve, 64 usage, 65 bad input (a Stagefile, template or lockfile error, an
+        is stale is named) or, with --online, an entry its registry or archive does not serve,
+        or --require-verified-packages found a pin unverified, 64 usage, 65 bad input (a Stagefile, template or lockfile error, an
         invalid image reference, an image named through a variable, an unknown repository or
         tag), 69 a registry unreachable, refusing access, or answering wrongly (digest
         mismatch, a body that is no image manifest), 74 a file not readable or writable.
@@ -89,13 +96,16 @@ enum LockCommand: Subcommand {
         CatalogSearchPath.option,
         ArgumentScanner.Option(
             names: ["--snapshot"], takesValue: true, valueName: "TIME",
-            help: "Resolve Debian packages at this snapshot.debian.org time (YYYYMMDDTHHMMSSZ or now) and record it."),
+            help: "Resolve apt packages at this snapshot moment (YYYYMMDDTHHMMSSZ or now) and record it."),
         ArgumentScanner.Option(
             names: ["--update-packages"], takesValue: false,
-            help: "Move the snapshot to now (or --snapshot) and rewrite every pin to the version there."),
+            help: "Move every snapshot to now (or --snapshot) and rewrite every pin to the version there."),
         ArgumentScanner.Option(
             names: ["--architecture"], takesValue: true, valueName: "ARCH",
-            help: "The build's Debian architecture, e.g. amd64 (default: this machine's)."),
+            help: "The build's architecture as dpkg names it, e.g. amd64 (default: this machine's)."),
+        ArgumentScanner.Option(
+            names: ["--require-verified-packages"], takesValue: false,
+            help: "Exit 1 when a package pin cannot be checked (no template declares its archive); for CI."),
         NetworkOptions.proxy,
         NetworkOptions.noProxy,
     ]
@@ -116,7 +126,10 @@ enum LockCommand: Subcommand {
             guard !arguments.has("--check") else {
                 throw CommandFailure.usage("--update-packages rewrites files; it cannot go with --check")
             }
-            settings.snapshot = try updatePackages(arguments, settings: settings, context: context)
+            let time = settings.snapshot.flatMap { $0 == "now" ? nil : $0 } ?? SnapshotTime.format(context.now())
+            let input = try StagefileInput.load(arguments, context: context)
+            try PackageLocking.updatePackages(input, to: time, resolver: resolver(settings, input: input), context: context)
+            settings.snapshot = time
         }
         return try lock(arguments, settings: settings, context: context)
     }
@@ -133,10 +146,10 @@ enum LockCommand: Subcommand {
         let lock = input.lock
         let lockName = lock.display(lock.path)
         let inputs: LockInputs
-        let composition: Composition
+        let first: Composition
         do {
-            composition = try input.composer.composition(of: input.stagefile)
-            inputs = try composition.lockInputs()
+            first = try input.composer.composition(of: input.stagefile)
+            inputs = try first.lockInputs()
         } catch {
             throw CommandFailure(error)
         }
@@ -149,11 +162,30 @@ enum LockCommand: Subcommand {
                     "\(lockName) is stale: \(reasons.map(\.description).joined(separator: "; ")); rewrite it with: \(lock.fix)")
                 return .checkFailed
             }
+            if !existing.unverifiedPackages.isEmpty {
+                let count = existing.unverifiedPackages.count
+                let message =
+                    "\(lockName) is current, but \(count) package pin\(count == 1 ? " is" : "s are") unverified (no template "
+                    + "declares the apt archive of \(count == 1 ? "its" : "their") build stage): "
+                    + existing.unverifiedPackages.joined(separator: ", ") + "; \(lock.fix) says what to declare"
+                guard !settings.requiresVerifiedPackages else {
+                    context.reportError(message)
+                    return .checkFailed
+                }
+                context.warn(message)
+            }
             guard arguments.has("--online") else {
                 context.standardOutput.write("\(lockName) is current (\(counts(inputs)))\n")
                 return .success
             }
-            return try checkOnline(existing, inputs: inputs, lockName: lockName, settings: settings, context: context)
+            let atSnapshots: Composition
+            do {
+                atSnapshots = try input.composer.composition(of: input.stagefile, snapshots: existing.snapshots)
+            } catch {
+                throw CommandFailure(error)
+            }
+            return try checkOnline(
+                existing, inputs: inputs, stages: atSnapshots.packageStages, input: input, settings: settings, context: context)
         }
         guard !arguments.has("--online") else {
             throw CommandFailure.usage("--online goes with --check: it verifies the lockfile's entries where they come from")
@@ -174,32 +206,41 @@ enum LockCommand: Subcommand {
         guard resolution.failures.isEmpty else {
             for failure in resolution.failures { context.reportError(failure.description) }
             let unavailable = resolution.failures.contains { $0.kind != .unknownManifest }
-            let existed = FileManager.default.fileExists(atPath: lock.path)
-            context.standardError.write("\(lockName) was \(existed ? "not changed" : "not written").\n")
+            context.standardError.write("\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n")
             return unavailable ? .unavailable : .dataError
         }
 
-        let archive = try archiveState(
-            of: composition, stagefileSnapshot: inputs.debianSnapshot, settings: settings,
-            lockedSnapshot: existing?.debianSnapshot, context: context)
-        var packages: [ResolvedPackage] = []
-        if !composition.packagePins.isEmpty {
-            let resolver = DebianPackageResolver(
-                transport: transport(settings, maxBodyBytes: 256 * 1_048_576),
-                signatureCheck: GpgvSignatureCheck(deadline: settings.maxTime), architecture: settings.architecture)
-            do {
-                packages = try resolver.resolve(composition.packagePins, in: archive)
-            } catch {
-                context.reportError(error.message)
-                let existed = FileManager.default.fileExists(atPath: lock.path)
-                context.standardError.write("\(lockName) was \(existed ? "not changed" : "not written").\n")
-                return error.kind == .missingVersion ? .dataError : .unavailable
-            }
+        let snapshots = try PackageLocking.snapshots(
+            for: first, inputs: inputs, asked: settings.snapshot, locked: existing?.snapshots ?? [:],
+            now: SnapshotTime.format(context.now()))
+        let composition: Composition
+        do {
+            composition = try input.composer.composition(of: input.stagefile, snapshots: snapshots)
+        } catch {
+            throw CommandFailure(error)
         }
-
+        let packages: StagePackageResolution
+        do {
+            packages = try StagePackageResolution(composition.packageStages, resolver: resolver(settings, input: input))
+        } catch {
+            context.reportError(error.message)
+            context.standardError.write("\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n")
+            return .unavailable
+        }
+        guard packages.missing.isEmpty else {
+            for message in packages.missing { context.reportError(message) }
+            context.standardError.write("\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n")
+            return .dataError
+        }
+        for unverified in packages.unverified {
+            let pin = unverified.pin
+            context.warn(
+                "\(pin.file):\(pin.location.line):\(pin.location.column): package pin \(pin.written) is not checked: "
+                    + "\(unverified.why); to check it, \(unverified.declare)")
+        }
         let lockfile = Lockfile(
-            inputs: inputs, resolved: resolution.images, packages: packages,
-            debianSnapshot: archive.snapshot)
+            inputs: inputs, resolved: resolution.images, packages: packages.resolved,
+            unverifiedPackages: packages.unverified.map(\.pin.written), snapshots: snapshots)
         let changed: Bool
         do {
             changed = try AtomicFile.write(lockfile.text, to: lock.path)
@@ -215,139 +256,44 @@ enum LockCommand: Subcommand {
             guard let package = lockfile.packages[pin] else { continue }
             context.standardOutput.write("\(pin) \(package.architecture) \(package.suite) sha256:\(package.sha256)\n")
         }
-        if !inputs.packages.isEmpty { context.standardOutput.write("packages from \(archive)\n") }
-        context.standardOutput.write("\(changed ? "wrote" : "unchanged:") \(lockName) (\(counts(inputs)))\n")
+        for line in PackageLocking.archiveLines(composition.packageStages) { context.standardOutput.write(line + "\n") }
+        context.standardOutput.write("\(changed ? "wrote" : "unchanged:") \(lockName) (\(counts(inputs, lockfile)))\n")
+        if settings.requiresVerifiedPackages && !lockfile.unverifiedPackages.isEmpty {
+            context.reportError(
+                "\(lockfile.unverifiedPackages.count) package pin(s) are unverified, and --require-verified-packages asks "
+                    + "for none")
+            return .checkFailed
+        }
         return .success
     }
 
     /// `--check --online`: every entry checked where it comes from (``OnlineLockCheck``).
     private static func checkOnline(
-        _ lockfile: Lockfile, inputs: LockInputs, lockName: String, settings: Settings, context: CommandContext
+        _ lockfile: Lockfile, inputs: LockInputs, stages: [Composition.PackageStage], input: StagefileInput,
+        settings: Settings, context: CommandContext
     ) throws(CommandFailure) -> ExitCode {
+        let lockName = input.lock.display(input.lock.path)
         let client = RegistryClient(
             transport: transport(settings), credentials: settings.credentials, insecureRegistries: settings.insecureRegistries)
-        let (failures, notes) = OnlineLockCheck.checkImages(lockfile, client: client)
+        var (failures, notes) = OnlineLockCheck.checkImages(lockfile, client: client)
+        failures += OnlineLockCheck.checkPackages(lockfile, stages: stages, resolver: resolver(settings, input: input))
         for note in notes { context.standardError.write("note: \(note)\n") }
         for failure in failures { context.reportError("\(lockName): \(failure.entry): \(failure.reason)") }
         if failures.contains(where: \.isUnavailable) { return .unavailable }
         guard failures.isEmpty else { return .checkFailed }
-        context.standardOutput.write("\(lockName) is current and its entries check out online (\(counts(inputs)))\n")
+        context.standardOutput.write("\(lockName) is current and its entries check out online (\(counts(inputs, lockfile)))\n")
         return .success
     }
 
-    /// `2 images, 3 templates`, or `2 images, 4 packages, 3 templates` with package pins.
-    private static func counts(_ inputs: LockInputs) -> String {
+    /// `2 images, 3 templates`, or `2 images, 4 packages (1 unverified), 3 templates` with pins.
+    private static func counts(_ inputs: LockInputs, _ lockfile: Lockfile? = nil) -> String {
         let images = inputs.images.count
         let templates = inputs.templates.count
         let packages = inputs.packages.count
-        let pins = packages == 0 ? "" : "\(packages) package\(packages == 1 ? "" : "s"), "
+        let unverified = lockfile?.unverifiedPackages.count ?? 0
+        let note = unverified == 0 ? "" : " (\(unverified) unverified)"
+        let pins = packages == 0 ? "" : "\(packages) package\(packages == 1 ? "" : "s")\(note), "
         return "\(images) image\(images == 1 ? "" : "s"), \(pins)\(templates) template\(templates == 1 ? "" : "s")"
-    }
-
-    /// `--update-packages`: moves the snapshot to now (or `--snapshot TIME`) and rewrites each
-    /// package pin, where the Stagefile or template writes it, to the newest version there
-    /// (one `SourceEdit` per pin: every other byte stays), and the Stagefile's own
-    /// `DEBIAN_SNAPSHOT` when it gives one; prints a table of old and new versions.
-    ///
-    /// - Returns: The snapshot time the lock then reads.
-    /// - Throws: `CommandFailure`, reported on stderr where it happened.
-    private static func updatePackages(
-        _ arguments: ArgumentScanner.Arguments, settings: Settings, context: CommandContext
-    ) throws(CommandFailure) -> String {
-        let input = try StagefileInput.load(arguments, context: context)
-        let composition: Composition
-        do {
-            composition = try input.composer.composition(of: input.stagefile)
-        } catch {
-            throw CommandFailure(error)
-        }
-        let time = settings.snapshot.flatMap { $0 == "now" ? nil : $0 } ?? DebianSnapshotTime.format(context.now())
-        var moved = settings
-        moved.snapshot = time
-        let archive = try archiveState(
-            of: composition, stagefileSnapshot: nil, settings: moved, lockedSnapshot: nil, context: context)
-        let resolver = DebianPackageResolver(
-            transport: transport(settings, maxBodyBytes: 256 * 1_048_576),
-            signatureCheck: GpgvSignatureCheck(deadline: settings.maxTime), architecture: settings.architecture)
-        let newest: [String: ResolvedPackage]
-        do {
-            newest = try resolver.newest(for: composition.packagePins, in: archive)
-        } catch {
-            context.reportError(error.message)
-            throw CommandFailure.reported(.unavailable)
-        }
-        var edits: [String: [SourceEdit]] = [:]
-        var rows: [(pin: PackagePin, new: String, suite: String)] = []
-        var problems: [String] = []
-        for pin in composition.packagePins {
-            let place = "\(pin.file):\(pin.location.line):\(pin.location.column)"
-            guard let found = newest[pin.written] else {
-                problems.append(
-                    "\(place): \(archive) has no package \(pin.name) for \(pin.architecture ?? settings.architecture)")
-                continue
-            }
-            rows.append((pin, found.entry.version, found.suite))
-            guard found.entry.version != pin.version else { continue }
-            guard !pin.isQuoted else {
-                problems.append("\(place): \(pin.written) is quoted or escaped; write it bare so that it can be rewritten")
-                continue
-            }
-            let name = pin.name + (pin.architecture.map { ":" + $0 } ?? "")
-            edits[pin.path, default: []].append(
-                SourceEdit(
-                    range: SourceRange(start: pin.location, length: pin.written.unicodeScalars.count), expected: pin.written,
-                    replacement: "\(name)=\(found.entry.version)"))
-        }
-        let parameter = DebianArchiveState.snapshotParameter
-        for binding in composition.parameterBindings where binding.parameter == parameter && binding.value != time {
-            edits[input.path, default: []].append(
-                SourceEdit(
-                    range: SourceRange(start: binding.location, length: "\(parameter)=\(binding.value)".unicodeScalars.count),
-                    expected: "\(parameter)=\(binding.value)", replacement: "\(parameter)=\(time)"))
-        }
-        guard problems.isEmpty else {
-            for problem in problems { context.reportError(problem) }
-            context.standardError.write("nothing was rewritten.\n")
-            throw CommandFailure.reported(.dataError)
-        }
-        var rewritten: [(path: String, text: String)] = []
-        for path in edits.keys.sorted() {
-            guard let fileEdits = edits[path] else { continue }
-            let text: String
-            do {
-                text = try context.fileSystem.readText(at: path)
-            } catch {
-                context.reportError("cannot read \(input.lock.display(path)): \(error.reason)")
-                throw CommandFailure.reported(.ioError)
-            }
-            let edited = SourceEdit.apply(fileEdits, to: text)
-            guard edited.skipped.isEmpty else {
-                let words = edited.skipped.map(\.expected).joined(separator: ", ")
-                context.reportError(
-                    "\(input.lock.display(path)): cannot rewrite \(words) where it is written; nothing was rewritten")
-                throw CommandFailure.reported(.dataError)
-            }
-            rewritten.append((path, edited.text))
-        }
-        for file in rewritten {
-            do {
-                try AtomicFile.write(file.text, to: file.path)
-            } catch {
-                context.reportError("cannot write \(input.lock.display(file.path)): \(error.reason)")
-                throw CommandFailure.reported(.ioError)
-            }
-        }
-        context.standardOutput.write("packages at \(archive):\n")
-        let width = rows.map { $0.pin.name.count }.max() ?? 0
-        let oldWidth = rows.map { $0.pin.version.count }.max() ?? 0
-        for row in rows {
-            let name = row.pin.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            let old = row.pin.version.padding(toLength: oldWidth, withPad: " ", startingAt: 0)
-            let change = row.new == row.pin.version ? "(unchanged)" : "-> \(row.new)"
-            context.standardOutput.write(
-                "  \(name)  \(old)  \(change)  \(row.suite)  \(row.pin.file):\(row.pin.location.line)\n")
-        }
-        return time
     }
 
     /// The libcurl transport with the run's proxy, TLS and deadline settings.
@@ -359,41 +305,12 @@ enum LockCommand: Subcommand {
         return transport
     }
 
-    /// The Debian archive state the build reads: the Stagefile's `DEBIAN_SNAPSHOT`, else
-    /// `--snapshot`, else the snapshot the lockfile records, else the live suites; snapshots
-    /// at the Stagefile's `DEBIAN_SNAPSHOT_URL`, else the template's default.
-    private static func archiveState(
-        of composition: Composition, stagefileSnapshot: String?, settings: Settings, lockedSnapshot: String?,
-        context: CommandContext
-    ) throws(CommandFailure) -> DebianArchiveState {
-        var snapshot = stagefileSnapshot
-        if let asked = settings.snapshot {
-            let time = asked == "now" ? DebianSnapshotTime.format(context.now()) : asked
-            if let given = snapshot, given != time {
-                context.reportError(
-                    "the Stagefile gives DEBIAN_SNAPSHOT=\(given); --snapshot \(asked) cannot move it (remove it from the Stagefile)"
-                )
-                throw CommandFailure.reported(.usage)
-            }
-            snapshot = time
-        } else if snapshot == nil {
-            snapshot = lockedSnapshot
-        }
-        guard let snapshot else { return .live }
-        var baseURL = DebianArchiveState.defaultSnapshotURL
-        do {
-            if let bound = try composition.boundValue(of: DebianArchiveState.snapshotURLParameter) {
-                baseURL = bound
-            } else if let declared = composition.templates.lazy.compactMap({
-                $0.parameter(named: DebianArchiveState.snapshotURLParameter)?.defaultWord
-            }).first, !declared.isEmpty {
-                baseURL = declared
-            }
-        } catch {
-            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            throw CommandFailure.reported(.dataError)
-        }
-        return .snapshot(snapshot, baseURL: baseURL)
+    /// The apt resolver of a run: its transport (indexes run to 256 MiB), gpgv with each
+    /// archive's keyring, keys in the build context read from the Stagefile's folder.
+    private static func resolver(_ settings: Settings, input: StagefileInput) -> AptPackageResolver {
+        PackageLocking.resolver(
+            transport: transport(settings, maxBodyBytes: 256 * 1_048_576), buildContext: input.directory,
+            deadline: settings.maxTime, architecture: settings.architecture)
     }
 
     /// Resolves each image once (references written differently but naming the same image are
@@ -442,8 +359,10 @@ enum LockCommand: Subcommand {
         var maxTime: Double
         /// `--snapshot`: `now` or `YYYYMMDDTHHMMSSZ`.
         var snapshot: String?
-        /// The build's Debian architecture.
+        /// The build's architecture as Debian and Ubuntu name it.
         var architecture: String
+        /// `--require-verified-packages`: a pin lock cannot check fails the run (exit 1).
+        var requiresVerifiedPackages: Bool
 
         init(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) {
             proxy = ProxyConfiguration(
@@ -461,23 +380,27 @@ enum LockCommand: Subcommand {
             connectTimeout = try SecondsOption.parse(arguments.value("--connect-timeout"), option: "--connect-timeout") ?? 10
             maxTime = try SecondsOption.parse(arguments.value("--max-time"), option: "--max-time") ?? 30
             snapshot = arguments.value("--snapshot")
-            if let snapshot, snapshot != "now", !DebianArchiveState.isSnapshotTime(snapshot) {
+            if let snapshot, snapshot != "now", !AptArchive.isSnapshotTime(snapshot) {
                 throw CommandFailure.usage(
                     "--snapshot takes now or a time YYYYMMDDTHHMMSSZ (UTC), e.g. 20250520T000000Z, not '\(snapshot)'")
             }
             // The same fixed-width form orders as text orders: a later time is a greater string.
-            if let snapshot, snapshot != "now", snapshot > DebianSnapshotTime.format(Date()) {
+            if let snapshot, snapshot != "now", snapshot > SnapshotTime.format(Date()) {
                 throw CommandFailure.usage(
-                    "--snapshot \(snapshot) is in the future; snapshot.debian.org has no archive state yet")
+                    "--snapshot \(snapshot) is in the future; no snapshot service has that archive state yet")
             }
-            architecture = arguments.value("--architecture") ?? DebianSnapshotTime.machineArchitecture
-            // bookworm's release architectures (Debian 12 release notes, section 2.1).
-            let architectures = ["amd64", "arm64", "armel", "armhf", "i386", "mips64el", "mipsel", "ppc64el", "s390x"]
+            architecture = arguments.value("--architecture") ?? SnapshotTime.machineArchitecture
+            // Debian's release architectures (bookworm's and trixie's release notes, section
+            // 2.1) and Ubuntu's (amd64, arm64, armhf, ppc64el, riscv64, s390x).
+            let architectures = [
+                "amd64", "arm64", "armel", "armhf", "i386", "mips64el", "mipsel", "ppc64el", "riscv64", "s390x",
+            ]
             guard architectures.contains(architecture) else {
                 throw CommandFailure.usage(
-                    "--architecture takes one of bookworm's architectures (\(architectures.joined(separator: ", "))), not '\(architecture)'"
-                )
+                    "--architecture takes one of Debian's and Ubuntu's architectures (\(architectures.joined(separator: ", "))), "
+                        + "not '\(architecture)'")
             }
+            requiresVerifiedPackages = arguments.has("--require-verified-packages")
         }
     }
 }

@@ -14,6 +14,9 @@ struct StagefileInput {
     /// The lockfile beside the Stagefile.
     var lock: LockInput
 
+    /// The Stagefile's absolute folder: the build context the templates' keys are read from.
+    var directory: String { Paths.directory(of: path) }
+
     /// Reads the Stagefile; reports a failure on stderr and returns its exit status.
     ///
     /// compose, lock and stages all read it here.
@@ -92,6 +95,9 @@ struct LockInput {
         self.display = display
     }
 
+    /// Whether a lockfile is there (a dangling link counts).
+    func exists(_ context: CommandContext) -> Bool { context.fileSystem.entryExists(at: path) }
+
     /// The command that rewrites the lockfile, e.g. `stagebuild lock Stagefile --stages ../Stages`.
     var fix: String {
         (["stagebuild", "lock", stagefileArgument] + stagesArguments.flatMap { ["--stages", $0] })
@@ -155,6 +161,12 @@ struct LockInput {
             }
             context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
             return .dataError
+        }
+        if reasons.isEmpty && !lockfile.unverifiedPackages.isEmpty {
+            context.warn(
+                "\(name) records \(lockfile.unverifiedPackages.count) package pin(s) as unverified (not stale: no template "
+                    + "declares the apt archive of their build stage): "
+                    + lockfile.unverifiedPackages.joined(separator: ", "))
         }
         guard !reasons.isEmpty else {
             // The lockfile holds every image, yet some could not be pinned where written.

@@ -25,20 +25,25 @@ enum TemplateReport {
         text += "parameters:\n"
         for parameter in template.parameters {
             let value = parameter.defaultWord.map { "default \($0.isEmpty ? "(empty)" : $0)" } ?? "required"
-            text += "  \(parameter.name)  \(value)\n"
+            text += "  \(parameter.name)  \(value)\(parameter.isInFrom ? "  (in FROM)" : "")\n"
             if !parameter.documentation.isEmpty { text += "      \(parameter.documentation)\n" }
+        }
+        for declaration in template.aptArchives {
+            let fields = declaration.fields.keys.sorted().map { "\($0)=\(declaration.fields[$0] ?? "")" }
+            text += "apt archive: \(declaration.kind.rawValue) \(fields.joined(separator: " "))\n"
         }
         return text
     }
 
     /// Each template as an object with its keys sorted: `name`, `kind`, `summary`, `requires`,
-    /// `path` and `parameters` (`name`, `required`, `documentation`, `default` or null); one
-    /// object with `detailed`, else an array.
+    /// `path`, `parameters` (`name`, `required`, `inFrom`, `documentation`, `default` or null) and
+    /// `aptArchives` (`kind` and the fields as written); one object with `detailed`, else an array.
     static func json(_ templates: [StageTemplate], detailed: Bool, cwd: String) -> String {
         let objects: [JSONValue] = templates.map { template in
             let parameters: [JSONValue] = template.parameters.map { parameter in
                 .sortedObject([
                     ("name", .string(parameter.name)), ("required", .bool(parameter.isRequired)),
+                    ("inFrom", .bool(parameter.isInFrom)),
                     ("documentation", .string(parameter.documentation)), ("default", .string(parameter.defaultWord)),
                 ])
             }
@@ -46,6 +51,15 @@ enum TemplateReport {
                 ("name", .string(template.name)), ("kind", .string(template.kind.rawValue)),
                 ("summary", .string(template.summary)), ("requires", .array(template.requires.map(JSONValue.string))),
                 ("path", .string(Paths.relative(template.path, from: cwd))), ("parameters", .array(parameters)),
+                (
+                    "aptArchives",
+                    .array(
+                        template.aptArchives.map { declaration in
+                            .sortedObject(
+                                [("kind", .string(declaration.kind.rawValue))]
+                                    + declaration.fields.map { ($0.key, JSONValue.string($0.value)) })
+                        })
+                ),
             ])
         }
         return (detailed ? objects[0] : .array(objects)).text() + "\n"

@@ -4,8 +4,10 @@ import StageKit
 /// the lockfile with the Stagefile and each entry with its own `integrity` digest, so it catches
 /// accidental edits; an entry forged with a recomputed `integrity` passes it. Online, every
 /// recorded image digest is fetched by digest from its registry (the manifest must exist in
-/// that repository, hash to the digest and be the manifest of the recorded media type), and
-/// each tag's digest now is compared, as a note, with the recorded one.
+/// that repository, hash to the digest and be the manifest of the recorded media type), each
+/// tag's digest now is compared, as a note, with the recorded one, and every package entry is
+/// looked up again in its build stage's archive at the recorded snapshot (the `.deb` path and
+/// SHA-256 must be the index's).
 enum OnlineLockCheck {
     /// One entry that did not check out.
     struct Failure {
@@ -59,5 +61,43 @@ enum OnlineLockCheck {
             }
         }
         return (failures, notes)
+    }
+
+    /// Checks every package entry against the archives of its build stage.
+    ///
+    /// - Parameters:
+    ///   - lockfile: The lockfile, current offline.
+    ///   - stages: The composition's package stages at the lockfile's snapshots.
+    ///   - resolver: Reads the archives.
+    /// - Returns: The failures, in key order.
+    static func checkPackages(
+        _ lockfile: Lockfile, stages: [Composition.PackageStage], resolver: AptPackageResolver
+    ) -> [Failure] {
+        guard !lockfile.packages.isEmpty else { return [] }
+        let resolution: StagePackageResolution
+        do {
+            resolution = try StagePackageResolution(stages, resolver: resolver)
+        } catch {
+            return [Failure(entry: "packages", reason: error.message, isUnavailable: error.kind == .archive)]
+        }
+        let found = Dictionary(resolution.resolved.map { ($0.written, $0) }) { first, _ in first }
+        var failures: [Failure] = []
+        for key in lockfile.packages.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let entry = lockfile.packages[key] else { continue }
+            guard let package = found[key] else {
+                failures.append(
+                    Failure(entry: "packages.\(key)", reason: "its build stage's archive does not hold it", isUnavailable: false))
+                continue
+            }
+            if package.entry.sha256 != entry.sha256 || package.entry.filename != entry.filename || package.source != entry.archive
+            {
+                failures.append(
+                    Failure(
+                        entry: "packages.\(key)",
+                        reason: "the archive holds \(package.entry.filename) with SHA-256 \(package.entry.sha256) at "
+                            + "\(package.source), not what the entry records", isUnavailable: false))
+            }
+        }
+        return failures
     }
 }

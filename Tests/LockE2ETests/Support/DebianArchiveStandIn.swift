@@ -19,7 +19,8 @@ struct DebianArchiveStandIn: Sendable {
 
     static let requiredKeys = [
         "STATE_DIR", "ARCHIVE_PORT", "SNAPSHOT", "MAIN_PACKAGE", "MAIN_VERSION", "MAIN_SHA256", "MAIN_FILENAME",
-        "SECURITY_PACKAGE", "SECURITY_VERSION",
+        "SECURITY_PACKAGE", "SECURITY_VERSION", "TEST_KEYRING", "TEST_KEY_ASC", "OTHER_KEY_ASC", "UBUNTU_PACKAGE",
+        "UBUNTU_VERSION", "VENDOR_PACKAGE", "VENDOR_VERSION", "VENDOR_SHA256",
     ]
 
     let values: [String: String]

@@ -45,6 +45,7 @@ struct LockfileJSON: Decodable {
 
     struct Package: Decodable {
         var architecture: String
+        var archive: String
         var filename: String
         var integrity: String
         var name: String
@@ -53,10 +54,11 @@ struct LockfileJSON: Decodable {
         var version: String
     }
 
-    var debianSnapshot: String?
     var formatVersion: Int
     var images: [String: Image]
     var inputsDigest: String
     var packages: [String: Package]
+    var snapshots: [String: String]
     var templates: [String: Template]
+    var unverifiedPackages: [String]
 }

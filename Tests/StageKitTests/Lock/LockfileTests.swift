@@ -43,7 +43,7 @@ import Testing
             "docker.io/library/nginx:1.27", "nginx:1.27")
         let expected = """
             {
-              "formatVersion": 3,
+              "formatVersion": 4,
               "images": {
                 "debian:bookworm-slim": {
                   "digest": "\(Self.debianDigest)",
@@ -60,13 +60,15 @@ import Testing
                   "reference": "nginx:1.27"
                 }
               },
-              "inputsDigest": "\(inputs.digest(lockedSnapshot: nil))",
+              "inputsDigest": "\(inputs.digest(lockedSnapshots: [:]))",
               "packages": {},
+              "snapshots": {},
               "templates": {
                 "debian": {
                   "digest": "\(Self.templateDigest)"
                 }
-              }
+              },
+              "unverifiedPackages": []
             }
 
             """
@@ -77,7 +79,7 @@ import Testing
         let inputs = LockInputs(images: [], templates: [:])
         let text = Lockfile(inputs: inputs, resolved: []).text
         #expect(text.contains("\"images\": {},\n"))
-        #expect(text.hasSuffix("\"templates\": {}\n}\n"))
+        #expect(text.hasSuffix("\"templates\": {},\n  \"unverifiedPackages\": []\n}\n"))
     }
 
     @Test func readsBackWhatItWrites() throws {
@@ -88,13 +90,14 @@ import Testing
     @Test func theInputsDigestDependsOnImagesAndTemplatesNotOnOrder() throws {
         let one = try Self.inputs(images: ["a:1", "b:1", "a:1"])
         let two = try Self.inputs(images: ["b:1", "a:1"])
-        #expect(one.digest(lockedSnapshot: nil) == two.digest(lockedSnapshot: nil))
-        #expect(one.digest(lockedSnapshot: "20250520T000000Z") != one.digest(lockedSnapshot: nil))
+        #expect(one.digest(lockedSnapshots: [:]) == two.digest(lockedSnapshots: [:]))
+        #expect(one.digest(lockedSnapshots: ["DEBIAN_SNAPSHOT": "20250520T000000Z"]) != one.digest(lockedSnapshots: [:]))
+        #expect(one.digest(lockedSnapshots: [:], unverifiedPackages: ["curl=1"]) != one.digest(lockedSnapshots: [:]))
         #expect(one.images.map(\.written) == ["a:1", "b:1"])
-        #expect(try Self.inputs(images: ["a:1"]).digest(lockedSnapshot: nil) != one.digest(lockedSnapshot: nil))
+        #expect(try Self.inputs(images: ["a:1"]).digest(lockedSnapshots: [:]) != one.digest(lockedSnapshots: [:]))
         #expect(
-            try Self.inputs(images: ["a:1", "b:1"], templates: [:]).digest(lockedSnapshot: nil) != one.digest(lockedSnapshot: nil)
-        )
+            try Self.inputs(images: ["a:1", "b:1"], templates: [:]).digest(lockedSnapshots: [:])
+                != one.digest(lockedSnapshots: [:]))
     }
 
     @Test func isCurrentForTheSameInputs() throws {
@@ -172,21 +175,24 @@ import Testing
     @Test(arguments: [
         ("", "not a stagebuild lockfile"),
         ("[]", "the document is not an object"),
-        (#"{"formatVersion": 3.0}"#, "formatVersion is a JSON number, not an integer"),
-        (#"{"formatVersion": 3, "formatVersion": 3}"#, "1:36: not a stagebuild lockfile: duplicate object key"),
-        (#"{"formatVersion": 3}"#, "missing field"),
-        (#"{"formatVersion": 2}"#, "format 2 is not the format 3"),
-        (#"{"formatVersion": 3, "images": {}, "inputsDigest": "sha256:x", "packages": {}, "templates": {}}"#, "inputsDigest"),
+        (#"{"formatVersion": 4.0}"#, "formatVersion is a JSON number, not an integer"),
+        (#"{"formatVersion": 4, "formatVersion": 3}"#, "1:36: not a stagebuild lockfile: duplicate object key"),
+        (#"{"formatVersion": 4}"#, "missing field"),
+        (#"{"formatVersion": 2}"#, "format 2 is not the format 4"),
         (
-            #"{"formatVersion": 3, "images": [], "inputsDigest": "sha256:x", "packages": {}, "templates": {}}"#,
+            #"{"formatVersion": 4, "images": {}, "inputsDigest": "sha256:x", "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": []}"#,
+            "inputsDigest"
+        ),
+        (
+            #"{"formatVersion": 4, "images": [], "inputsDigest": "sha256:x", "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": []}"#,
             "images is a JSON array"
         ),
         (
-            #"{"formatVersion": 3, "images": {}, "inputsDigest": "sha256:x", "packages": {}, "templates": {}, "note": 1}"#,
+            #"{"formatVersion": 4, "images": {}, "inputsDigest": "sha256:x", "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": [], "note": 1}"#,
             "note is not a field of a stagebuild lockfile"
         ),
         (
-            #"{"formatVersion": 3, "images": {"a:1": {"digest": "sha256:\#(String(repeating: "0", count: 64))", "integrity": "sha256:\#(String(repeating: "0", count: 64))", "mediaType": "m", "name": "n", "reference": "b:1"}}, "inputsDigest": "sha256:\#(String(repeating: "0", count: 64))", "packages": {}, "templates": {}}"#,
+            #"{"formatVersion": 4, "images": {"a:1": {"digest": "sha256:\#(String(repeating: "0", count: 64))", "integrity": "sha256:\#(String(repeating: "0", count: 64))", "mediaType": "m", "name": "n", "reference": "b:1"}}, "inputsDigest": "sha256:\#(String(repeating: "0", count: 64))", "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": []}"#,
             "not its key"
         ),
     ])

@@ -1,18 +1,20 @@
-/// Checks the OpenPGP signature of a Debian archive's clearsigned `InRelease` file and hands
-/// back the text that was signed: the one door through which StageKit trusts an archive, so
-/// the CLI chooses the checker (gpgv with Debian's archive keyring) and its deadline.
+/// Checks the OpenPGP signature of an apt archive's clearsigned `InRelease` file against the
+/// archive's keyring and hands back the text that was signed: the one door through which
+/// StageKit trusts an archive, so the CLI chooses the checker (gpgv) and its deadline.
 ///
 /// Source: Debian wiki, "DebianRepository/Format", section "InRelease"; RFC 4880 section 7
 /// (cleartext signature framework).
 public protocol ArchiveSignatureCheck: Sendable {
     /// Verifies a clearsigned file.
     ///
-    /// - Parameter signed: The `InRelease` file as served.
+    /// - Parameters:
+    ///   - signed: The `InRelease` file as served.
+    ///   - keyring: The keys it must be signed with.
     /// - Returns: The signed text as the checker verified it (dash-escaping removed), never the
     ///   unverified bytes.
-    /// - Throws: `ArchiveSignatureError` when no good signature by a trusted key covers it, or
-    ///   the checker failed or ran out of time.
-    func verifiedText(of signed: [UInt8]) throws(ArchiveSignatureError) -> [UInt8]
+    /// - Throws: `ArchiveSignatureError` when no good signature by a key of the keyring covers
+    ///   it, the keyring cannot be read, or the checker failed or ran out of time.
+    func verifiedText(of signed: [UInt8], keyring: AptKeyring) throws(ArchiveSignatureError) -> [UInt8]
 }
 
 /// An `InRelease` file whose signature did not check out.

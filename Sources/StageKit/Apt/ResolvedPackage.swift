@@ -6,4 +6,16 @@ public struct ResolvedPackage: Sendable, Hashable {
     public var entry: PackagesIndex.Entry
     /// The suite whose index holds it, e.g. `bookworm-security` (the first in the sources' order).
     public var suite: String
+    /// The archive URL that holds the suite, e.g. `http://deb.debian.org/debian-security`.
+    public var source: String
+
+    /// Creates a resolution.
+    ///
+    /// - Parameters: one per property.
+    public init(written: String, entry: PackagesIndex.Entry, suite: String, source: String) {
+        self.written = written
+        self.entry = entry
+        self.suite = suite
+        self.source = source
+    }
 }

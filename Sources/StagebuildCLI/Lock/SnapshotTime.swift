@@ -1,9 +1,9 @@
 import Foundation
 
-/// The machine facts `stagebuild lock` reads for Debian: the time now as a snapshot time, and
-/// this machine's architecture as Debian names it.
-enum DebianSnapshotTime {
-    /// A moment as snapshot.debian.org writes it: `YYYYMMDDTHHMMSSZ`, UTC.
+/// The machine facts `stagebuild lock` reads for apt archives: the time now as a snapshot
+/// time, and this machine's architecture as Debian and Ubuntu name it.
+enum SnapshotTime {
+    /// A moment as snapshot.debian.org and snapshot.ubuntu.com write it: `YYYYMMDDTHHMMSSZ`, UTC.
     ///
     /// - Parameter date: The moment.
     /// - Returns: e.g. `20251201T181500Z`.
