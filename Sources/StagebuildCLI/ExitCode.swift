@@ -1,4 +1,4 @@
-/// The process exit status, following sysexits(3) as DESIGN.md lists it.
+/// The process exit status, following sysexits(3) as docs/DESIGN.md lists it.
 public enum ExitCode: Int32, Sendable {
     /// Everything asked for was done.
     case success = 0

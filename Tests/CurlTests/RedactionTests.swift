@@ -49,4 +49,41 @@ import Testing
             Redaction.text("see http://u:p@h/x, https://t@h/ and mailto:a@b")
                 == "see http://u:***@h/x, https://***@h/ and mailto:a@b")
     }
+
+    /// One rule for what a secret header is (`probe-trace-shows-cookies-and-api-keys`).
+    @Test(arguments: [
+        ("Cookie", true), ("Set-Cookie", true), ("X-Api-Key", true), ("Api-Key", true), ("X-Auth-Token", true),
+        ("Private-Token", true), ("X-Amz-Security-Token", true), ("X-Registry-Auth", true), ("X-Session-Id", true),
+        ("x_client_secret", true), ("Proxy-Authorization", true), ("authorization", true),
+        ("WWW-Authenticate", false), ("Proxy-Authenticate", false), ("Keep-Alive", false), ("X-Keyboard", false),
+        ("Content-Type", false), ("Authorized", false),
+    ])
+    func secretHeaderNames(name: String, isSecret: Bool) {
+        #expect(Redaction.isSecretHeaderName(name) == isSecret)
+        let line = "\(name): value-of-it\r\n"
+        #expect((Redaction.headerBlock(line) == "\(name): ***\r\n") == isSecret)
+    }
+
+    @Test func secretQueryValuesAreHiddenInURLsAndRequestLines() {
+        #expect(
+            Redaction.url("https://bucket.test/o?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=abc123&X-Amz-Expires=60")
+                == "https://bucket.test/o?X-Amz-Credential=***&X-Amz-Signature=***&X-Amz-Expires=60")
+        #expect(Redaction.url("https://a.test/?sv=2022&sig=xyz%3D#frag") == "https://a.test/?sv=2022&sig=***#frag")
+        #expect(Redaction.url("https://a.test/cb?code=abc&state=s1") == "https://a.test/cb?code=***&state=s1")
+        #expect(Redaction.url("https://a.test/?api_key=k&page=2") == "https://a.test/?api_key=***&page=2")
+        #expect(Redaction.url("https://a.test/?keyword=k&monkey=1") == "https://a.test/?keyword=k&monkey=1")
+        #expect(
+            Redaction.text("> GET /search?q=1&access_token=TOKEN HTTP/1.1\r\n")
+                == "> GET /search?q=1&access_token=*** HTTP/1.1\r\n")
+    }
+
+    /// `probe-redaction-nested-url-inconsistent`: a URL's own text hides what a nested one holds.
+    @Test func aURLNestedInAURLHidesItsUserInfoToo() {
+        let target = "http://127.0.0.1:8/redirect?to=http://svc:NESTED-PASSWORD@127.0.0.2:8/echo"
+        #expect(Redaction.url(target) == "http://127.0.0.1:8/redirect?to=http://svc:***@127.0.0.2:8/echo")
+        #expect(Redaction.text("GET \(target)") == "GET http://127.0.0.1:8/redirect?to=http://svc:***@127.0.0.2:8/echo")
+        #expect(
+            Redaction.url("http://u:p@a.test/?next=https://TOKEN@b.test/")
+                == "http://u:***@a.test/?next=https://***@b.test/")
+    }
 }

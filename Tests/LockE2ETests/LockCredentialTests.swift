@@ -139,6 +139,11 @@ struct LockCredentialTests {
             environment: ["REGISTRY_AUTH_FILE": project.path + "/auth.json"])
         #expect(run.status == 0, "\(run)")
         #expect(try project.lockfile().images.values.first?.digest == registries["AUTH_IMAGE_DIGEST"])
+        // The same file named on the command line, in place of the default files.
+        let named = try project.stagebuild(
+            ["lock", "--insecure-registry", registries.host("AUTH_PORT"), "--registry-auth-file", "auth.json"])
+        #expect(named.status == 0, "\(named)")
+        #expect(!named.output.contains(registries["AUTH_PASSWORD"]))
     }
 
     /// The offline check catches accidental edits only; `--online` fetches every recorded digest,

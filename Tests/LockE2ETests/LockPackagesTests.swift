@@ -167,6 +167,38 @@ struct LockPackagesTests {
             check.stderr.contains("the entry of package pin \(archive.mainPin) does not match its integrity digest"), "\(check)")
     }
 
+    /// The offline check sees accidental edits; `--check --online` looks every package entry up
+    /// again, so one forged with a recomputed integrity digest fails, naming it.
+    @Test func checkOnlineCatchesAForgedPackageEntry() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: archive.mainPin,
+            toolsPin: archive.securityPin)
+        try #require(try project.stagebuild(["lock"]).status == 0)
+        let online = try project.stagebuild(["lock", "--check", "--online"])
+        #expect(online.status == 0, "\(online)")
+        let entry = try #require(try project.lockfile().packages[archive.mainPin])
+        let forged = String(repeating: "ab", count: 32)
+        func integrity(_ sha256: String) throws -> String {
+            let fields = [
+                entry.architecture, entry.archive, entry.filename, entry.name, archive.mainPin, sha256, entry.suite,
+                entry.version,
+            ]
+            let run = try ProcessRun.run(
+                URL(fileURLWithPath: "/usr/bin/sha256sum"), [], input: Data(fields.map { $0 + "\n" }.joined().utf8),
+                limit: .seconds(10))
+            return "sha256:" + run.stdout.prefix(64)
+        }
+        let text = try #require(project.text("stagebuild.lock"))
+        try project.write(
+            text.replacingOccurrences(of: entry.sha256, with: forged)
+                .replacingOccurrences(of: try integrity(entry.sha256), with: try integrity(forged)), to: "stagebuild.lock")
+        #expect(try project.stagebuild(["lock", "--check"]).status == 0, "the offline check cannot see it")
+        let caught = try project.stagebuild(["lock", "--check", "--online"])
+        #expect(caught.status == 1, "\(caught)")
+        #expect(caught.stderr.contains("error: stagebuild.lock: packages.\(archive.mainPin): the archive holds"), "\(caught)")
+    }
+
     @Test func anAlteredInReleaseIsRefusedByGpgv() throws {
         let archive = try DebianArchiveStandIn.shared.get()
         let project = try project(

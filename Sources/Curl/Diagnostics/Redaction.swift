@@ -1,16 +1,63 @@
 import Serialization
 
-/// Keeps secrets out of descriptions and debug logs.
+/// Keeps secrets out of every output: the one rule for what is a secret, applied by structure
+/// where the secret stands (a header field's value, a URL's user info, a query parameter's
+/// value), never by searching for a secret's text.
+///
+/// What is a secret:
+/// - the value of a header field that carries credentials (``isSecretHeaderName(_:)``):
+///   `Authorization`, `Proxy-Authorization` (RFC 9110 sections 11.6.2, 11.7.2), `Cookie`,
+///   `Set-Cookie` (RFC 6265), and any field whose name has a `-`/`_`-separated part naming a
+///   key, token, secret, password, session, credential, signature or auth (`X-Api-Key`,
+///   `X-Auth-Token`, `Private-Token`, `X-Amz-Security-Token`, `X-Registry-Auth`);
+/// - the user info of a URL: its password, or all of it without a `:` (a user name alone is a
+///   token), in the URL itself and in any URL nested in it (`?next=http://user:pw@…`);
+/// - the value of a query parameter that carries credentials (``isSecretQueryName(_:)``):
+///   signed-URL signatures and credentials (`X-Amz-Signature`, `X-Amz-Credential`,
+///   `X-Goog-Signature`, Azure's `sig`), OAuth's `access_token`, `refresh_token`, `id_token`,
+///   `code`, `client_secret`, and any name with a part naming a token, secret, password, key,
+///   signature or credential (`api_key`, `apikey`).
+///
+/// Each is replaced by `***`; the name stays, so a reader sees where the secret was.
 public enum Redaction {
-    /// Header fields whose values are credentials (RFC 9110 sections 11.6.2 and 11.7.2).
-    static let secretHeaderNames: Set<String> = ["authorization", "proxy-authorization"]
+    /// The parts of a header field name that make its value a secret.
+    static let secretNameParts: Set<String> = [
+        "authorization", "cookie", "key", "apikey", "token", "secret", "password", "passwd", "session", "sessionid",
+        "credential", "credentials", "signature", "auth",
+    ]
 
-    /// A header line with the value of `Authorization` or `Proxy-Authorization` replaced by
-    /// `***`; other lines unchanged. Keeps the line end.
+    /// The query parameter names whose values are secrets whatever their parts say.
+    static let secretQueryNames: Set<String> = ["sig", "code", "auth", "pwd", "pass"]
+
+    /// Whether a header field's value is a credential (see the type's rule): `Authorization`,
+    /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`, or a name with a part that names a key,
+    /// token, secret, password, session, credential, signature or auth, in any case.
+    ///
+    /// - Parameter name: the field name, e.g. `X-Api-Key`.
+    public static func isSecretHeaderName<S: StringProtocol>(_ name: S) -> Bool {
+        let lowered = name.lowercased()
+        if lowered == "set-cookie" || lowered == "proxy-authorization" { return true }
+        return lowered.split(whereSeparator: { $0 == "-" || $0 == "_" }).contains { secretNameParts.contains(String($0)) }
+    }
+
+    /// Whether a URL query parameter's value is a credential (see the type's rule).
+    ///
+    /// - Parameter name: the parameter name as written (percent-encoding not decoded), e.g.
+    ///   `X-Amz-Signature`, `access_token`.
+    public static func isSecretQueryName<S: StringProtocol>(_ name: S) -> Bool {
+        let lowered = name.lowercased()
+        if secretQueryNames.contains(lowered) { return true }
+        return lowered.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == "." }).contains { part in
+            ["token", "secret", "password", "passwd", "key", "apikey", "signature", "credential", "credentials"].contains(
+                String(part))
+        }
+    }
+
+    /// A header line with a secret value (``isSecretHeaderName(_:)``) replaced by `***`;
+    /// other lines unchanged. Keeps the line end.
     static func headerLine(_ line: Substring) -> String {
         guard let colon = line.firstIndex(of: ":") else { return String(line) }
-        let name = line[..<colon].trimmingLineWhitespace().lowercased()
-        guard secretHeaderNames.contains(name) else { return String(line) }
+        guard isSecretHeaderName(line[..<colon].trimmingLineWhitespace()) else { return String(line) }
         let end = line.hasSuffix("\r\n") || line.hasSuffix("\n") ? "\r\n" : ""
         return "\(line[..<colon]): ***\(end)"
     }
@@ -43,34 +90,46 @@ public enum Redaction {
         return result
     }
 
-    /// Whether a field name, blanks around it ignored, is one of ``secretHeaderNames`` in any case.
+    /// Whether a field name, blanks around it ignored, is a secret's (``isSecretHeaderName(_:)``).
+    /// Most names hold none of the parts' letters run: a name is made a String only when it
+    /// could be one.
     private static func isSecretName(_ name: Substring.UTF8View) -> Bool {
         let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard let first = name.firstIndex(where: { !blank($0) }), let last = name.lastIndex(where: { !blank($0) })
+        guard let first = name.firstIndex(where: { !blank($0) }), let last = name.lastIndex(where: { !blank($0) }),
+            name.distance(from: first, to: last) < 128
         else { return false }
-        let trimmed = name[first...last]
-        return secretHeaderNames.contains { secret in
-            secret.utf8.count == trimmed.count
-                && zip(secret.utf8, trimmed).allSatisfy { $0 == $1 | (UInt8(ascii: "A")...UInt8(ascii: "Z") ~= $1 ? 0x20 : 0) }
-        }
+        return isSecretHeaderName(String(decoding: name[first...last], as: UTF8.self))
     }
 
     /// A URL, or proxy text such as `user:password@host:3128`, with the secret of its user
     /// info replaced by `***` where it stands: the password (`scheme://user:***@host`), or the
-    /// whole user info when it has no `:` (`scheme://***@host`: a user name alone is a token).
-    /// Only the user-info component changes; host, path and query are shown as written, even
-    /// when they hold the same text as the secret. Works on the UTF-8 bytes.
+    /// whole user info when it has no `:` (`scheme://***@host`: a user name alone is a token);
+    /// after its authority, the user info of nested URLs and secret query values too. The host,
+    /// the path and other query values are shown as written, even when they hold the same text
+    /// as a secret. Works on the UTF-8 bytes.
     ///
     /// - Parameter text: the URL or proxy text.
     /// - Returns: the text, safe to show.
     public static func url(_ text: String) -> String {
         let bytes = text.utf8
-        // Without an `@` there is no user info: the common case, checked over contiguous bytes.
-        if bytes.withContiguousStorageIfAvailable({ !$0.contains(UInt8(ascii: "@")) }) == true { return text }
+        // Without an `@` or a `?` there is no user info and no query: the common case, checked
+        // over contiguous bytes.
+        if bytes.withContiguousStorageIfAvailable({ !$0.contains(UInt8(ascii: "@")) && !$0.contains(UInt8(ascii: "?")) })
+            == true
+        {
+            return text
+        }
         let start = authorityStart(of: bytes)
         let end = authorityEnd(in: bytes[start...])
-        return secret(inUserInfoBefore: bytes[start..<end].lastIndex(of: UInt8(ascii: "@")), from: start, in: text)
+        let top =
+            secret(inUserInfoBefore: bytes[start..<end].lastIndex(of: UInt8(ascii: "@")), from: start, in: text)
             .map { masked($0, in: text) } ?? text
+        // What follows the authority: nested URLs' user info and secret query values.
+        let topBytes = top.utf8
+        let restStart = authorityEnd(in: topBytes[authorityStart(of: topBytes)...])
+        let rest = String(top[restStart...])
+        guard rest.utf8.contains(UInt8(ascii: "@")) || rest.utf8.contains(UInt8(ascii: "=")) else { return top }
+        return String(top[..<restStart]) + queryValues(in: nestedUserInfo(in: rest))
     }
 
     /// Text that may be a malformed URL or proxy text, for error messages: everything from the
@@ -89,7 +148,8 @@ public enum Redaction {
     }
 
     /// Free text (a message from libcurl or a server, a trace line) with the user-info secret
-    /// of every URL in it hidden as by ``url(_:)``, and credential header lines as by
+    /// of every URL in it hidden as by ``url(_:)``, every secret query value (in a URL or a
+    /// request line's target) as by ``queryValues(in:)``, and credential header lines as by
     /// ``headerBlock(_:)``. A URL is found by its `://`; its authority ends at white space,
     /// a quote, `<`, `>` or the authority's own end.
     ///
@@ -97,7 +157,12 @@ public enum Redaction {
     /// - Returns: the text, safe to show.
     public static func text(_ text: String) -> String {
         let source = authenticatingUser(in: headerBlock(text))
-        guard source.utf8.contains(UInt8(ascii: "@")) else { return source }
+        let withQueries = source.utf8.contains(UInt8(ascii: "=")) ? queryValues(in: source) : source
+        return withQueries.utf8.contains(UInt8(ascii: "@")) ? nestedUserInfo(in: withQueries) : withQueries
+    }
+
+    /// The text with the user-info secret of every `scheme://…@` in it hidden.
+    private static func nestedUserInfo(in source: String) -> String {
         let bytes = Array(source.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -124,6 +189,38 @@ public enum Redaction {
                 output += bytes[index..<end]
             }
             index = end
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The text with the value of every secret query parameter (``isSecretQueryName(_:)``)
+    /// hidden: a name after `?`, `&` or `;`, then `=`, then the value up to `&`, `;`, `#`, white
+    /// space, a quote or an angle bracket.
+    static func queryValues(in source: String) -> String {
+        let bytes = Array(source.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        let endsValue = { (byte: UInt8) in
+            byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") || endsAuthorityInText(byte)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            output.append(byte)
+            index += 1
+            guard byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") else { continue }
+            var nameEnd = index
+            while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: "="), !endsValue(bytes[nameEnd]), nameEnd - index < 128 {
+                nameEnd += 1
+            }
+            guard nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "="), nameEnd > index,
+                isSecretQueryName(String(decoding: bytes[index..<nameEnd], as: UTF8.self))
+            else { continue }
+            var valueEnd = nameEnd + 1
+            while valueEnd < bytes.count, !endsValue(bytes[valueEnd]) { valueEnd += 1 }
+            output += bytes[index...nameEnd]
+            if valueEnd > nameEnd + 1 { output += "***".utf8 }
+            index = valueEnd
         }
         return String(decoding: output, as: UTF8.self)
     }

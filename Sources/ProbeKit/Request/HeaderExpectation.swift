@@ -1,3 +1,4 @@
+import Curl
 import Foundation
 
 /// A response header that must be present, or have a value: `--expect-header NAME[=VALUE]`.
@@ -49,6 +50,9 @@ public struct HeaderExpectation: Sendable, Equatable, CustomStringConvertible {
         guard !values.isEmpty else { return "the response has no header \(name)" }
         guard let value else { return nil }
         if values.contains(value) { return nil }
+        if Redaction.isSecretHeaderName(name) {
+            return "the header \(name) has another value than the one expected (neither is shown: it is a credential)"
+        }
         let found = values.map { "\"\($0)\"" }.joined(separator: ", ")
         return "the header \(name) is \(found), not \"\(value)\""
     }

@@ -1,3 +1,5 @@
+import Curl
+
 /// A header field whose values must match a pattern, or must not: blackbox_exporter's
 /// `fail_if_header_not_matches` and `fail_if_header_matches` (`prober/http.go`: every value of
 /// the field is tried; a missing field fails unless `allow_missing`).
@@ -30,7 +32,8 @@ public struct HeaderPattern: Sendable, Equatable {
         let matching = values.filter { pattern.matches(Array($0.utf8)) }
         if mustMatch && matching.isEmpty { return "no value of the header \(name) matches the pattern /\(pattern)/" }
         if !mustMatch, let value = matching.first {
-            return "the header \(name) is \"\(value)\", which matches the pattern /\(pattern)/ it must not"
+            let shown = Redaction.isSecretHeaderName(name) ? "a value (not shown: it is a credential)" : "\"\(value)\""
+            return "the header \(name) is \(shown), which matches the pattern /\(pattern)/ it must not"
         }
         return nil
     }

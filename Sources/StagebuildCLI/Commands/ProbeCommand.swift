@@ -43,8 +43,12 @@ enum ProbeCommand: Subcommand {
         Ctrl-C (SIGINT), SIGTERM or SIGHUP cancels the run: calls in flight and not started are
         reported cancelled, and the report is written.
 
-        Secrets (proxy passwords, URL passwords, Authorization and Proxy-Authorization values)
-        never appear in any output. The JSON fields are documented in docs/probe-json.md.
+        Secrets never appear in any output: URL and proxy passwords (and user names given
+        alone, which are tokens), also in URLs nested in a query; the values of Authorization,
+        Proxy-Authorization, Cookie, Set-Cookie and of fields whose name has a part naming a
+        key, token, secret, password, session, credential, signature or auth (X-Api-Key,
+        X-Auth-Token); and query values such as X-Amz-Signature, sig, access_token, code and
+        api_key. Each is replaced by *** where it stands. The JSON fields are documented in docs/probe-json.md.
 
         Exit status: 0 all calls succeeded, 1 a call failed or was cancelled by --deadline,
         64 usage, 65 a --targets or CA file with unusable content, 74 a file not readable,
