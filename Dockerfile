@@ -88,7 +88,7 @@ ARG DEBIAN_SNAPSHOT_URL=http://snapshot.debian.org
 # With a snapshot, apt reads the archive as it was at that moment, so the exact
 # package versions pinned by later steps keep resolving after Debian moves on.
 # `stagebuild lock` resolves every apt-get install NAME=VERSION of the build stage
-# against this same archive state (the apt-archive line above: these URLs, or the
+# against this same archive state (the template's apt-archive line: these URLs, or the
 # live suites without a snapshot), checks each InRelease with gpgv and Debian's
 # archive keyring, and records each package's suite and .deb SHA-256 in
 # stagebuild.lock; a pin the archive lacks fails there, before any build.
