@@ -165,6 +165,24 @@ struct ExporterE2ETests {
         #expect(exporter.stop() == 0)
     }
 
+    /// A refused certificate's second look fits in the scrape's time: the answer comes before
+    /// Prometheus gives up, with the reason series (`probe-extra-looks-exceed-time-limits`).
+    @Test(.timeLimit(.minutes(1)))
+    func aBadCertificateIsAnsweredWithinTheScrapeTimeout() throws {
+        let servers = try E2EServers.current()
+        let exporter = try RunningExporter(config: try Self.writeConfig(servers))
+        let target = servers.url("https", "localhost", "SLOW_TLS_PORT")
+        let started = Date()
+        let answer = try #require(
+            Self.get("\(exporter.url)/probe?target=\(target)", headers: ["X-Prometheus-Scrape-Timeout-Seconds": "4"]))
+        let seconds = Date().timeIntervalSince(started)
+        // 3.5 s to probe (the 0.5 s offset off 4): 2.5 s to see the certificate, the rest for its
+        // second look, where a look with a budget of its own took 2.5 s more.
+        #expect(seconds < 4, "answered after the scrape timeout: \(seconds) s")
+        #expect(answer.body.contains("reason=\"certificateNotTrusted\""), "\(answer.body)")
+        #expect(exporter.stop() == 0)
+    }
+
     /// `probe-exporter-https-to-http-redirect-counts-as-ssl`: the last response decides
     /// `probe_http_ssl` and `fail_if_not_ssl`, as blackbox's `resp.TLS`.
     @Test(.timeLimit(.minutes(1)))

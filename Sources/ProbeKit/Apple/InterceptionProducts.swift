@@ -19,6 +19,8 @@ public enum DirectLook: Sendable, Equatable {
     case otherCertificate(subject: String, issuer: String)
     /// No handshake: the target is not reachable without the proxy.
     case unreachable
+    /// None made: the call's `--max-time` had no time left for it.
+    case outOfTime
 }
 
 /// Whose certificate a call saw, and why the probe says so.
@@ -95,8 +97,13 @@ public enum InterceptionProducts {
                     + (product.map { ", \($0)" } ?? "") + "): the proxy intercepts TLS and shows a certificate of its own, "
                     + "so an app must trust its issuer (install it) or pin it",
                 product: product)
-        case .unreachable?, nil:
-            let tried = direct == nil ? "" : "; a direct TLS handshake (--compare-direct) could not reach the target"
+        case .unreachable?, .outOfTime?, nil:
+            let tried =
+                switch direct {
+                case .unreachable?: "; a direct TLS handshake (--compare-direct) could not reach the target"
+                case .outOfTime?: "; no time was left within --max-time for a direct TLS handshake (--compare-direct)"
+                default: ""
+                }
             if let issuer, let product {
                 return CertificateSource(
                     origin: .interceptor, evidence: "the issuer (\(issuer)) names \(product): " + resigns + tried,

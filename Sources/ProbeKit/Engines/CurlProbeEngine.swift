@@ -65,6 +65,10 @@ public struct CurlProbeEngine: ProbeEngine {
             return (.cancelled(request, engine: name, route: route, cause: cause, inFlight: false), nil)
         }
         let tunnel = settings.tunnels(request, on: route)
+        // The looks after a failure (the refused certificate, --compare-direct's handshake) are
+        // part of the call: they get what is left of its --max-time, or are skipped.
+        let started = ContinuousClock.now
+        let deadline = started + .milliseconds(Int((settings.remainingTime ?? settings.effectiveMaxTime) * 1000))
         let transfer = Self.transfer(options(for: request, route: route, tunnel: tunnel), cancellation: cancellation)
         var classifier = CurlFailureClassifier(request: request, route: route, tunnel: tunnel, settings: settings)
 
@@ -85,16 +89,18 @@ public struct CurlProbeEngine: ProbeEngine {
             }
             failure = error
             if classifier.needsSecondLook(error) {
-                secondLook = self.secondLook(request, route: route, tunnel: tunnel, cancellation: cancellation)
+                secondLook = self.secondLook(
+                    request, route: route, tunnel: tunnel, cancellation: cancellation, deadline: deadline)
             } else if classifier.needsProxyLook(error), let proxy = route.server {
-                proxyCertificate = look(at: "\(proxy.hostForURL):\(proxy.port)", cancellation: cancellation)
+                proxyCertificate = look(at: "\(proxy.hostForURL):\(proxy.port)", cancellation: cancellation, deadline: deadline)
             }
         }
         // The chain the call already fetched (or its second look): the verdicts need no other
         // connection; only --compare-direct makes one more, to the target itself.
         let chain =
             !request.isHTTPS ? [] : response.certificates.isEmpty ? (secondLook.map { [$0] } ?? []) : response.certificates
-        classifier.certificateFrom = certificateSource(request, route: route, chain: chain, cancellation: cancellation)
+        classifier.certificateFrom = certificateSource(
+            request, route: route, chain: chain, cancellation: cancellation, deadline: deadline)
         let location = failure == nil ? Self.redirectToFollow(response, settings: settings) : nil
         var reason =
             failure.map { classifier.failure(of: $0, secondLook: secondLook, proxyCertificate: proxyCertificate) }
@@ -151,6 +157,11 @@ public struct CurlProbeEngine: ProbeEngine {
             }
         }
         if settings.collectsTrace { result.trace = Redaction.text(response.debugLog.text) }
+        // The whole call, its looks included: what the wall clock saw.
+        if var timings = result.timings {
+            timings.total = max(timings.total, (ContinuousClock.now - started).inSeconds * 1000)
+            result.timings = timings
+        }
         return (result, location)
     }
 
@@ -265,13 +276,15 @@ public struct CurlProbeEngine: ProbeEngine {
     /// Whose certificate the chain is: the issuer's word, or with `--compare-direct` through a
     /// proxy, what one direct handshake with the target shows. `nil` without a certificate.
     private func certificateSource(
-        _ request: ProbeRequest, route: ProxyRoute, chain: [PeerCertificate], cancellation: ProbeCancellation
+        _ request: ProbeRequest, route: ProxyRoute, chain: [PeerCertificate], cancellation: ProbeCancellation,
+        deadline: ContinuousClock.Instant
     ) -> CertificateSource? {
         guard let leaf = chain.first, let issuer = leaf.issuer else { return nil }
         var direct: DirectLook?
         if settings.comparesDirect, route.server != nil {
             direct =
-                switch look(at: request.authority, cancellation: cancellation) {
+                switch look(at: request.authority, cancellation: cancellation, deadline: deadline) {
+                case nil where Self.secondsLeft(until: deadline) < Self.shortestLook: .outOfTime
                 case nil: .unreachable
                 case let seen? where seen.pem != nil && seen.pem == leaf.pem: .sameCertificate
                 case let seen?:
@@ -286,12 +299,11 @@ public struct CurlProbeEngine: ProbeEngine {
 
     /// Fetches the target's certificate with verification off, to name what failed
     /// verification: a `HEAD` without the user's headers or URL credentials, bounded by the
-    /// same connect limit and at most 5 seconds in all.
+    /// same connect limit, at most 5 seconds, and the call's deadline.
     private func secondLook(
-        _ request: ProbeRequest, route: ProxyRoute, tunnel: Bool, cancellation: ProbeCancellation
-    )
-        -> PeerCertificate?
-    {
+        _ request: ProbeRequest, route: ProxyRoute, tunnel: Bool, cancellation: ProbeCancellation,
+        deadline: ContinuousClock.Instant
+    ) -> PeerCertificate? {
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         components?.user = nil
         components?.password = nil
@@ -300,7 +312,7 @@ public struct CurlProbeEngine: ProbeEngine {
         options.append(.url(url.absoluteString))
         if route.server != nil && tunnel && !request.isHTTPS { options.append(.proxyTunnel(true)) }
         options += commonOptions(for: request, route: route)
-        return certificate(with: options, cancellation: cancellation)
+        return certificate(with: options, cancellation: cancellation, deadline: deadline)
     }
 
     /// Fetches the certificate a server shows on a direct TLS handshake, verification off: an
@@ -309,20 +321,34 @@ public struct CurlProbeEngine: ProbeEngine {
     /// ``secondLook(_:route:tunnel:cancellation:)``.
     ///
     /// - Parameter authority: `host:port`, an IPv6 host in brackets.
-    private func look(at authority: String, cancellation: ProbeCancellation) -> PeerCertificate? {
+    private func look(
+        at authority: String, cancellation: ProbeCancellation, deadline: ContinuousClock.Instant
+    ) -> PeerCertificate? {
         var options = ProxyRoute.direct(.noProxyConfigured).curlOptions
         options += [.url("https://\(authority)/"), .certInfo(true)]
         if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
-        return certificate(with: options, cancellation: cancellation)
+        return certificate(with: options, cancellation: cancellation, deadline: deadline)
     }
 
+    /// The shortest look worth making, in seconds: with less left, none is made.
+    static let shortestLook = 0.05
+
+    /// The seconds from now to a deadline (negative once it passed).
+    static func secondsLeft(until deadline: ContinuousClock.Instant) -> Double { (deadline - .now).inSeconds }
+
     /// The first certificate a `HEAD` with these options is shown, verification off, within
-    /// the connect limit and at most 5 seconds in all; `nil` when the handshake never began.
-    private func certificate(with options: [EasyOption], cancellation: ProbeCancellation) -> PeerCertificate? {
+    /// the connect limit, at most 5 seconds, and what is left until the call's deadline; `nil`
+    /// when the handshake never began or no time is left.
+    private func certificate(
+        with options: [EasyOption], cancellation: ProbeCancellation, deadline: ContinuousClock.Instant
+    ) -> PeerCertificate? {
+        let left = Self.secondsLeft(until: deadline)
+        guard left >= Self.shortestLook else { return nil }
         var options = options
-        options += timeoutOptions(
-            connect: settings.effectiveConnectTimeout,
-            total: min(settings.effectiveMaxTime, max(settings.effectiveConnectTimeout, 5)))
+        options += [
+            .connectTimeout(milliseconds: Int((min(settings.effectiveConnectTimeout, left) * 1000).rounded())),
+            .timeout(milliseconds: Int((min(max(settings.effectiveConnectTimeout, 5), left) * 1000).rounded())),
+        ]
         options += [.noBody(true), .verifyPeer(false), .verifyHost(false)]
         switch Self.transfer(options, cancellation: cancellation) {
         case .success(let response): return response.certificates.first
