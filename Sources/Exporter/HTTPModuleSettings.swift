@@ -1,3 +1,4 @@
+import ProbeKit
 import YAML
 
 /// The `http:` section of a module, as blackbox_exporter reads it (config/config.go
@@ -62,6 +63,10 @@ public struct HTTPModuleSettings: Sendable {
     public var pinnedPublicKeys: [String] = []
     /// `stagebuild.apple_clients`: the stacks to give verdicts for (`urlsession`, …); empty for all.
     public var appleClients: [String] = []
+    /// `body_size_limit`: the largest body the body patterns read whole, in bytes; `nil` for
+    /// none (`0`). blackbox reads the whole body by default; this exporter stops at 64 MiB
+    /// unless told (a longer body then fails the probe, as blackbox's limit does).
+    public var bodySizeLimit: Int? = Expectations.defaultBodySizeLimit
 
     init() {}
 
@@ -71,7 +76,7 @@ public struct HTTPModuleSettings: Sendable {
         "authorization": "the probe sends no target credentials", "bearer_token": "the probe sends no target credentials",
         "bearer_token_file": "the probe sends no target credentials", "oauth2": "the probe sends no target credentials",
         "valid_http_versions": "the HTTP version is reported (probe_http_version), not checked",
-        "compression": "responses are not decompressed", "body_size_limit": "the body is cut at the probe's own limit",
+        "compression": "responses are not decompressed",
         "follow_redirects": "use no_follow_redirects", "enable_http2": "the probe speaks HTTP/1.1",
         "use_proxy_dns": "names behind a proxy are always resolved by the proxy",
         "skip_resolve_phase_with_proxy":
@@ -84,7 +89,7 @@ public struct HTTPModuleSettings: Sendable {
             "valid_status_codes", "method", "headers", "body", "no_follow_redirects", "fail_if_ssl", "fail_if_not_ssl",
             "fail_if_body_matches_regexp", "fail_if_body_not_matches_regexp", "fail_if_header_matches",
             "fail_if_header_not_matches", "proxy_url", "no_proxy", "proxy_from_environment", "proxy_connect_header",
-            "tls_config", "preferred_ip_protocol", "ip_protocol_fallback", "stagebuild",
+            "tls_config", "preferred_ip_protocol", "ip_protocol_fallback", "stagebuild", "body_size_limit",
         ]
         let fields = try reader.mapping(node, allowed: known, in: place, unsupported: Self.unsupported)
         if let codes = fields["valid_status_codes"] {
@@ -96,6 +101,13 @@ public struct HTTPModuleSettings: Sendable {
             }
         }
         if let value = fields["method"] { method = try reader.string(value).uppercased() }
+        if let value = fields["body_size_limit"] {
+            let text = try reader.string(value)
+            guard let limit = ByteCount.parse(text) else {
+                throw reader.error(value, "body_size_limit is a size such as 10MB or 1048576, not '\(text)'")
+            }
+            bodySizeLimit = limit == 0 ? nil : limit
+        }
         if let value = fields["body"] { body = try reader.string(value) }
         if let value = fields["headers"] {
             for (key, header) in try reader.pairs(value, in: "\(place) headers") {

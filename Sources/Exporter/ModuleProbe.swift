@@ -63,6 +63,7 @@ public struct ModuleProbe: Sendable {
         var expectations = Expectations(
             statuses: http.validStatusCodes.isEmpty
                 ? StatusList(ranges: [200...299]) : StatusList(ranges: http.validStatusCodes.map { $0...$0 }))
+        expectations.bodySizeLimit = http.bodySizeLimit
         for pattern in http.failIfBodyNotMatches { expectations.requiredBodyPatterns.append(try BodyPattern(pattern)) }
         for pattern in http.failIfBodyMatches { expectations.forbiddenBodyPatterns.append(try BodyPattern(pattern)) }
         for match in http.failIfHeaderNotMatches {

@@ -304,7 +304,7 @@ private struct CompositionSession {
             let end = index + 1 < stageRecords.count ? stageRecords[index + 1].stagefileStart : Int.max
             let inStage = { (line: Int) in line >= record.stagefileStart && line < end }
             var stage = Composition.PackageStage(
-                name: record.alias ?? "build stage \(index + 1)", image: record.image,
+                name: record.alias ?? "\(index + 1)", image: record.image,
                 pins: stagefileParts.pins.filter { inStage($0.location.line) })
             stage.sourceEdits = stagefileEdits.filter { inStage($0.line) }.map { (stagefile.displayPath, $0) }
             if let image = record.image?.lowercased(), let parent = byAlias[image] {
@@ -320,7 +320,11 @@ private struct CompositionSession {
                 }
                 for declaration in template.aptArchives {
                     do {
-                        stage.archives.append(try declaration.archive(values: placement.values))
+                        var archive = try declaration.archive(values: placement.values)
+                        archive.declaredBy =
+                            "stage template '\(template.name)' at \(stagefile.displayPath):\(placement.location.line):"
+                            + "\(placement.location.column)"
+                        stage.archives.append(archive)
                     } catch {
                         throw CompositionError(
                             "stage template '\(template.name)' declares an apt archive (\(file):\(declaration.line)) that "

@@ -9,6 +9,13 @@ public protocol FileSystem: Sendable {
     /// - Throws: `FileSystemError` when the file is missing, unreadable or not UTF-8.
     func readText(at path: String) throws(FileSystemError) -> String
 
+    /// Reads a file's bytes, whatever they are (a binary key, say).
+    ///
+    /// - Parameter path: An absolute path.
+    /// - Returns: The bytes.
+    /// - Throws: `FileSystemError` when the file is missing or unreadable.
+    func readBytes(at path: String) throws(FileSystemError) -> [UInt8]
+
     /// The names of the entries of a directory, sorted by byte value so that no listing
     /// order of the underlying file system leaks into results.
     ///
@@ -29,6 +36,11 @@ public protocol FileSystem: Sendable {
 }
 
 extension FileSystem {
+    /// A text file's UTF-8 bytes: a file system that holds only text reads bytes so.
+    ///
+    /// - Parameter path: An absolute path.
+    public func readBytes(at path: String) throws(FileSystemError) -> [UInt8] { Array(try readText(at: path).utf8) }
+
     /// Whether the path resolves: a file system that knows no links has no dangling ones.
     ///
     /// - Parameter path: An absolute path.
@@ -119,6 +131,17 @@ public struct LocalFileSystem: FileSystem {
             let reason = "\(error.message) (line \(error.line), column \(error.column))"
             throw FileSystemError(path: path, reason: reason, isMalformedText: true)
         }
+    }
+
+    /// A file's bytes; see `FileSystem.readBytes(at:)`.
+    public func readBytes(at path: String) throws(FileSystemError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            let reason = descriptor < 0 ? String(cString: strerror(errno)) : "cannot be read"
+            if descriptor >= 0 { close(descriptor) }
+            throw FileSystemError(path: path, reason: reason)
+        }
+        return [UInt8](data)
     }
 
     /// Sorted entry names; see `FileSystem.entries(ofDirectory:)`.

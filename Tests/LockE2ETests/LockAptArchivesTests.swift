@@ -152,10 +152,115 @@ extension LockPackagesTests {
         #expect(
             run.stderr.contains(
                 "example-tool=1.2.3-1 is not checked: Debian bookworm at snapshot \(archive["SNAPSHOT"]) lacks it, and its "
-                    + "build stage adds apt sources at Stagefile:2"), "\(run)")
+                    + "build stage 1 adds apt sources at Stagefile:2"), "\(run)")
         #expect(run.stderr.contains("backported=2.0-1~bpo12+1 is not checked"), "\(run)")
         let lockfile = try project.lockfile()
         #expect(lockfile.packages.keys.sorted() == [archive.mainPin])
         #expect(lockfile.unverifiedPackages.count == 2)
+    }
+
+    /// Each build stage decides for its own pins: a version one stage's archive holds says
+    /// nothing of another stage's archive.
+    @Test func eachBuildStageChecksItsOwnPins() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let vendorPin = archive["VENDOR_PACKAGE"] + "=" + archive["VENDOR_VERSION"]
+        let vendor =
+            "USE apt-repository APT_REPOSITORY_NAME=vendor APT_REPOSITORY_URL=\(archive.url)/vendor "
+            + "APT_REPOSITORY_SUITE=bookworm APT_REPOSITORY_COMPONENTS=stable APT_REPOSITORY_KEY=vendor.asc"
+        let project = try Self.archivesProject(
+            stagefile: """
+                FROM stage:debian AS deb DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)
+                \(vendor)
+                \(Self.install("\(archive.mainPin) \(vendorPin)"))
+                FROM stage:ubuntu AS ub UBUNTU_SNAPSHOT=\(archive["SNAPSHOT"]) UBUNTU_SNAPSHOT_URL=\(archive.url) UBUNTU_KEYRING=\(archive["TEST_KEYRING"])
+                \(Self.install(vendorPin))
+                USER 1000
+
+                """)
+        try project.write(try String(contentsOfFile: archive["TEST_KEY_ASC"], encoding: .utf8), to: "vendor.asc")
+        let run = try project.stagebuild(["lock", "--architecture", "amd64"])
+        #expect(run.status == 65, "the vendor's version is not in Ubuntu's archive: \(run)")
+        #expect(run.stderr.contains("error: Stagefile:5:"), "\(run)")
+        #expect(run.stderr.contains("is not in Ubuntu noble at snapshot \(archive["SNAPSHOT"]) (build stage ub)"), "\(run)")
+
+        // The same pin in a stage with no archive declared is unverified there.
+        try project.write(
+            """
+            FROM stage:debian AS deb DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)
+            \(Self.install(archive.mainPin))
+            FROM scratch AS plain
+            \(Self.install(archive.mainPin))
+            USER 1000
+
+            """, to: "Stagefile")
+        let strict = try project.stagebuild(["lock", "--architecture", "amd64", "--require-verified-packages"])
+        #expect(strict.status == 1, "\(strict)")
+        #expect(try project.lockfile().unverifiedPackages == [archive.mainPin])
+        #expect(strict.stderr.contains("build stage plain declares no apt archive"), "\(strict)")
+    }
+
+    /// What a pin is read from is part of the lock: another archive, key or architecture now is stale.
+    @Test func anotherArchiveKeyOrArchitectureMakesTheLockStale() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let vendorPin = archive["VENDOR_PACKAGE"] + "=" + archive["VENDOR_VERSION"]
+        let stagefile = """
+            FROM stage:debian DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)
+            USE apt-repository APT_REPOSITORY_NAME=vendor APT_REPOSITORY_URL=\(archive.url)/vendor APT_REPOSITORY_SUITE=bookworm APT_REPOSITORY_COMPONENTS=stable APT_REPOSITORY_KEY=vendor.asc
+            \(Self.install("\(archive.mainPin) \(vendorPin)"))
+            USER 1000
+
+            """
+        let project = try Self.archivesProject(stagefile: stagefile)
+        try project.write(try String(contentsOfFile: archive["TEST_KEY_ASC"], encoding: .utf8), to: "vendor.asc")
+        try #require(try project.stagebuild(["lock", "--architecture", "amd64"]).status == 0)
+        #expect(try project.lockfile().architecture == "amd64")
+        #expect(try project.stagebuild(["lock", "--check"]).status == 0)
+        let other = try project.stagebuild(["lock", "--check", "--architecture", "arm64"])
+        #expect(other.status == 1 && other.stderr.contains("the packages were locked for amd64, not arm64"), "\(other)")
+        // Another repository URL.
+        try project.write(stagefile.replacingOccurrences(of: "/vendor APT", with: "/other-vendor APT"), to: "Stagefile")
+        let moved = try project.stagebuild(["lock", "--check"])
+        #expect(moved.status == 1, "\(moved)")
+        #expect(moved.stderr.contains("package pin \(vendorPin) is read from other apt archives now"), "\(moved)")
+        // Another key in the build context, the Stagefile as it was.
+        try project.write(stagefile, to: "Stagefile")
+        #expect(try project.stagebuild(["lock", "--check"]).status == 0)
+        try project.write(try String(contentsOfFile: archive["OTHER_KEY_ASC"], encoding: .utf8), to: "vendor.asc")
+        let rekeyed = try project.stagebuild(["lock", "--check"])
+        #expect(rekeyed.status == 1 && rekeyed.stderr.contains("key=vendor.asc@sha256:"), "\(rekeyed)")
+        // A key missing from the build context stops lock before any request, naming who names it.
+        try FileManager.default.removeItem(atPath: project.path + "/vendor.asc")
+        let missing = try project.stagebuild(["lock", "--architecture", "amd64"])
+        #expect(missing.status == 74, "\(missing)")
+        #expect(
+            missing.stderr.contains("cannot read the key vendor.asc that stage template 'apt-repository' at Stagefile:2:"),
+            "\(missing)")
+    }
+
+    @Test func aCopiedSourcesFileOrAPinForAnArchitectureTheArchiveLacksIsNoArchiveError() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try Self.archivesProject(
+            stagefile: """
+                FROM stage:debian DEBIAN_SNAPSHOT=\(archive["SNAPSHOT"]) DEBIAN_SNAPSHOT_URL=\(archive.url)
+                COPY example.list /etc/apt/sources.list.d/example.list
+                \(Self.install("example-tool=1.2.3-1"))
+                USER 1000
+
+                """)
+        let copied = try project.stagebuild(["lock", "--architecture", "amd64"])
+        #expect(copied.status == 0, "\(copied)")
+        #expect(copied.stderr.contains("adds apt sources at Stagefile:2"), "\(copied)")
+        // The Ubuntu-shaped archive's Release lists amd64 only: an i386 pin is missing there, not an archive fault.
+        try project.write(
+            """
+            FROM stage:ubuntu UBUNTU_RELEASE=noble UBUNTU_SNAPSHOT=\(archive["SNAPSHOT"]) UBUNTU_SNAPSHOT_URL=\(archive.url) UBUNTU_KEYRING=\(archive["TEST_KEYRING"])
+            \(Self.install(archive["UBUNTU_PACKAGE"] + ":i386=" + archive["UBUNTU_VERSION"]))
+            USER 1000
+
+            """, to: "Stagefile")
+        let foreign = try project.stagebuild(["lock", "--architecture", "amd64"])
+        #expect(foreign.status == 65, "\(foreign)")
+        #expect(foreign.stderr.contains("error: Stagefile:2:"), "\(foreign)")
+        #expect(foreign.stderr.contains(archive["UBUNTU_PACKAGE"]) && foreign.stderr.contains("i386"), "\(foreign)")
     }
 }

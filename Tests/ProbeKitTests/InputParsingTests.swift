@@ -54,9 +54,16 @@ import Testing
         #expect(pattern.matches(Array("{\"status\": \"ok\"}".utf8)))
         #expect(!pattern.matches(Array("{\"status\": \"down\"}".utf8)))
         #expect(throws: ProbeInputError.self) { try BodyPattern("(unclosed") }
-        let reason = Expectations(body: pattern).failure(fields: [], body: Array("down".utf8), bodyWasCut: false)
+        let reason = Expectations(body: pattern).failure(fields: [], body: Array("down".utf8), bodyByteCount: 4)
         #expect(reason?.code == .expectationFailed)
         #expect(reason?.message == "the body (4 bytes) does not match the pattern /\"status\":\\s*\"ok\"/")
+        // A body longer than the limit (5 bytes seen of 9) is not decided by its first bytes.
+        var limited = Expectations(body: pattern)
+        limited.bodySizeLimit = 4
+        #expect(limited.bodyBytesKept == 5)
+        let cut = limited.failure(fields: [], body: Array("down!".utf8), bodyByteCount: 9)
+        #expect(cut?.message.hasPrefix("the body is larger than the --body-size-limit of 4 bytes") == true)
+        #expect(Expectations().bodyBytesKept == 64 << 10, "without a pattern only a head is kept")
     }
 
     // MARK: - -H
@@ -154,5 +161,18 @@ import Testing
     @Test func aTargetWithEscapesKeepsThemAsWritten() throws {
         let request = try ProbeRequest(parsing: "http://127.0.0.1:8080/anything/%41%2F")
         #expect(request.target == "http://127.0.0.1:8080/anything/%41%2F")
+    }
+
+    @Test(arguments: [
+        ("1048576", 1_048_576), ("512k", 524_288), ("64M", 67_108_864), ("64MiB", 67_108_864), ("10MB", 10_485_760),
+        ("1gb", 1_073_741_824), ("0", 0), ("7B", 7),
+    ])
+    func byteCountsReadAsCurlAndBlackboxWriteThem(text: String, bytes: Int) {
+        #expect(ByteCount.parse(text) == bytes)
+    }
+
+    @Test(arguments: ["", "M", "1.5M", "-1", "1 M", "1X", "99999999999999999999", "9999999999999T"])
+    func refusesWhatIsNoByteCount(text: String) {
+        #expect(ByteCount.parse(text) == nil)
     }
 }

@@ -71,7 +71,7 @@ struct CurlFailureClassifier {
         let head = response.heads.last
         return responseCheck.failure(
             status: response.statusCode, statusLine: head?.statusLine, fields: Self.fields(head),
-            body: response.body, bodyWasCut: response.isBodyTruncated)
+            body: response.body, bodyByteCount: response.bodyByteCount)
     }
 
     // MARK: - Failed transfers

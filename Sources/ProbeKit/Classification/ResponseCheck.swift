@@ -12,7 +12,7 @@ struct ResponseCheck {
     ///
     /// A status the user listed in `--expect-status` is never taken for a proxy's refusal.
     func failure(
-        status: Int, statusLine: String?, fields: [(name: String, value: String)], body: [UInt8], bodyWasCut: Bool
+        status: Int, statusLine: String?, fields: [(name: String, value: String)], body: [UInt8], bodyByteCount: Int
     ) -> FailureReason? {
         let expectations = request.expectations
         if !expectations.statuses.contains(status) {
@@ -34,7 +34,7 @@ struct ResponseCheck {
             }
             return .unexpectedStatus(status: shown, code: status, expected: expectations.statuses)
         }
-        return expectations.failure(fields: fields, body: body, bodyWasCut: bodyWasCut)
+        return expectations.failure(fields: fields, body: body, bodyByteCount: bodyByteCount)
     }
 
     /// The failure for a proxy's non-2xx answer to CONNECT (RFC 9110 section 9.3.6).

@@ -69,7 +69,9 @@ public struct CurlProbeEngine: ProbeEngine {
         // part of the call: they get what is left of its --max-time, or are skipped.
         let started = ContinuousClock.now
         let deadline = started + .milliseconds(Int((settings.remainingTime ?? settings.effectiveMaxTime) * 1000))
-        let transfer = Self.transfer(options(for: request, route: route, tunnel: tunnel), cancellation: cancellation)
+        let transfer = Self.transfer(
+            options(for: request, route: route, tunnel: tunnel), cancellation: cancellation,
+            keepingBodyBytes: request.expectations.bodyBytesKept)
         var classifier = CurlFailureClassifier(request: request, route: route, tunnel: tunnel, settings: settings)
 
         let response: CurlResponse
@@ -358,11 +360,13 @@ public struct CurlProbeEngine: ProbeEngine {
 
     // MARK: - Helpers
 
-    private static func transfer(_ options: [EasyOption], cancellation: ProbeCancellation) -> Result<CurlResponse, CurlError> {
+    private static func transfer(
+        _ options: [EasyOption], cancellation: ProbeCancellation, keepingBodyBytes: Int = 64 << 10
+    ) -> Result<CurlResponse, CurlError> {
         Result { () throws(CurlError) -> CurlResponse in
             let handle = try EasyHandle()
             try handle.set(options)
-            return try handle.perform(cancellation: cancellation.transfers)
+            return try handle.perform(maxBodyBytes: keepingBodyBytes, cancellation: cancellation.transfers)
         }
     }
 

@@ -223,7 +223,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
             result.message = refusal.message
         } else if let route,
             let reason = ResponseCheck(request: request, route: route, tunnel: tunnel).failure(
-                status: http.statusCode, statusLine: nil, fields: fields, body: body, bodyWasCut: false)
+                status: http.statusCode, statusLine: nil, fields: fields, body: body, bodyByteCount: body.count)
         {
             result.outcome = .failed(reason)
             result.message = reason.message

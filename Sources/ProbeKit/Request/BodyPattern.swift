@@ -3,8 +3,8 @@ import Patterns
 /// A regular expression the response body must match somewhere: `--expect-body REGEX`.
 ///
 /// RE2 syntax (Go's `regexp`, as blackbox_exporter's `fail_if_body_not_matches_regexp`),
-/// matched in time linear in the body's length, so a pattern cannot outlast `--max-time`. Only
-/// the bytes the probe kept (the first 1 MiB) are searched.
+/// matched in time linear in the body's length, so a pattern cannot outlast `--max-time`. The
+/// whole body is searched, up to the call's body size limit (``Expectations/bodySizeLimit``).
 public struct BodyPattern: Sendable, Equatable, CustomStringConvertible {
     /// The pattern as written.
     public var pattern: String { compiled.pattern }

@@ -39,6 +39,8 @@ public struct AptArchive: Sendable, Hashable, CustomStringConvertible {
     public var components: [String]
     /// The key the archive's `InRelease` must be signed with.
     public var keyring: AptKeyring
+    /// Who declares it, for messages: `stage template 'apt-repository' at Stagefile:2:5`.
+    public var declaredBy = ""
 
     /// Creates an archive.
     ///
@@ -99,6 +101,27 @@ public struct AptArchive: Sendable, Hashable, CustomStringConvertible {
         case .repository:
             return [Source(url: Self.trimmed(url ?? ""), suites: suites)]
         }
+    }
+
+    /// Every field that decides what lock reads, in one line, for the lockfile to record and
+    /// `lock --check` to compare: `debian release=bookworm snapshot=… snapshot-url=… components=main
+    /// keyring=/usr/share/keyrings/debian-archive-keyring.gpg`.
+    ///
+    /// - Parameter keyDigest: The SHA-256 of a key file in the build context (`sha256:…`), or
+    ///   `nil` when it cannot be read; a changed key makes the line another.
+    public func canonical(keyDigest: (String) -> String?) -> String {
+        var fields = [kind.rawValue]
+        if let release { fields.append("release=\(release)") }
+        if let snapshot { fields.append("snapshot=\(snapshot)") }
+        if snapshot != nil, let snapshotURL { fields.append("snapshot-url=\(snapshotURL)") }
+        if let url { fields.append("url=\(url)") }
+        if !suites.isEmpty { fields.append("suites=\(suites.joined(separator: ","))") }
+        fields.append("components=\(components.joined(separator: ","))")
+        switch keyring {
+        case .file(let path): fields.append("keyring=\(path)")
+        case .buildContext(let path): fields.append("key=\(path)@\(keyDigest(path) ?? "unreadable")")
+        }
+        return fields.joined(separator: " ")
     }
 
     /// `Debian bookworm at snapshot 20250520T000000Z`, `Ubuntu noble (live)`, `the apt repository

@@ -193,10 +193,14 @@ public struct AptPackageResolver: Sendable {
                     "\(location) does not match its InRelease entry (\(text.count) bytes, \(listed.size) listed, or another SHA-256)"
                 )
             }
+        } else if architecture != self.architecture {
+            // A pin for another architecture (`curl:i386=…`) the suite does not build: it holds
+            // no such package, which the pin's own message says.
+            return PackagesIndex(parsing: [], keeping: names)
         } else {
             throw PackageResolutionError(
-                "the InRelease of \(suite) at \(url) lists no \(path).xz or \(path) (is \(architecture) built there, "
-                    + "is \(component) one of its components?)")
+                "the InRelease of \(suite) at \(url) lists no \(path).xz or \(path): is \(component) one of its "
+                    + "components, and \(architecture) one of its architectures?", kind: .declaration)
         }
         return PackagesIndex(parsing: text, keeping: names)
     }

@@ -7,6 +7,9 @@ public struct PackageResolutionError: Error, Sendable, Hashable, CustomStringCon
         /// The archive could not be reached, answered wrongly, or its signature or a checksum
         /// failed (exit 69).
         case archive
+        /// The declaration does not match the archive: a component or suite it does not serve
+        /// for the build's architecture (bad input: exit 65).
+        case declaration
     }
 
     /// The kind.

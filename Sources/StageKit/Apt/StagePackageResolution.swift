@@ -1,3 +1,5 @@
+import DockerfileSyntax
+
 /// What `stagebuild lock` makes of a composition's apt package pins, build stage by build
 /// stage: each pin looked up in the archives its stage declares (stages that declare the same
 /// archives read them once); a pin that cannot be checked (no template declares its stage's
@@ -31,11 +33,12 @@ public struct StagePackageResolution: Sendable {
     ///   trusted, or when two build stages pin one written version to different `.deb` files.
     public init(_ stages: [Composition.PackageStage], resolver: AptPackageResolver) throws(PackageResolutionError) {
         var byWritten: [String: ResolvedPackage] = [:]
+        var seen: Set<Occurrence> = []
         var groups: [[AptArchive]: [Composition.PackageStage]] = [:]
         var order: [[AptArchive]] = []
         for stage in stages where !stage.pins.isEmpty {
             guard !stage.archives.isEmpty else {
-                for pin in stage.pins {
+                for pin in stage.pins where seen.insert(Occurrence(pin, stage: stage.name)).inserted {
                     unverified.append(
                         Unverified(
                             pin: pin, why: "build stage \(stage.name) declares no apt archive",
@@ -48,7 +51,15 @@ public struct StagePackageResolution: Sendable {
         }
         for archives in order {
             let group = groups[archives] ?? []
-            let (found, notFound) = try resolver.resolve(group.flatMap(\.pins), in: archives)
+            let found: [ResolvedPackage]
+            let notFound: [(pin: PackagePin, present: String)]
+            do {
+                (found, notFound) = try resolver.resolve(group.flatMap(\.pins), in: archives)
+            } catch {
+                let declared = Set(archives.map(\.declaredBy).filter { !$0.isEmpty }).sorted().joined(separator: ", ")
+                throw PackageResolutionError(
+                    error.message + (declared.isEmpty ? "" : " (the archive of \(declared))"), kind: error.kind)
+            }
             for package in found {
                 if let other = byWritten[package.written], other.entry.sha256 != package.entry.sha256 {
                     throw PackageResolutionError(
@@ -59,31 +70,56 @@ public struct StagePackageResolution: Sendable {
             }
             let suites = Set(archives.flatMap { $0.sources(architecture: resolver.architecture).flatMap(\.suites) })
             let archiveWords = archives.map(\.description).joined(separator: " and ")
-            for (pin, present) in notFound where byWritten[pin.written] == nil {
-                let stage = group.first { $0.pins.contains(pin) }
-                if let edit = stage?.sourceEdits.first {
-                    unverified.append(
-                        Unverified(
-                            pin: pin,
-                            why: "\(archiveWords) lacks it, and its build stage adds apt sources at \(edit.file):"
-                                + "\(edit.location.line) that no template declares",
-                            declare: "add that source with a template that declares it (# apt-archive:), e.g. USE "
-                                + "apt-repository"))
-                } else if let target = pin.targetRelease, !suites.contains(target) {
-                    unverified.append(
-                        Unverified(
-                            pin: pin, why: "it is installed from -t \(target), a suite no template of its build stage declares",
-                            declare: "declare \(target) with a template that adds it (# apt-archive:), e.g. USE apt-repository"))
-                } else {
-                    missing.append(
-                        "\(pin.file):\(pin.location.line):\(pin.location.column): package \(pin.name) version \(pin.version) "
-                            + "is not in \(archiveWords) for \(pin.architecture ?? resolver.architecture); \(present)")
+            let present = Dictionary(notFound.map { ($0.pin.written, $0.present) }) { first, _ in first }
+            // Each stage decides for its own pins: another stage's archive holding the same
+            // version says nothing about this one's.
+            for stage in group {
+                for pin in stage.pins {
+                    guard let there = present[pin.written], seen.insert(Occurrence(pin, stage: stage.name)).inserted else {
+                        continue
+                    }
+                    if let edit = stage.sourceEdits.first {
+                        unverified.append(
+                            Unverified(
+                                pin: pin,
+                                why: "\(archiveWords) lacks it, and its build stage \(stage.name) adds apt sources at "
+                                    + "\(edit.file):\(edit.location.line) that no template declares",
+                                declare: "add that source with a template that declares it (# apt-archive:), e.g. USE "
+                                    + "apt-repository"))
+                    } else if let target = pin.targetRelease, !suites.contains(target) {
+                        unverified.append(
+                            Unverified(
+                                pin: pin,
+                                why: "it is installed from -t \(target), a suite no template of build stage \(stage.name) "
+                                    + "declares",
+                                declare: "declare \(target) with a template that adds it (# apt-archive:), e.g. USE "
+                                    + "apt-repository"))
+                    } else {
+                        missing.append(
+                            "\(pin.file):\(pin.location.line):\(pin.location.column): package \(pin.name) version "
+                                + "\(pin.version) is not in \(archiveWords) (build stage \(stage.name)) for "
+                                + "\(pin.architecture ?? resolver.architecture); \(there)")
+                    }
                 }
             }
         }
         resolved = byWritten.keys.sorted(by: LockInputs.precedes).compactMap { byWritten[$0] }
-        // A pin checked in one stage is checked.
-        unverified.removeAll { byWritten[$0.pin.written] != nil }
+    }
+
+    /// One place a pin is written, in one build stage: a stage that places a template twice
+    /// (through two requirements) says so once.
+    private struct Occurrence: Hashable {
+        var written: String
+        var file: String
+        var location: SourceLocation
+        var stage: String
+
+        init(_ pin: PackagePin, stage: String) {
+            written = pin.written
+            file = pin.file
+            location = pin.location
+            self.stage = stage
+        }
     }
 
     /// What a stage without an archive declaration should declare, read from its base image.

@@ -35,14 +35,21 @@ extension LintDocument {
         return (pins, variable)
     }
 
-    /// Where the document's `RUN` scripts add apt sources themselves: `add-apt-repository`, or a
-    /// command that names or writes a file under `/etc/apt/sources.list` (`> …/x.list`,
-    /// `tee …`, `cp … /etc/apt/sources.list.d/`, `sed -i … /etc/apt/sources.list`). A pin apt
-    /// may find in such a source cannot be checked where no template declares it.
+    /// Where the document adds apt sources itself: a `COPY` or `ADD` into
+    /// `/etc/apt/sources.list…`, or a `RUN` that calls `add-apt-repository` or names or writes
+    /// a file there (`> …/x.list`, `tee …`, `cp … /etc/apt/sources.list.d/`, `sed -i …
+    /// /etc/apt/sources.list`). A pin apt may find in such a source cannot be checked where no
+    /// template declares it.
     ///
-    /// - Returns: Each command's position, in file order.
+    /// - Returns: Each instruction's or command's position, in file order.
     func aptSourceEdits() -> [SourceLocation] {
         var found: [SourceLocation] = []
+        for entry in entries {
+            guard let copy = entry.instruction.asCopy, let destination = copy.destination,
+                unquoted(destination.text).hasPrefix("/etc/apt/sources.list")
+            else { continue }
+            found.append(entry.instruction.location(of: destination))
+        }
         for script in runScripts {
             for command in script.commands {
                 let names = ["add-apt-repository", "apt-add-repository"]
@@ -52,6 +59,6 @@ extension LintDocument {
                 if touches, let first = command.words.first { found.append(first.location) }
             }
         }
-        return found
+        return found.sorted()
     }
 }

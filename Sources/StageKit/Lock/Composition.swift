@@ -31,7 +31,7 @@ public struct Composition: Sendable {
     /// those of the build stage it starts from), and where it adds apt sources no template
     /// declares.
     public struct PackageStage: Sendable {
-        /// Its name: the alias, or `build stage N`.
+        /// Its name: the alias, or its number from 1 (messages say `build stage NAME`).
         public var name: String
         /// Its base image as composed, when known.
         public var image: String?
@@ -121,7 +121,14 @@ public struct Composition: Sendable {
     /// - Throws: `CompositionError` for an image or a package pin named through a variable,
     ///   an image that is not a valid reference, and for two different values of one snapshot
     ///   parameter or one that is no `YYYYMMDDTHHMMSSZ` time (a lock records one per parameter).
-    public func lockInputs() throws(CompositionError) -> LockInputs {
+    ///
+    /// - Parameters:
+    ///   - architecture: The build's architecture when the lock is for one (`--architecture`).
+    ///   - keyDigest: The SHA-256 (`sha256:…`) of a key file in the build context, by its path
+    ///     as the template names it; `nil` when it cannot be read.
+    public func lockInputs(
+        architecture: String? = nil, keyDigest: (String) -> String? = { _ in nil }
+    ) throws(CompositionError) -> LockInputs {
         if let pin = variablePackagePins.first {
             throw CompositionError(
                 "apt-get install \(pin.written) names its package or version through a variable; stagebuild lock pins "
@@ -134,7 +141,17 @@ public struct Composition: Sendable {
         for template in templates { digests[template.name] = template.contentDigest }
         var snapshots: [String: String] = [:]
         for parameter in snapshotParameters { snapshots[parameter] = try boundValue(of: parameter) }
-        return LockInputs(images: references, templates: digests, packages: packagePins.map(\.written), snapshots: snapshots)
+        // Each pin's archives: those of every build stage that installs it.
+        var archives: [String: Set<String>] = [:]
+        for stage in packageStages {
+            let text = stage.archives.map { $0.canonical(keyDigest: keyDigest) }.joined(separator: " + ")
+            for pin in stage.pins { archives[pin.written, default: []].insert(text) }
+        }
+        var inputs = LockInputs(
+            images: references, templates: digests, packages: packagePins.map(\.written), snapshots: snapshots)
+        inputs.packageArchives = archives.mapValues { $0.sorted(by: LockInputs.precedes).joined(separator: " | ") }
+        inputs.architecture = architecture
+        return inputs
     }
 
     /// The one value the Stagefile gives a parameter, wherever it binds it; `nil` when it gives
@@ -161,7 +178,11 @@ public struct Composition: Sendable {
     }
 
     /// Where a mention stands in the Stagefile or template it comes from, as the user shows it.
-    func source(of mention: ImageMention) -> (file: String, location: SourceLocation)? {
+    ///
+    /// - Parameter mention: One of ``images``.
+    /// - Returns: The file as messages show it and the position there; `nil` for a line
+    ///   compose wrote itself.
+    public func source(of mention: ImageMention) -> (file: String, location: SourceLocation)? {
         let index = mention.location.line - 1
         guard lineOrigins.indices.contains(index), let origin = lineOrigins[index] else { return nil }
         return (origin.file, SourceLocation(line: origin.line, column: mention.location.column))

@@ -12,6 +12,12 @@ public struct LockInputs: Sendable, Hashable {
     /// The snapshot moments the Stagefile binds (`YYYYMMDDTHHMMSSZ`), by parameter, e.g.
     /// `DEBIAN_SNAPSHOT`.
     public let snapshots: [String: String]
+    /// The apt archives each package pin is read from, by pin: the canonical line of each
+    /// archive (``AptArchive/canonical(keyDigest:)``) of its build stage, `+` between archives
+    /// of one stage, ` | ` between stages; empty for a stage that declares none.
+    public var packageArchives: [String: String] = [:]
+    /// The build's architecture when the lock is for one; `nil` when unknown (then not compared).
+    public var architecture: String?
 
     /// Inputs from references and template digests.
     ///
@@ -38,13 +44,22 @@ public struct LockInputs: Sendable, Hashable {
     ///   - lockedSnapshots: The snapshots the lockfile records (`lock --snapshot`), so that a
     ///     hand edit of one is caught as any other entry's.
     ///   - unverifiedPackages: The pins the lockfile records as not checked, likewise.
-    public func digest(lockedSnapshots: [String: String], unverifiedPackages: [String] = []) -> Digest {
+    ///   - lockedArchitecture: The architecture the lockfile records, likewise.
+    ///   - lockedPackageArchives: The archives the lockfile records per pin, likewise.
+    public func digest(
+        lockedSnapshots: [String: String], unverifiedPackages: [String] = [], lockedArchitecture: String? = nil,
+        lockedPackageArchives: [String: String] = [:]
+    ) -> Digest {
         var lines = ["stagebuild.lock format \(Lockfile.formatVersion)"]
         lines += images.map { "image \($0.written)" }
         lines += packages.map { "package \($0)" }
         lines += unverifiedPackages.sorted(by: Self.precedes).map { "unverified-package \($0)" }
         lines += snapshots.keys.sorted(by: Self.precedes).map { "snapshot \($0) \(snapshots[$0] ?? "")" }
         lines += lockedSnapshots.keys.sorted(by: Self.precedes).map { "locked-snapshot \($0) \(lockedSnapshots[$0] ?? "")" }
+        if let lockedArchitecture { lines.append("locked-architecture \(lockedArchitecture)") }
+        lines += lockedPackageArchives.keys.sorted(by: Self.precedes).map {
+            "locked-package-archives \($0) \(lockedPackageArchives[$0] ?? "")"
+        }
         lines += templates.keys.sorted(by: Self.precedes).map { "template \($0) \(templates[$0]?.description ?? "")" }
         return Digest.sha256(of: (lines.joined(separator: "\n") + "\n").utf8)
     }

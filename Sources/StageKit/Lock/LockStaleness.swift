@@ -16,6 +16,11 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
     /// A snapshot parameter the Stagefile gives (`DEBIAN_SNAPSHOT`, …) is not the snapshot the
     /// packages were resolved at.
     case snapshotChanged(parameter: String, locked: String?, current: String)
+    /// The apt archives a pin is read from are not those it was resolved in (a URL, a release,
+    /// a component or a key changed, or the pin moved to another build stage).
+    case packageArchivesChanged(String, locked: String, current: String)
+    /// The lock was written for another build architecture than the one asked for now.
+    case architectureChanged(locked: String, current: String)
     /// A package entry's fields do not match its `integrity`.
     case packageEdited(String)
     /// A package entry holds what `stagebuild lock` never writes.
@@ -46,6 +51,11 @@ public enum LockStaleness: Sendable, Hashable, CustomStringConvertible {
         case .packageRemoved(let pin): "package pin \(pin) was removed"
         case .snapshotChanged(let parameter, let locked, let current):
             "\(parameter) is \(current), the packages were resolved at \(locked.map { "snapshot \($0)" } ?? "the live archive")"
+        case .packageArchivesChanged(let pin, let locked, let current):
+            "package pin \(pin) is read from other apt archives now (\(current.isEmpty ? "none declared" : current)) "
+                + "than it was locked in (\(locked.isEmpty ? "none declared" : locked))"
+        case .architectureChanged(let locked, let current):
+            "the packages were locked for \(locked), not \(current)"
         case .packageEdited(let pin):
             "the entry of package pin \(pin) does not match its integrity digest (edited by hand?)"
         case .packageEntryInvalid(let pin, let reason):

@@ -28,13 +28,15 @@ extension Lockfile {
                 ])
             )
         }
-        let members: [(String, JSONValue)] = [
+        var members: [(String, JSONValue)] = [
             ("formatVersion", .integer(formatVersion)), ("images", .sortedObject(imageMembers)),
             ("inputsDigest", .string(inputsDigest.description)), ("packages", .sortedObject(packageMembers)),
             ("snapshots", .sortedObject(snapshots.map { ($0.key, JSONValue.string($0.value)) })),
             ("templates", .sortedObject(templateMembers)),
             ("unverifiedPackages", .array(unverifiedPackages.map(JSONValue.string))),
+            ("packageArchives", .sortedObject(packageArchives.map { ($0.key, JSONValue.string($0.value)) })),
         ]
+        if let architecture { members.append(("architecture", .string(architecture))) }
         let document = JSONValue.sortedObject(members)
         return document.text() + "\n"
     }
@@ -55,19 +57,22 @@ extension Lockfile {
             document = try JSONDocument.parse(text)
         } catch {
             throw LockfileError(
-                "not a stagebuild lockfile: \(error.message); run stagebuild lock to rewrite it", line: error.line,
+                "not a stagebuild lockfile: \(error.message)", line: error.line,
                 column: error.column)
         }
         let reader = Reader(path: "")
         let version = try reader.integer(document, "formatVersion")
         guard version == Self.formatVersion else {
             throw LockfileError(
-                "format \(version) is not the format \(Self.formatVersion) this stagebuild reads; run stagebuild lock to rewrite it"
+                "format \(version) is not the format \(Self.formatVersion) this stagebuild reads"
             )
         }
         try reader.onlyMembers(
             of: document,
-            ["formatVersion", "images", "inputsDigest", "packages", "snapshots", "templates", "unverifiedPackages"])
+            [
+                "architecture", "formatVersion", "images", "inputsDigest", "packageArchives", "packages", "snapshots",
+                "templates", "unverifiedPackages",
+            ])
         var images: [String: Image] = [:]
         for (key, entry) in try reader.object(document, "images") {
             let entryReader = Reader(path: "images.\(key)")
@@ -123,6 +128,15 @@ extension Lockfile {
             }
             unverified.append(pin)
         }
+        var archives: [String: String] = [:]
+        for (pin, value) in try reader.object(document, "packageArchives") {
+            guard let text = value.stringValue else {
+                throw LockfileError("packageArchives.\(pin) is a JSON \(value.typeName), not a string")
+            }
+            archives[pin] = text
+        }
+        self.packageArchives = archives
+        self.architecture = document[member: "architecture"] == nil ? nil : try reader.string(document, "architecture")
         self.packages = packages
         self.snapshots = snapshots
         self.unverifiedPackages = unverified

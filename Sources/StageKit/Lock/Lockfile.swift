@@ -189,6 +189,12 @@ public struct Lockfile: Sendable, Hashable {
     /// The pins `stagebuild lock` could not check (their build stage's archive is not
     /// declared), sorted.
     public var unverifiedPackages: [String] = []
+    /// The apt archives each pin was read from when the lockfile was written
+    /// (``LockInputs/packageArchives``): another archive now (a URL, a release, a key, a pin
+    /// moved to another build stage) makes the lockfile stale.
+    public var packageArchives: [String: String] = [:]
+    /// The build architecture the packages were resolved for, e.g. `amd64`; `nil` without pins.
+    public var architecture: String?
     /// The digest of all inputs (``LockInputs/digest``) when the file was written.
     public var inputsDigest: Digest
 
@@ -204,6 +210,10 @@ public struct Lockfile: Sendable, Hashable {
         inputs: LockInputs, resolved: [ResolvedImage], packages: [ResolvedPackage] = [], unverifiedPackages: [String] = [],
         snapshots: [String: String] = [:]
     ) {
+        if !inputs.packages.isEmpty {
+            self.packageArchives = inputs.packageArchives
+            self.architecture = inputs.architecture
+        }
         let pins = Set(inputs.packages)
         for package in packages where pins.contains(package.written) { self.packages[package.written] = Package(package) }
         self.unverifiedPackages = Set(unverifiedPackages).intersection(pins).sorted(by: LockInputs.precedes)
@@ -219,7 +229,9 @@ public struct Lockfile: Sendable, Hashable {
         self.formatVersion = Self.formatVersion
         self.images = images
         self.templates = inputs.templates
-        self.inputsDigest = inputs.digest(lockedSnapshots: snapshots, unverifiedPackages: self.unverifiedPackages)
+        self.inputsDigest = inputs.digest(
+            lockedSnapshots: snapshots, unverifiedPackages: self.unverifiedPackages, lockedArchitecture: architecture,
+            lockedPackageArchives: packageArchives)
     }
 
     /// Why the lockfile does not match a composition's inputs; empty when it is current.
@@ -269,7 +281,20 @@ public struct Lockfile: Sendable, Hashable {
                 reasons.append(.packageEntryInvalid(key, reason: invalid))
             }
         }
-        if reasons.isEmpty && inputsDigest != inputs.digest(lockedSnapshots: snapshots, unverifiedPackages: unverifiedPackages) {
+        for pin in currentPins.intersection(lockedPins).sorted(by: LockInputs.precedes)
+        where (inputs.packageArchives[pin] ?? "") != (packageArchives[pin] ?? "") {
+            reasons.append(
+                .packageArchivesChanged(pin, locked: packageArchives[pin] ?? "", current: inputs.packageArchives[pin] ?? ""))
+        }
+        if let wanted = inputs.architecture, let architecture, wanted != architecture, !packages.isEmpty {
+            reasons.append(.architectureChanged(locked: architecture, current: wanted))
+        }
+        if reasons.isEmpty
+            && inputsDigest
+                != inputs.digest(
+                    lockedSnapshots: snapshots, unverifiedPackages: unverifiedPackages, lockedArchitecture: architecture,
+                    lockedPackageArchives: packageArchives)
+        {
             reasons.append(.inputsDigestMismatch)
         }
         return reasons

@@ -155,37 +155,7 @@ enum LockCommand: Subcommand {
         }
 
         if arguments.has("--check") {
-            let existing = try lock.load(context: context)
-            let reasons = existing?.staleness(against: inputs) ?? [.missing]
-            guard reasons.isEmpty, let existing else {
-                context.reportError(
-                    "\(lockName) is stale: \(reasons.map(\.description).joined(separator: "; ")); rewrite it with: \(lock.fix)")
-                return .checkFailed
-            }
-            if !existing.unverifiedPackages.isEmpty {
-                let count = existing.unverifiedPackages.count
-                let message =
-                    "\(lockName) is current, but \(count) package pin\(count == 1 ? " is" : "s are") unverified (no template "
-                    + "declares the apt archive of \(count == 1 ? "its" : "their") build stage): "
-                    + existing.unverifiedPackages.joined(separator: ", ") + "; \(lock.fix) says what to declare"
-                guard !settings.requiresVerifiedPackages else {
-                    context.reportError(message)
-                    return .checkFailed
-                }
-                context.warn(message)
-            }
-            guard arguments.has("--online") else {
-                context.standardOutput.write("\(lockName) is current (\(counts(inputs)))\n")
-                return .success
-            }
-            let atSnapshots: Composition
-            do {
-                atSnapshots = try input.composer.composition(of: input.stagefile, snapshots: existing.snapshots)
-            } catch {
-                throw CommandFailure(error)
-            }
-            return try checkOnline(
-                existing, inputs: inputs, stages: atSnapshots.packageStages, input: input, settings: settings, context: context)
+            return try check(input, settings: settings, online: arguments.has("--online"), context: context)
         }
         guard !arguments.has("--online") else {
             throw CommandFailure.usage("--online goes with --check: it verifies the lockfile's entries where they come from")
@@ -204,7 +174,19 @@ enum LockCommand: Subcommand {
             credentials: settings.credentials, insecureRegistries: settings.insecureRegistries)
         let resolution = resolve(inputs.images, with: client, context: context)
         guard resolution.failures.isEmpty else {
-            for failure in resolution.failures { context.reportError(failure.description) }
+            for failure in resolution.failures {
+                // At the first place the image is written, as compilers report.
+                let mention = first.images.first { $0.written == failure.image }
+                if let mention, let place = first.source(of: mention) {
+                    context.standardError.write(
+                        Diagnostic(
+                            file: place.file, line: place.location.line, column: place.location.column, severity: "error",
+                            message: failure.description
+                        ).rendered(color: context.usesColor))
+                } else {
+                    context.reportError(failure.description)
+                }
+            }
             let unavailable = resolution.failures.contains { $0.kind != .unknownManifest }
             context.standardError.write("\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n")
             return unavailable ? .unavailable : .dataError
@@ -219,13 +201,14 @@ enum LockCommand: Subcommand {
         } catch {
             throw CommandFailure(error)
         }
+        try PackageLocking.checkKeys(of: composition.packageStages, in: input.directory, context: context)
         let packages: StagePackageResolution
         do {
             packages = try StagePackageResolution(composition.packageStages, resolver: resolver(settings, input: input))
         } catch {
             context.reportError(error.message)
             context.standardError.write("\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n")
-            return .unavailable
+            return error.kind == .declaration ? .dataError : .unavailable
         }
         guard packages.missing.isEmpty else {
             for message in packages.missing { context.reportError(message) }
@@ -238,8 +221,14 @@ enum LockCommand: Subcommand {
                 "\(pin.file):\(pin.location.line):\(pin.location.column): package pin \(pin.written) is not checked: "
                     + "\(unverified.why); to check it, \(unverified.declare)")
         }
+        let lockedInputs: LockInputs
+        do {
+            lockedInputs = try lock.inputs(of: composition, architecture: settings.architecture, context: context)
+        } catch {
+            throw CommandFailure(error)
+        }
         let lockfile = Lockfile(
-            inputs: inputs, resolved: resolution.images, packages: packages.resolved,
+            inputs: lockedInputs, resolved: resolution.images, packages: packages.resolved,
             unverifiedPackages: packages.unverified.map(\.pin.written), snapshots: snapshots)
         let changed: Bool
         do {
@@ -265,6 +254,48 @@ enum LockCommand: Subcommand {
             return .checkFailed
         }
         return .success
+    }
+
+    /// `--check`: the lockfile against the composition at its snapshots, offline; with
+    /// `--online`, every entry where it comes from too.
+    private static func check(
+        _ input: StagefileInput, settings: Settings, online: Bool, context: CommandContext
+    ) throws(CommandFailure) -> ExitCode {
+        let lock = input.lock
+        let lockName = lock.display(lock.path)
+        let existing = try lock.load(context: context)
+        let composition: Composition
+        let inputs: LockInputs
+        do {
+            composition = try input.composer.composition(of: input.stagefile, snapshots: existing?.snapshots ?? [:])
+            inputs = try lock.inputs(of: composition, architecture: settings.givenArchitecture, context: context)
+        } catch {
+            throw CommandFailure(error)
+        }
+        let reasons = existing?.staleness(against: inputs) ?? [.missing]
+        guard reasons.isEmpty, let existing else {
+            context.reportError(
+                "\(lockName) is stale: \(reasons.map(\.description).joined(separator: "; ")); rewrite it with: \(lock.fix)")
+            return .checkFailed
+        }
+        if !existing.unverifiedPackages.isEmpty {
+            let count = existing.unverifiedPackages.count
+            let message =
+                "\(lockName) is current, but \(count) package pin\(count == 1 ? " is" : "s are") unverified (no template "
+                + "declares the apt archive of \(count == 1 ? "its" : "their") build stage): "
+                + existing.unverifiedPackages.joined(separator: ", ") + "; \(lock.fix) says what to declare"
+            guard !settings.requiresVerifiedPackages else {
+                context.reportError(message)
+                return .checkFailed
+            }
+            context.warn(message)
+        }
+        guard online else {
+            context.standardOutput.write("\(lockName) is current (\(counts(inputs, existing)))\n")
+            return .success
+        }
+        return try checkOnline(
+            existing, inputs: inputs, stages: composition.packageStages, input: input, settings: settings, context: context)
     }
 
     /// `--check --online`: every entry checked where it comes from (``OnlineLockCheck``).
@@ -361,6 +392,8 @@ enum LockCommand: Subcommand {
         var snapshot: String?
         /// The build's architecture as Debian and Ubuntu name it.
         var architecture: String
+        /// `--architecture` when given: `lock --check` compares it with the lockfile's.
+        var givenArchitecture: String?
         /// `--require-verified-packages`: a pin lock cannot check fails the run (exit 1).
         var requiresVerifiedPackages: Bool
 
@@ -389,7 +422,8 @@ enum LockCommand: Subcommand {
                 throw CommandFailure.usage(
                     "--snapshot \(snapshot) is in the future; no snapshot service has that archive state yet")
             }
-            architecture = arguments.value("--architecture") ?? SnapshotTime.machineArchitecture
+            givenArchitecture = arguments.value("--architecture")
+            architecture = givenArchitecture ?? SnapshotTime.machineArchitecture
             // Debian's release architectures (bookworm's and trixie's release notes, section
             // 2.1) and Ubuntu's (amd64, arm64, armhf, ppc64el, riscv64, s390x).
             let architectures = [
@@ -401,6 +435,9 @@ enum LockCommand: Subcommand {
                         + "not '\(architecture)'")
             }
             requiresVerifiedPackages = arguments.has("--require-verified-packages")
+            if arguments.has("--check"), arguments.value("--snapshot") != nil {
+                throw CommandFailure.usage("--snapshot moves what lock resolves; --check resolves nothing, so leave one out")
+            }
         }
     }
 }

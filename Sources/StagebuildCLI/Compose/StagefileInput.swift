@@ -95,6 +95,24 @@ struct LockInput {
         self.display = display
     }
 
+    /// The lock inputs of a composition, with the SHA-256 of each key file its templates name
+    /// in the build context, the Stagefile's folder (a changed key makes the lockfile stale).
+    ///
+    /// - Parameters:
+    ///   - composition: The composition.
+    ///   - architecture: The build's architecture when the run names one.
+    ///   - context: The file system.
+    func inputs(
+        of composition: Composition, architecture: String?, context: CommandContext
+    ) throws(CompositionError) -> LockInputs {
+        let folder = Paths.directory(of: path)
+        return try composition.lockInputs(architecture: architecture) { relative in
+            (try? context.fileSystem.readBytes(at: Paths.absolute(relative, from: folder))).map {
+                Digest.sha256(of: $0).description
+            }
+        }
+    }
+
     /// Whether a lockfile is there (a dangling link counts).
     func exists(_ context: CommandContext) -> Bool { context.fileSystem.entryExists(at: path) }
 
@@ -108,24 +126,18 @@ struct LockInput {
     ///
     /// - Returns: The lockfile, `nil` when there is none.
     /// - Throws: `CommandFailure`: 65 for a malformed file (at its `file:line:column` when the
-    ///   JSON reader names one), 74 for one that cannot be read.
+    ///   JSON reader names one) with the command that rewrites it, 74 for one that cannot be read.
     func load(context: CommandContext) throws(CommandFailure) -> Lockfile? {
-        let text: String
-        do {
-            text = try context.fileSystem.readText(at: path)
-        } catch {
-            if error.isMissing { return nil }
-            throw CommandFailure.error(
-                error.isMalformedText ? .dataError : .ioError, "cannot read \(display(path)): \(error.reason)")
-        }
-        do {
-            return try Lockfile(parsing: text)
-        } catch {
+        switch try read(context: context) {
+        case nil: return nil
+        case .success(let lockfile)?: return lockfile
+        case .failure(let error)?:
             throw CommandFailure(
                 exitCode: .dataError,
                 report: .diagnostic(
                     Diagnostic(
-                        file: display(path), line: error.line, column: error.column, severity: "error", message: error.reason)))
+                        file: display(path), line: error.line, column: error.column, severity: "error",
+                        message: "\(error.reason); rewrite it with: \(fix)")))
         }
     }
 
@@ -136,12 +148,29 @@ struct LockInput {
     /// - Returns: The lockfile; `nil` when there is none or it will be replaced.
     /// - Throws: `CommandFailure` (74) for a file that cannot be read at all.
     func loadForRewrite(context: CommandContext) throws(CommandFailure) -> Lockfile? {
-        do {
-            return try load(context: context)
-        } catch {
-            guard error.exitCode == .dataError else { throw error }
-            context.warn("\(display(path)) is not a lockfile this stagebuild reads (\(error.message)); writing a new one")
+        switch try read(context: context) {
+        case nil: return nil
+        case .success(let lockfile)?: return lockfile
+        case .failure(let error)?:
+            context.warn("\(display(path)) is not a lockfile this stagebuild reads (\(error)); writing a new one")
             return nil
+        }
+    }
+
+    /// The lockfile read and parsed; `nil` when there is none.
+    private func read(context: CommandContext) throws(CommandFailure) -> Result<Lockfile, LockfileError>? {
+        let text: String
+        do {
+            text = try context.fileSystem.readText(at: path)
+        } catch {
+            if error.isMissing { return nil }
+            if error.isMalformedText { return .failure(LockfileError("not UTF-8 text: \(error.reason)")) }
+            throw CommandFailure.error(.ioError, "cannot read \(display(path)): \(error.reason)")
+        }
+        do {
+            return .success(try Lockfile(parsing: text))
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -153,7 +182,8 @@ struct LockInput {
         let name = display(path)
         let reasons: [String]
         do {
-            reasons = lockfile.staleness(against: try composition.lockInputs()).map(\.description)
+            reasons = lockfile.staleness(against: try inputs(of: composition, architecture: nil, context: context))
+                .map(\.description)
         } catch {
             guard locked else {
                 context.warn("\(name) cannot pin every image: \(error.description)")

@@ -90,12 +90,15 @@ enum OnlineLockCheck {
                 continue
             }
             if package.entry.sha256 != entry.sha256 || package.entry.filename != entry.filename || package.source != entry.archive
+                || package.suite != entry.suite || package.entry.architecture != entry.architecture
+                || package.entry.name != entry.name || package.entry.version != entry.version
             {
                 failures.append(
                     Failure(
                         entry: "packages.\(key)",
-                        reason: "the archive holds \(package.entry.filename) with SHA-256 \(package.entry.sha256) at "
-                            + "\(package.source), not what the entry records", isUnavailable: false))
+                        reason: "the archive holds \(package.entry.filename) (\(package.entry.architecture), suite "
+                            + "\(package.suite)) with SHA-256 \(package.entry.sha256) at \(package.source), not what the entry "
+                            + "records", isUnavailable: false))
             }
         }
         return failures

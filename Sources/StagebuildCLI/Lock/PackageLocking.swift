@@ -48,12 +48,32 @@ enum PackageLocking {
             architecture: architecture)
     }
 
+    /// Checks, before any request, that every key a template names in the build context can be
+    /// read: a missing key is the project's mistake, not the archive's.
+    ///
+    /// - Throws: `CommandFailure` (74) naming the key and the template placement that names it.
+    static func checkKeys(
+        of stages: [Composition.PackageStage], in buildContext: String, context: CommandContext
+    ) throws(CommandFailure) {
+        for archive in stages.filter({ !$0.pins.isEmpty }).flatMap(\.archives) {
+            guard case .buildContext(let relative) = archive.keyring else { continue }
+            do {
+                _ = try context.fileSystem.readBytes(at: Paths.absolute(relative, from: buildContext))
+            } catch {
+                throw CommandFailure.error(
+                    .ioError,
+                    "cannot read the key \(relative) that \(archive.declaredBy) names in the build context: \(error.reason)")
+            }
+        }
+    }
+
     /// One line per build stage that read archives: `packages of app from Debian bookworm at
     /// snapshot 20250520T000000Z`.
     static func archiveLines(_ stages: [Composition.PackageStage]) -> [String] {
         var lines: [String] = []
         for stage in stages where !stage.pins.isEmpty && !stage.archives.isEmpty {
-            let line = "packages of \(stage.name) from \(stage.archives.map(\.description).joined(separator: " and "))"
+            let line =
+                "packages of build stage \(stage.name) from \(stage.archives.map(\.description).joined(separator: " and "))"
             if !lines.contains(line) { lines.append(line) }
         }
         return lines

@@ -97,10 +97,11 @@ enum RegistryAuthOptions {
         let form =
             "\(origin) takes HOST=USER:PASS, the registry the credentials are for and them, e.g. "
             + "registry.example:5000=ci:TOKEN or docker.io=user:TOKEN"
-        guard let equals = text.firstIndex(of: "="),
-            let credentials = RegistryCredentials(parsing: String(text[text.index(after: equals)...]))
-        else {
+        guard let equals = text.firstIndex(of: "=") else {
             throw CommandFailure.usage("\(form); credentials without a host would go to every registry")
+        }
+        guard let credentials = RegistryCredentials(parsing: String(text[text.index(after: equals)...])) else {
+            throw CommandFailure.usage("\(form); after HOST= comes USER:PASS, a user name, a colon and the password")
         }
         let host = String(text[..<equals])
         let scope = RegistryCredentialStore.scope(ofKey: host)

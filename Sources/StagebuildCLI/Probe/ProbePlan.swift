@@ -65,7 +65,7 @@ struct ProbePlan {
     /// Foundation quote back lose their user info here too.
     private static func usage(_ message: String) -> CommandFailure { .usage(Redaction.text(message)) }
 
-    /// `--expect-status`, `--expect-header` and `--expect-body`.
+    /// `--expect-status`, `--expect-header`, `--expect-body` and `--body-size-limit`.
     private static func expectations(_ arguments: ArgumentScanner.Arguments) throws -> Expectations {
         var expectations = Expectations()
         if let statuses = arguments.value("--expect-status") { expectations.statuses = try StatusList(parsing: statuses) }
@@ -73,6 +73,13 @@ struct ProbePlan {
             try HeaderExpectation(parsing: text)
         }
         if let pattern = arguments.value("--expect-body") { expectations.body = try BodyPattern(pattern) }
+        if let text = arguments.value("--body-size-limit") {
+            guard let limit = ByteCount.parse(text) else {
+                throw CommandFailure.usage(
+                    "--body-size-limit takes a size in bytes, with k, M or G for 1024-based units (e.g. 64M), not '\(text)'")
+            }
+            expectations.bodySizeLimit = limit == 0 ? nil : limit
+        }
         return expectations
     }
 

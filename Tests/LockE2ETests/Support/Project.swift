@@ -54,6 +54,7 @@ struct LockfileJSON: Decodable {
         var version: String
     }
 
+    var architecture: String?
     var formatVersion: Int
     var images: [String: Image]
     var inputsDigest: String

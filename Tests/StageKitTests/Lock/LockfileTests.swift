@@ -61,6 +61,7 @@ import Testing
                 }
               },
               "inputsDigest": "\(inputs.digest(lockedSnapshots: [:]))",
+              "packageArchives": {},
               "packages": {},
               "snapshots": {},
               "templates": {
@@ -180,15 +181,15 @@ import Testing
         (#"{"formatVersion": 4}"#, "missing field"),
         (#"{"formatVersion": 2}"#, "format 2 is not the format 4"),
         (
-            #"{"formatVersion": 4, "images": {}, "inputsDigest": "sha256:x", "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": []}"#,
+            #"{"formatVersion": 4, "images": {}, "inputsDigest": "sha256:x", "packageArchives": {}, "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": []}"#,
             "inputsDigest"
         ),
         (
-            #"{"formatVersion": 4, "images": [], "inputsDigest": "sha256:x", "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": []}"#,
+            #"{"formatVersion": 4, "images": [], "inputsDigest": "sha256:x", "packageArchives": {}, "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": []}"#,
             "images is a JSON array"
         ),
         (
-            #"{"formatVersion": 4, "images": {}, "inputsDigest": "sha256:x", "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": [], "note": 1}"#,
+            #"{"formatVersion": 4, "images": {}, "inputsDigest": "sha256:x", "packageArchives": {}, "packages": {}, "snapshots": {}, "templates": {}, "unverifiedPackages": [], "note": 1}"#,
             "note is not a field of a stagebuild lockfile"
         ),
         (
