@@ -23,8 +23,12 @@ public struct CommandContext: Sendable {
     public var fileSystem: any FileSystem = LocalFileSystem()
     /// The clock: the time now (`lock --snapshot now`).
     public var now: @Sendable () -> Date = { Date() }
-    /// Reads all of standard input (`--targets -`).
-    public var readStandardInput: @Sendable () -> [UInt8] = { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+    /// Reads standard input (`--targets -`): up to the given number of bytes, waiting until some
+    /// arrive; empty at its end (or when it cannot be read).
+    public var readStandardInput: @Sendable (Int) -> [UInt8] = StandardInput.read
+    /// Whether standard input is a stream whose lines may keep arriving (a pipe, FIFO, socket or
+    /// terminal) rather than a regular file, whose end is there to read at once.
+    public var standardInputIsStream: Bool = StandardInput.isStream
 
     /// Creates a context.
     ///

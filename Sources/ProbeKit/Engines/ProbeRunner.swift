@@ -58,7 +58,7 @@ public final class ProbeRunner: Sendable {
     public func run(_ requests: [ProbeRequest], progress: (@Sendable (ProbeProgress) -> Void)? = nil) -> [ProbeResult] {
         let collected = Mutex<[ProbeResult]>([])
         run(
-            count: requests.count, request: { .success(requests[$0]) },
+            source: ProbeRequestList(requests: requests),
             notStarted: { [engine] indices, cause in
                 collected.withLock { results in
                     for index in indices {
@@ -71,26 +71,27 @@ public final class ProbeRunner: Sendable {
         return collected.withLock { $0 }
     }
 
-    /// Makes `count` calls, each request made only when its turn comes, and hands every result
-    /// to `deliver` in request order as soon as it and all before it have ended: memory grows
-    /// with `concurrency`, not with `count`. Once the run is cancelled, the calls not yet taken
-    /// are not made: `notStarted` gets their indices, once, on the calling thread, after every
-    /// other result was delivered (a run cut short may leave a million: the caller reports them
-    /// in bulk).
+    /// Makes the calls of `source`, each request made only when its turn comes, and hands every
+    /// result to `deliver` in request order as soon as it and all before it have ended: memory
+    /// grows with `concurrency`, not with the number of calls. A worker whose next call is not
+    /// known yet waits for the source. Once the run is cancelled, the calls not yet taken are not
+    /// made: `notStarted` gets their indices, once, on the calling thread, after every other
+    /// result was delivered (a run cut short may leave a million: the caller reports them in
+    /// bulk).
     ///
     /// - Parameters:
-    ///   - count: how many calls.
-    ///   - request: the request of a call by its index, or the failure to report for it.
+    ///   - source: the calls, in report order.
     ///   - notStarted: the indices of the calls the run never started, with the cause; not
     ///     called when every call started.
     ///   - progress: called as each call that started ends, on its worker's thread.
     ///   - deliver: called with each result in request order, never concurrently.
     public func run(
-        count: Int, request: @escaping @Sendable (Int) -> Result<ProbeRequest, ProbeResultFailure>,
+        source: some ProbeRequestSource,
         notStarted: @escaping @Sendable (Range<Int>, CancellationCause) -> Void,
         progress: (@Sendable (ProbeProgress) -> Void)? = nil, deliver: @escaping @Sendable (ProbeResult) -> Void
     ) {
-        guard count > 0 else { return }
+        let known = source.count
+        guard known > 0 || source.mayGrow else { return }
         let state = RunState(deliver: deliver)
         var timer: DispatchWorkItem?
         if let deadline {
@@ -99,9 +100,9 @@ public final class ProbeRunner: Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + left, execute: item)
             timer = item
         }
-        let work = Work(
-            count: count, engine: engine, cancellation: cancellation, state: state, request: request, progress: progress)
-        let workers = min(concurrency, count)
+        let work = Work(engine: engine, cancellation: cancellation, state: state, source: source, progress: progress)
+        // A list known before the run needs no more workers than calls; a growing one may.
+        let workers = source.mayGrow ? concurrency : min(concurrency, known)
         if workers == 1 {
             // One worker runs on the calling thread: starting a thread costs a single call (the
             // common case) a measurable share of its whole run.
@@ -121,6 +122,7 @@ public final class ProbeRunner: Sendable {
         }
         timer?.cancel()
         // Every index below `taken` has been delivered; the rest never started.
+        let count = source.count
         let taken = min(state.next.load(ordering: .acquiring), count)
         if taken < count, let cause = cancellation.cause {
             notStarted(taken..<count, cause)
@@ -141,27 +143,27 @@ public struct ProbeResultFailure: Error, Sendable {
     }
 }
 
-/// One run's workers: each takes the next index until none is left or the run is cancelled.
-private struct Work: Sendable {
-    let count: Int
+/// One run's workers: each takes the next index until the source has no call there or the run
+/// is cancelled.
+private struct Work<Source: ProbeRequestSource>: Sendable {
     let engine: any ProbeEngine
     let cancellation: ProbeCancellation
     let state: RunState
-    let request: @Sendable (Int) -> Result<ProbeRequest, ProbeResultFailure>
+    let source: Source
     let progress: (@Sendable (ProbeProgress) -> Void)?
 
     func run() {
         // A cancelled run takes no further index: those calls are reported as not started.
         while cancellation.cause == nil {
             let index = state.next.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
-            guard index < count else { return }
+            guard let made = source.request(at: index, cancellation: cancellation) else { return }
             let result: ProbeResult
-            switch request(index) {
+            switch made {
             case .success(let request): result = engine.probe(request, cancellation: cancellation)
             case .failure(let failure): result = failure.result
             }
             let completed = state.completed.wrappingAdd(1, ordering: .relaxed).newValue
-            progress?(ProbeProgress(completed: completed, total: count, result: result))
+            progress?(ProbeProgress(completed: completed, total: source.count, result: result))
             state.finish(index, result)
         }
     }

@@ -43,6 +43,11 @@ enum ProbeCommand: Subcommand {
         Ctrl-C (SIGINT), SIGTERM or SIGHUP cancels the run: calls in flight and not started are
         reported cancelled, and the report is written.
 
+        Targets files are checked whole before the first call. With a last --targets - on a
+        pipe, FIFO or terminal, each line is probed as it arrives (a line that is no URL is
+        reported failed in its place), and --repeat starts over when input ends. Each call's
+        report is written when it ends, also into a pipe or a file.
+
         Secrets never appear in any output: URL and proxy passwords (and user names given
         alone, which are tokens), also in URLs nested in a query; the values of Authorization,
         Proxy-Authorization, Cookie, Set-Cookie and of fields whose name has a part naming a
@@ -168,6 +173,8 @@ enum ProbeCommand: Subcommand {
         }
         let runner = ProbeRunner(engine: engine, concurrency: plan.concurrency, deadline: plan.deadline, start: start)
         let interruption = context.handlesInterrupts ? InterruptHandler(cancelling: runner) : nil
+        let calls = ProbeCalls(plan: plan)
+        calls.start(reading: context.readStandardInput)
         let showsProgress = context.standardError.isTerminal
         var progress: (@Sendable (ProbeProgress) -> Void)?
         if showsProgress {
@@ -180,18 +187,18 @@ enum ProbeCommand: Subcommand {
         }
 
         let colored = plan.format == .text && context.usesColor(on: context.standardOutput)
-        // The report is written as the calls end, in request order, a chunk at a time: memory
-        // grows with --concurrency, not with the number of targets.
+        // The report is written as each call ends, in request order: memory grows with
+        // --concurrency, not with the number of targets.
         let output = ReportOutput(stream: ReportStream(format: plan.format, colored: colored), context: context)
         let started = ContinuousClock.now
         let engineName = engine.name
         runner.run(
-            count: plan.count, request: { plan.request(at: $0) },
+            source: calls,
             notStarted: { indices, cause in
                 // One cause ends a run: its words are made once, not once per call.
                 let message = "not started: \(cause)"
                 output.append(notStarted: indices, showsProgress: showsProgress) {
-                    plan.notStarted(at: $0, cause: cause, engine: engineName, message: message)
+                    calls.notStarted(at: $0, cause: cause, engine: engineName, message: message)
                 }
             }, progress: progress,
             deliver: { output.append($0.redacted(), showsProgress: showsProgress) })
@@ -200,17 +207,27 @@ enum ProbeCommand: Subcommand {
         if showsProgress { context.standardError.write("\r\u{1B}[K") }
         let seconds = elapsed.inSeconds
         let summary = output.finish(elapsed: seconds)
-        switch runner.cancellation.cause {
+        if let failure = calls.failure { throw CommandFailure.error(.dataError, failure) }
+        if calls.isEmpty { throw CommandFailure.error(.dataError, "--targets - holds no URL") }
+        let cause = runner.cancellation.cause
+        if let line = calls.lastLineBeforeCut, let cause {
+            context.warn("stopped reading --targets - after line \(line): \(cause)")
+        }
+        switch cause {
         case .interrupted: return .interrupted
         case .terminated: return .terminated
         case .hungUp: return .hungUp
-        default: return summary.allSucceeded ? .success : .checkFailed
+        default:
+            // Targets never read are calls never made, as those a --deadline left unstarted.
+            return summary.allSucceeded && calls.lastLineBeforeCut == nil ? .success : .checkFailed
         }
     }
 }
 
-/// The report on its way to standard output: each result's text is buffered and written in
-/// chunks of about 64 KiB; `-v` traces go to standard error before the call's report text.
+/// The report on its way to standard output: each result's text is written when the result
+/// comes, so a pipe, a file followed with `tail -f` or a CI log gets each call as it ends and
+/// a run killed with SIGKILL keeps every call that had ended; `-v` traces go to standard error
+/// before the call's report text.
 private final class ReportOutput: Sendable {
     private let state: Mutex<(stream: ReportStream, buffer: [UInt8])>
     private let context: CommandContext
@@ -227,12 +244,12 @@ private final class ReportOutput: Sendable {
         }
         state.withLock { state in
             state.stream.append(result, to: &state.buffer)
-            if state.buffer.count >= 65_536 {
-                // The progress line on a terminal goes before the report text reaches it.
-                if showsProgress { context.standardError.write("\r\u{1B}[K") }
-                context.standardOutput.write(utf8: state.buffer)
-                state.buffer.removeAll(keepingCapacity: true)
-            }
+            // JUnit's document is written whole at the end.
+            guard !state.buffer.isEmpty else { return }
+            // The progress line on a terminal goes before the report text reaches it.
+            if showsProgress { context.standardError.write("\r\u{1B}[K") }
+            context.standardOutput.write(utf8: state.buffer)
+            state.buffer.removeAll(keepingCapacity: true)
         }
     }
 

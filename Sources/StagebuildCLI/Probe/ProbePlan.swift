@@ -8,8 +8,12 @@ import StageKit
 /// every input checked before any call is made.
 struct ProbePlan {
     /// The URLs as given, each checked: a request is made from one only when its call's turn
-    /// comes (``request(at:)``), so a run's memory does not hold a million parsed requests.
+    /// comes (``request(for:repetition:)``), so a run's memory does not hold a million parsed requests.
     var targets: TargetList
+    /// Whether `--targets -` is read while the run goes on (``ProbeCalls``): standard input is
+    /// a pipe, FIFO or terminal, and `-` is the last `--targets`. Its lines are not in
+    /// ``targets`` and are checked one by one as their calls come.
+    var streamsStandardInput = false
     /// How often each target is called (`--repeat`): all targets, then all again.
     var repeats = 1
     var method = "GET"
@@ -44,8 +48,15 @@ struct ProbePlan {
             }
             self.engineKind = engineKind
             settings = try Self.settings(arguments, context: context)
-            targets = try Self.targets(arguments, context: context)
+            // Input that may arrive for a long time is read as the run goes on; anything
+            // after it on the command line would wait for its end, so only a last `-` is.
+            streamsStandardInput = arguments.all("--targets").last == "-" && context.standardInputIsStream
+            targets = try Self.targets(arguments, context: context, streamsStandardInput: streamsStandardInput)
             method = arguments.value("--request") ?? "GET"
+            if streamsStandardInput {
+                // No target may be checked before the run: the method all calls share is.
+                _ = try ProbeRequest(parsing: "http://localhost/", method: method)
+            }
             if method == "HEAD" && expectations.body != nil {
                 throw Self.usage("-X HEAD fetches no body, so --expect-body can never match: leave one of them out")
             }
@@ -143,17 +154,22 @@ struct ProbePlan {
     }
 
     /// The URLs of the command line, then those of each `--targets` file, in order.
-    private static func targets(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws -> TargetList {
+    ///
+    /// - Parameter streamsStandardInput: whether the last `--targets` is `-` on a stream, whose
+    ///   lines ``ProbeCalls`` reads while the run goes on: it is left out here.
+    private static func targets(
+        _ arguments: ArgumentScanner.Arguments, context: CommandContext, streamsStandardInput: Bool
+    ) throws -> TargetList {
         let targetFiles = arguments.all("--targets")
         guard targetFiles.filter({ $0 == "-" }).count <= 1 else {
             throw usage("--targets - reads standard input, which can be read once: give it once")
         }
         var targets = TargetList()
         for positional in arguments.positionals { targets.append(commandLine: positional) }
-        for file in targetFiles {
+        for file in targetFiles.dropLast(streamsStandardInput ? 1 : 0) {
             try Self.readTargets(in: file, context: context, into: &targets)
         }
-        guard !targets.isEmpty else {
+        guard !targets.isEmpty || streamsStandardInput else {
             guard targetFiles.isEmpty else {
                 throw CommandFailure.error(.dataError, "--targets \(targetFiles.joined(separator: ", ")) holds no URL")
             }
@@ -205,49 +221,51 @@ struct ProbePlan {
         if !settings.security.pinnedPublicKeys.isEmpty, anyPlainHTTP {
             warnings.append("--pinned-public-key applies to https:// targets only; the http:// ones are not pinned")
         }
-        if settings.forcesTunnel && !anyThroughProxy {
+        // Streamed targets are not known yet: they may go through one.
+        if settings.forcesTunnel && !anyThroughProxy && !streamsStandardInput {
             warnings.append("--proxytunnel has no effect: no call goes through a proxy")
         }
         return warnings
     }
 
-    /// How many calls the run makes.
-    var count: Int { targets.count * repeats }
-
-    /// The request of the call at `index`: targets in order, then again for each repetition.
+    /// The request of a call.
     ///
-    /// - Parameter index: 0-based, below ``count``.
-    /// - Returns: The request, or a failed record when it does not parse (every target was
-    ///   checked before the run, so only a bug gets there).
-    func request(at index: Int) -> Result<ProbeRequest, ProbeResultFailure> {
-        let target = targets[index % targets.count]
+    /// - Parameters:
+    ///   - target: the URL as given.
+    ///   - repetition: 1 for the first call of the target, 2 for the next with `--repeat`, …
+    /// - Returns: The request, or a failed record when it does not parse: a line of streamed
+    ///   standard input, which no check saw before the run (every other target was checked).
+    func request(for target: TargetList.Target, repetition: Int) -> Result<ProbeRequest, ProbeResultFailure> {
         do {
             return .success(
                 try ProbeRequest(
                     parsing: target.text, method: method, headers: headers, expectations: expectations,
-                    repetition: index / targets.count + 1))
+                    repetition: repetition))
         } catch {
-            let reason = FailureReason.targetUnparsable(error.description)
+            let reason = FailureReason.targetUnparsable(
+                target.origin.map { "\($0): \(error.description)" } ?? error.description)
             return .failure(
                 ProbeResultFailure(
                     result: ProbeResult(
-                        target: Redaction.malformedURL(target.text), method: method, engine: "probe", route: nil,
-                        outcome: .failed(reason), message: reason.message)))
+                        target: Redaction.malformedURL(target.text), method: method, repetition: repetition,
+                        engine: "probe", route: nil, outcome: .failed(reason), message: reason.message)))
         }
     }
 
     /// The compact record of a call the run never started: no request is parsed for it.
     ///
     /// - Parameters:
-    ///   - index: 0-based, below ``count``.
+    ///   - target: the URL as given.
+    ///   - repetition: 1 for the first call of the target, 2 for the next with `--repeat`, …
     ///   - cause: Why the run ended.
     ///   - engine: The engine's name.
     ///   - message: `not started: CAUSE`, made once for the run.
-    func notStarted(at index: Int, cause: CancellationCause, engine: String, message: String) -> ProbeResult {
+    func notStarted(
+        for target: TargetList.Target, repetition: Int, cause: CancellationCause, engine: String, message: String
+    ) -> ProbeResult {
         var result = ProbeResult(
-            target: Redaction.url(targets[index % targets.count].text), method: method,
-            repetition: index / targets.count + 1, engine: engine, route: nil, outcome: .cancelled(cause),
-            message: message)
+            target: Redaction.url(target.text), method: method, repetition: repetition, engine: engine, route: nil,
+            outcome: .cancelled(cause), message: message)
         result.started = false
         return result
     }
@@ -293,7 +311,8 @@ struct ProbePlan {
         let text: String
         do {
             if path == "-" {
-                let bytes = context.readStandardInput()
+                var bytes: [UInt8] = []
+                while case let chunk = context.readStandardInput(1 << 20), !chunk.isEmpty { bytes += chunk }
                 text = try LintSourceText.decode(bytes)
             } else {
                 text = try context.fileSystem.readText(at: Paths.absolute(path, from: context.currentDirectory))

@@ -77,21 +77,23 @@ struct TargetList: Sendable {
     /// starting a comment (a URL never holds a raw space, so this cannot cut one).
     ///
     /// - Parameters:
-    ///   - text: The file's text.
-    ///   - file: The file as named in messages.
+    ///   - text: The file's text, or the next whole lines of a stream.
+    ///   - file: The file as named in messages; lines of the same file as the last call's
+    ///     continue it.
+    ///   - firstLine: The 1-based number of the text's first line in the file.
     /// - Throws: ``TooLarge`` past 4 GiB of URLs, which 32-bit offsets cannot hold.
-    mutating func append(linesOf text: String, file: String) throws(TooLarge) {
+    mutating func append(linesOf text: String, file: String, firstLine: Int = 1) throws(TooLarge) {
         var text = text
         text.makeContiguousUTF8()
-        let fileIndex = Int32(files.count)
-        files.append(file)
+        if files.last != file { files.append(file) }
+        let fileIndex = Int32(files.count - 1)
         let base = bytes.count
         guard base + text.utf8.count < Int(UInt32.max) else { throw TooLarge() }
         bytes += text.utf8
         bytes.withUnsafeBufferPointer { all in
             let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
             var lineStart = base
-            var number: UInt32 = 0
+            var number = UInt32(firstLine - 1)
             while lineStart < all.count {
                 number += 1
                 let lineEnd = all[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? all.count

@@ -8,7 +8,7 @@ struct ProbeReport: Decodable, Sendable {
         var method: String?
         var engine: String?
         /// `"proxy"` or `"direct"`.
-        var route: String
+        var route: String?
         /// The proxy used, credentials masked (`user:***@host`).
         var proxy: String?
         /// `"succeeded"`, `"failed"` or `"cancelled"`.
