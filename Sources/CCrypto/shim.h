@@ -74,6 +74,11 @@ static inline X509 *ccrypto_read_certificate(const char *pem) {
     return certificate;
 }
 
+// OpenSSL's words for an X509_V_ERR_* code, e.g. "certificate has expired" for 10.
+static inline const char *ccrypto_verify_error_string(long code) {
+    return X509_verify_cert_error_string(code);
+}
+
 // What a chain shown by a server comes to under a trust store.
 typedef struct {
     // X509_V_OK (0) when the chain leads to a trusted root and every certificate is in its

@@ -12,6 +12,12 @@ public struct CertificateChainCheck: Sendable, Equatable {
     /// Whether the leaf names the host.
     public var hostMatches: Bool
 
+    /// OpenSSL's words for ``verifyError`` (`X509_verify_cert_error_string`), as libcurl
+    /// quotes them after "SSL certificate problem: ", e.g. `"certificate has expired"`.
+    public var problem: String {
+        verifyError < 0 ? "the certificate cannot be read" : String(cString: ccrypto_verify_error_string(verifyError))
+    }
+
     /// SHA-256 of a certificate's SubjectPublicKeyInfo (DER), the hash a `sha256//` pin names.
     ///
     /// - Parameter pem: One certificate in PEM.

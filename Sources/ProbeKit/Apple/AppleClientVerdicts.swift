@@ -74,9 +74,17 @@ public enum AppleClientVerdicts {
                 "install \(ca) on the device and turn on full trust for it (Settings > General > About > "
                     + "Certificate Trust Settings)"
             ]
-        case .expired: return ["renew the server's certificate"]
+        case .expired:
+            // An interceptor makes the certificates it shows: the server's own is not the one to renew.
+            if let interceptor = facts.interceptor { return ["renew \(interceptor)'s CA (the intercepting proxy's)"] }
+            return ["renew the server's certificate"]
         case .notYetValid: return ["check the device's clock, or wait until the certificate's validity begins"]
         case .trusted:
+            if let interceptor = facts.interceptor {
+                let made = "\(interceptor) makes the certificates it shows in the server's place"
+                if !facts.nameMatches { return ["\(made): it must name the host in their subjectAltName"] }
+                return facts.failedRequirement.map { ["\(made): it must issue them to meet Apple's requirement: \($0)"] } ?? []
+            }
             if !facts.nameMatches { return ["a certificate whose subjectAltName names the host"] }
             return facts.failedRequirement.map { ["reissue the certificate to meet Apple's requirement: \($0)"] } ?? []
         }

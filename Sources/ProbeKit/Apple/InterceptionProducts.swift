@@ -75,9 +75,13 @@ public enum InterceptionProducts {
     ///   - subject: The target certificate's subject; `nil` when unknown.
     ///   - throughProxy: Whether a proxy was in the path.
     ///   - direct: What a direct handshake showed (`--compare-direct`); `nil` when none was made.
+    ///   - answeredInside: The field of a proxy's own error page that the answer inside the TLS
+    ///     tunnel carries (`X-Squid-Error: …`), with the proxy software it names: only a proxy
+    ///     that decrypts the tunnel can write there. `nil` when there is none.
     /// - Returns: The origin and its evidence in words.
     public static func origin(
-        issuer: String?, subject: String? = nil, throughProxy: Bool, direct: DirectLook? = nil
+        issuer: String?, subject: String? = nil, throughProxy: Bool, direct: DirectLook? = nil,
+        answeredInside: (evidence: String, product: String?)? = nil
     ) -> CertificateSource {
         guard throughProxy else { return CertificateSource(origin: .target, evidence: "no proxy was in the path") }
         let product = issuer.flatMap(product(inIssuer:))
@@ -108,6 +112,14 @@ public enum InterceptionProducts {
                 return CertificateSource(
                     origin: .interceptor, evidence: "the issuer (\(issuer)) names \(product): " + resigns + tried,
                     product: product)
+            }
+            if let answeredInside {
+                return CertificateSource(
+                    origin: .interceptor,
+                    evidence: "the error answer inside the TLS tunnel carries \(answeredInside.evidence), which only a "
+                        + "proxy that decrypts the tunnel can write there" + (issuer.map { " (the issuer is \($0))" } ?? "")
+                        + ": " + resigns + tried,
+                    product: answeredInside.product)
             }
             return CertificateSource(
                 origin: .unknown,

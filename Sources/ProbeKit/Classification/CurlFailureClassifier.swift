@@ -1,4 +1,5 @@
 import Curl
+import Digests
 import Foundation
 import Serialization
 
@@ -79,8 +80,10 @@ struct CurlFailureClassifier {
     /// Whether naming the reason needs the certificate that verification rejected: a chain
     /// failure at the target, where OpenSSL ended the handshake before libcurl could read it.
     func needsSecondLook(_ error: CurlError) -> Bool {
-        guard isVerificationFailure(error), !isAtProxyTLS(error.partialResponse ?? CurlResponse()) else { return false }
-        return !isNameMismatch(error.message) && (error.partialResponse?.certificates.isEmpty ?? true)
+        let partial = error.partialResponse ?? CurlResponse()
+        if tunnelledRefusal(partial) != nil { return partial.certificates.isEmpty }
+        guard isVerificationFailure(error), !isAtProxyTLS(partial) else { return false }
+        return !isNameMismatch(error.message) && partial.certificates.isEmpty
     }
 
     /// Whether naming the reason needs the `https://` proxy's certificate that verification
@@ -92,10 +95,11 @@ struct CurlFailureClassifier {
     /// The reason a transfer failed.
     ///
     /// - Parameters:
-    ///   - error: libcurl's error with what it collected.
-    ///   - secondLook: the target's certificate from a second look, if one was taken.
+    ///   - error: libcurl's error with what it collected; its certificates the target's only
+    ///     (``CurlResponse/separatingProxyCertificates(httpsProxy:)``).
+    ///   - secondLook: the target's chain from a second look, leaf first; empty without one.
     ///   - proxyCertificate: the `https://` proxy's certificate from a look at it, if one was taken.
-    func failure(of error: CurlError, secondLook: PeerCertificate?, proxyCertificate: PeerCertificate? = nil) -> FailureReason {
+    func failure(of error: CurlError, secondLook: [PeerCertificate], proxyCertificate: PeerCertificate? = nil) -> FailureReason {
         let partial = error.partialResponse ?? CurlResponse()
         if route.server != nil, tunnel, partial.connectStatusCode >= 300 {
             let head = partial.heads.first { $0.statusCode == partial.connectStatusCode }
@@ -134,6 +138,9 @@ struct CurlFailureClassifier {
             }
             return .noResponse(hop: route.server != nil && !tunnel ? .proxy : .target, detail: detail)
         default:
+            if let alert = tunnelledRefusal(partial) {
+                return tunnelledCertificateRefusal(alert, chain: partial.certificates.isEmpty ? secondLook : partial.certificates)
+            }
             if isVerificationFailure(error) {
                 return verificationFailure(error, partial: partial, secondLook: secondLook, proxyCertificate: proxyCertificate)
             }
@@ -171,13 +178,13 @@ struct CurlFailureClassifier {
     }
 
     private func verificationFailure(
-        _ error: CurlError, partial: CurlResponse, secondLook: PeerCertificate?, proxyCertificate: PeerCertificate?
+        _ error: CurlError, partial: CurlResponse, secondLook: [PeerCertificate], proxyCertificate: PeerCertificate?
     )
         -> FailureReason
     {
         let atProxy = isAtProxyTLS(partial)
         let hop: ProbeHop = atProxy ? .proxy : .target
-        let leaf = atProxy ? proxyCertificate : (partial.certificates.first ?? secondLook)
+        let leaf = atProxy ? proxyCertificate : (partial.certificates.first ?? secondLook.first)
         if isNameMismatch(error.message) {
             let facts = Self.facts(of: leaf)
             let asked = Self.quotedName(in: error.message) ?? (atProxy ? route.server?.host ?? "" : request.host)
@@ -198,6 +205,47 @@ struct CurlFailureClassifier {
                 certificateFrom: certificateSource)
         }
         return atProxy ? reason : withNameProblem(reason, leaf: leaf)
+    }
+
+    /// The alert this client sent about the target's certificate inside an `https://` proxy's
+    /// tunnel (``CurlResponse/tunnelledCertificateAlert``), when the call went through one.
+    private func tunnelledRefusal(_ partial: CurlResponse) -> CertificateAlert? {
+        guard route.server?.scheme == .https, tunnel, request.isHTTPS else { return nil }
+        return partial.tunnelledCertificateAlert
+    }
+
+    /// The target's certificate refused inside an `https://` proxy's TLS. libcurl says only
+    /// `SSL_ERROR_SYSCALL`; the chain the second look saw is checked here by OpenSSL against the
+    /// same trust as the call's, which names what the call's check refused. Without a chain,
+    /// the alert alone says what it can.
+    ///
+    /// - Parameters:
+    ///   - alert: the alert this client sent.
+    ///   - chain: the target's chain, leaf first; empty when no look could fetch it.
+    private func tunnelledCertificateRefusal(_ alert: CertificateAlert, chain: [PeerCertificate]) -> FailureReason {
+        let leaf = chain.first
+        let pems = chain.compactMap(\.pem)
+        let check =
+            pems.isEmpty
+            ? nil
+            : CertificateChainCheck.check(
+                certificates: pems, caFile: settings.security.caFile, host: request.host, now: Int(time(nil)))
+        let reason: FailureReason
+        switch (check?.verifyError, alert) {
+        case (Self.certificateHasExpired?, _), (nil, .certificateExpired):
+            reason = .certificateExpired(hop: .target, notAfter: leaf?.notAfter)
+        case (Self.certificateNotYetValid?, _):
+            reason = .certificateNotYetValid(hop: .target, notBefore: leaf?.notBefore)
+        case (let code?, _) where code != 0:
+            reason = .certificateNotTrusted(
+                hop: .target, problem: check?.problem ?? "", issuer: leaf?.issuer, certificateFrom: certificateSource)
+        default:
+            // The chain passes here but OpenSSL refused it in the call: say what the call said.
+            reason = .certificateNotTrusted(
+                hop: .target, problem: "OpenSSL refused it with the TLS alert \(alert.name)", issuer: leaf?.issuer,
+                certificateFrom: certificateSource)
+        }
+        return withNameProblem(reason, leaf: leaf)
     }
 
     /// A chain failure at the target, with what OpenSSL did not get to check: whether the
@@ -304,12 +352,21 @@ struct CurlFailureClassifier {
     }
 
     /// The TLS facts of an `https://` proxy, or `nil` for an `http://` one or when its handshake
-    /// never began. libcurl reads certificate details of the target's connection only, so the
-    /// certificate comes from a look at the proxy when verification failed, else it is unknown.
-    func proxyTLSFacts(response: CurlResponse, reason: FailureReason?, proxyCertificate: PeerCertificate?) -> TLSFacts? {
+    /// never began. Its certificate is the one libcurl listed before the target's handshake
+    /// finished, or from a look at the proxy when its verification failed; once the target's
+    /// handshake finished, libcurl lists the target's only, and the proxy's is unknown.
+    ///
+    /// - Parameters:
+    ///   - response: what the call collected.
+    ///   - reason: the call's failure, if any.
+    ///   - proxyCertificate: the proxy's certificate, if known.
+    ///   - fromLook: whether it came from a look of its own, verification off.
+    func proxyTLSFacts(
+        response: CurlResponse, reason: FailureReason?, proxyCertificate: PeerCertificate?, fromLook: Bool
+    ) -> TLSFacts? {
         guard route.server?.scheme == .https else { return nil }
         var facts = Self.facts(of: proxyCertificate)
-        facts.secondLook = proxyCertificate != nil
+        facts.secondLook = fromLook
         let verifies = !settings.security.proxyInsecure
         let atProxy = reason?.hop == .proxy
         switch reason?.code {

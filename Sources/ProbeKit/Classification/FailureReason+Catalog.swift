@@ -152,10 +152,13 @@ extension FailureReason {
     ///   - authentication: the scheme setting the probe answered with.
     ///   - onConnect: whether it answered CONNECT (else a forwarded request).
     ///   - source: the setting that named the proxy.
+    ///   - via: the names in the answer's `Via`, the one nearest the target first: with two or
+    ///     more, a proxy behind the configured one asked, and the credentials never reached it
+    ///     (`Proxy-Authorization` is hop-by-hop, RFC 9110 section 11.7.2).
     /// - Returns: the reason.
     public static func proxyAuthenticationRequired(
         status: String, challenges: [String], user: String?, authentication: ProxyAuthentication, onConnect: Bool,
-        source: ProxySource
+        source: ProxySource, via: [String] = []
     ) -> FailureReason {
         var message = "the proxy answered \(onConnect ? "CONNECT" : "the forwarded request") with \(status)"
         if !challenges.isEmpty { message += " and asks for \(challenges.joined(separator: ", "))" }
@@ -172,9 +175,19 @@ extension FailureReason {
             hint =
                 flag.map { "answer with a scheme it offers: \($0) (or --proxy-anyauth to let libcurl choose)" }
                 ?? "it offers no scheme curl speaks; use a proxy account with Basic, or an authenticating local proxy (cntlm, px) in front of it"
+        } else if let user, via.count >= 2, let asking = via.first {
+            message +=
+                "; it came from \(asking), a proxy behind the one configured (Via: \(via.joined(separator: ", "))): the "
+                + "credentials of user \"\(user)\" went to the first proxy only, which does not pass them on"
+            hint =
+                "make the first proxy pass the credentials on or give its own (squid: cache_peer ... login=PASSTHRU or "
+                + "login=USER:PASSWORD; cntlm or px: the upstream account), or give \(asking) itself in \(source)"
         } else if let user {
             message += "; it rejected the credentials of user \"\(user)\""
-            hint = "check the user name and password given for \"\(user)\" in \(source)"
+            hint =
+                "check the user name and password given for \"\(user)\" in \(source); if this proxy forwards to another "
+                + "one, that one may be asking: a forwarding proxy passes credentials on only when told to (squid: "
+                + "cache_peer ... login=PASSTHRU)"
         } else {
             message += "; no credentials were sent"
             hint = "give credentials in \(source): http://USER:PASSWORD@HOST:PORT"

@@ -18,18 +18,16 @@ struct ResponseCheck {
         if !expectations.statuses.contains(status) {
             let shown = ProxyAnswer.status(line: statusLine, code: status)
             if let server = route.server, !tunnel, case .proxy(_, let source) = route {
-                let evidence = ProxyAnswer.evidence(in: fields)
-                switch status {
-                case 407:
+                if status == 407 {
                     return .proxyAuthenticationRequired(
                         status: shown, challenges: ProxyAnswer.challenges(in: fields), user: server.credentials?.shownName,
-                        authentication: authentication, onConnect: false, source: source)
-                case 403 where evidence != nil:
-                    return .proxyForbidden(status: shown, authority: request.authority, onConnect: false, evidence: evidence)
-                case _ where [500, 502, 503, 504].contains(status) && evidence != nil:
-                    return .proxyBadGateway(status: shown, authority: request.authority, onConnect: false, evidence: evidence)
-                default:
-                    break
+                        authentication: authentication, onConnect: false, source: source,
+                        via: ProxyErrorAnswer.viaNames(Self.values("via", in: fields)))
+                }
+                if Self.ownAnswerStatuses.contains(status), let answer = ProxyErrorAnswer(fields: fields, body: body) {
+                    return .proxyOwnAnswer(
+                        status: shown, code: status, authority: request.authority, host: request.host, onConnect: false,
+                        answer: answer)
                 }
             }
             return .unexpectedStatus(status: shown, code: status, expected: expectations.statuses)
@@ -37,21 +35,37 @@ struct ResponseCheck {
         return expectations.failure(fields: fields, body: body, bodyByteCount: bodyByteCount)
     }
 
+    /// The statuses a proxy's own error answers carry: it refused (403), or could not get an
+    /// answer from the target (500, 502, 503, 504).
+    static let ownAnswerStatuses: Set<Int> = [403, 500, 502, 503, 504]
+
+    /// Every value of a field, in order.
+    static func values(_ name: String, in fields: [(name: String, value: String)]) -> [String] {
+        fields.filter { $0.name.lowercased() == name }.map(\.value)
+    }
+
     /// The failure for a proxy's non-2xx answer to CONNECT (RFC 9110 section 9.3.6).
     func connectFailure(status: Int, statusLine: String?, fields: [(name: String, value: String)]) -> FailureReason {
         let shown = ProxyAnswer.status(line: statusLine, code: status)
-        let evidence = ProxyAnswer.evidence(in: fields)
         switch status {
         case 407:
             let source: ProxySource
             if case .proxy(_, let chosenBy) = route { source = chosenBy } else { source = .option("--proxy") }
             return .proxyAuthenticationRequired(
                 status: shown, challenges: ProxyAnswer.challenges(in: fields), user: route.server?.credentials?.shownName,
-                authentication: authentication, onConnect: true, source: source)
-        case 403:
-            return .proxyForbidden(status: shown, authority: request.authority, onConnect: true, evidence: evidence)
-        case 500...599:
-            return .proxyBadGateway(status: shown, authority: request.authority, onConnect: true, evidence: evidence)
+                authentication: authentication, onConnect: true, source: source,
+                via: ProxyErrorAnswer.viaNames(Self.values("via", in: fields)))
+        case 403, 500...599:
+            if let answer = ProxyErrorAnswer(fields: fields, body: []) {
+                return .proxyOwnAnswer(
+                    status: shown, code: status, authority: request.authority, host: request.host, onConnect: true,
+                    answer: answer)
+            }
+            // No evidence, but only the proxy answers CONNECT.
+            if status == 403 {
+                return .proxyForbidden(status: shown, authority: request.authority, onConnect: true, evidence: nil)
+            }
+            return .proxyBadGateway(status: shown, authority: request.authority, onConnect: true, evidence: nil)
         default:
             return .connectRefused(status: shown, authority: request.authority)
         }

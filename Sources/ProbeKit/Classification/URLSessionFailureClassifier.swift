@@ -8,6 +8,17 @@ struct URLSessionFailureClassifier {
     var request: ProbeRequest
     var route: ProxyRoute?
     var settings: ProbeSettings
+    /// Whether the `https://` proxy's own chain fails the system's trust (a look at it): a TLS
+    /// failure then is the proxy's, whatever the target's scheme.
+    var proxyChainRefused = false
+
+    /// Whether the failure in `description` is one a look at an `https://` proxy decides:
+    /// a certificate problem of a call to an `https://` target through one.
+    func needsProxyLook(description: String) -> Bool {
+        route?.server?.scheme == .https && request.isHTTPS
+            && (description.contains("SSL certificate problem") || description.contains("does not match target host name")
+                || description.contains("no alternative certificate subject name matches"))
+    }
 
     /// The failure for a `URLError` code and description.
     func failure(code: Int, description: String) -> FailureReason {
@@ -31,8 +42,9 @@ struct URLSessionFailureClassifier {
         let tunnel = route.map { settings.tunnels(request, on: $0) } ?? false
         let proxyAddress = server.map { HostPort.joined($0.host, $0.port) } ?? ""
         let check = ResponseCheck(request: request, route: route ?? .direct(.noProxyConfigured), tunnel: tunnel)
-        // TLS on a call to an http:// target can only be the https:// proxy's.
-        let tlsHop: ProbeHop = server?.scheme == .https && !request.isHTTPS ? .proxy : .target
+        // TLS on a call to an http:// target can only be the https:// proxy's; to an https://
+        // one, it is when the proxy's own chain fails.
+        let tlsHop: ProbeHop = server?.scheme == .https && (!request.isHTTPS || proxyChainRefused) ? .proxy : .target
         let tlsPeer = tlsHop == .proxy ? proxyAddress : request.authority
 
         if let status = connectStatus(in: description) {

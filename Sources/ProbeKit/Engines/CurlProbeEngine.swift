@@ -74,15 +74,19 @@ public struct CurlProbeEngine: ProbeEngine {
             keepingBodyBytes: request.expectations.bodyBytesKept)
         var classifier = CurlFailureClassifier(request: request, route: route, tunnel: tunnel, settings: settings)
 
-        let response: CurlResponse
+        var response: CurlResponse
         var failure: CurlError?
-        var secondLook: PeerCertificate?
+        var secondLook: [PeerCertificate] = []
         var proxyCertificate: PeerCertificate?
+        let httpsProxy = route.server?.scheme == .https
+        var proxyChain: [PeerCertificate] = []
         switch transfer {
         case .success(let received):
-            response = received
-        case .failure(let error):
-            response = error.partialResponse ?? CurlResponse()
+            (response, proxyChain) = received.separatingProxyCertificates(httpsProxy: httpsProxy)
+        case .failure(var error):
+            (response, proxyChain) = (error.partialResponse ?? CurlResponse()).separatingProxyCertificates(
+                httpsProxy: httpsProxy)
+            error.partialResponse = response
             if error.code == .abortedByCallback, let cause = cancellation.cause {
                 var result = ProbeResult.cancelled(request, engine: name, route: route, cause: cause, inFlight: true)
                 result.timings = Self.timings(response.timings)
@@ -93,23 +97,30 @@ public struct CurlProbeEngine: ProbeEngine {
             if classifier.needsSecondLook(error) {
                 secondLook = self.secondLook(
                     request, route: route, tunnel: tunnel, cancellation: cancellation, deadline: deadline)
-            } else if classifier.needsProxyLook(error), let proxy = route.server {
+            } else if classifier.needsProxyLook(error), proxyChain.isEmpty, let proxy = route.server {
                 proxyCertificate = look(at: "\(proxy.hostForURL):\(proxy.port)", cancellation: cancellation, deadline: deadline)
             }
         }
+        let proxyCertificateFromLook = proxyCertificate != nil
+        proxyCertificate = proxyCertificate ?? proxyChain.first
         // The chain the call already fetched (or its second look): the verdicts need no other
         // connection; only --compare-direct makes one more, to the target itself.
-        let chain =
-            !request.isHTTPS ? [] : response.certificates.isEmpty ? (secondLook.map { [$0] } ?? []) : response.certificates
+        let chain = !request.isHTTPS ? [] : response.certificates.isEmpty ? secondLook : response.certificates
+        // A proxy's own error page inside the tunnel: only one that decrypts it can write there.
+        let answeredInside =
+            request.isHTTPS && route.server != nil && response.statusCode >= 400
+            ? response.heads.last.flatMap { ProxyErrorAnswer(fields: CurlFailureClassifier.fields($0), body: response.body) }
+                .flatMap { $0.provesInterception ? (evidence: $0.evidence, product: $0.product) : nil } : nil
         classifier.certificateFrom = certificateSource(
-            request, route: route, chain: chain, cancellation: cancellation, deadline: deadline)
+            request, route: route, chain: chain, answeredInside: answeredInside, cancellation: cancellation,
+            deadline: deadline)
         let location = failure == nil ? Self.redirectToFollow(response, settings: settings) : nil
         var reason =
             failure.map { classifier.failure(of: $0, secondLook: secondLook, proxyCertificate: proxyCertificate) }
             ?? (location == nil ? classifier.failure(of: response) : nil)
 
         reason = classifier.explainingNegotiate(reason, log: response.debugLog)
-        let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: secondLook)
+        let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: secondLook.first)
         let failedConnect = tunnel && response.connectStatusCode >= 300
         var result = ProbeResult(
             target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,
@@ -119,7 +130,9 @@ public struct CurlProbeEngine: ProbeEngine {
             connectStatus: tunnel && response.connectStatusCode > 0
                 && (response.completedConnect || response.connectStatusCode >= 300) ? response.connectStatusCode : nil,
             tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response),
-            proxyTLS: classifier.proxyTLSFacts(response: response, reason: reason, proxyCertificate: proxyCertificate))
+            proxyTLS: classifier.proxyTLSFacts(
+                response: response, reason: reason, proxyCertificate: proxyCertificate,
+                fromLook: proxyCertificateFromLook))
         result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
         if result.httpStatus != nil {
             result.bodyByteCount = response.bodyByteCount
@@ -174,40 +187,32 @@ public struct CurlProbeEngine: ProbeEngine {
         return response.heads.last?.value(for: "Location")
     }
 
-    /// A 502, 503 or 504 inside a tunnel whose certificate an interceptor made is the
-    /// interceptor's own answer, not the target's: it could not reach the target or refused
-    /// the target's certificate, and its body says which (mitmproxy: "Certificate verify
-    /// failed: certificate has expired").
+    /// An error answer inside a tunnel whose certificate an interceptor made is the
+    /// interceptor's own, not the target's, when its page fields say so (squid's
+    /// `X-Squid-Error`), or for a 502, 503 or 504 of an interceptor that names itself in its
+    /// issuer (mitmproxy's pages carry no such field: "Certificate verify failed: certificate
+    /// has expired"). Its error code and page choose the words (``FailureReason/proxyOwnAnswer``).
     static func interceptorsOwnAnswer(
         _ result: ProbeResult, request: ProbeRequest, response: CurlResponse, source: CertificateSource
     ) -> FailureReason? {
         guard case .failed(let reason) = result.outcome, reason.code == .unexpectedStatus, reason.hop == .target,
-            let status = result.httpStatus, [502, 503, 504].contains(status)
+            let status = result.httpStatus, ResponseCheck.ownAnswerStatuses.contains(status)
         else { return nil }
-        // The body's words, markup removed (interceptors answer in HTML), white space collapsed.
-        var words = ""
-        var inTag = false
-        for character in String(decoding: response.body.prefix(2048), as: UTF8.self) {
-            switch character {
-            case "<": inTag = true
-            case ">":
-                inTag = false
-                words += " "
-            default: if !inTag { words.append(character.isWhitespace ? " " : character) }
-            }
-        }
-        let said = words.split(separator: " ").joined(separator: " ")
         let product = source.product ?? "the interceptor"
-        var bad = FailureReason.proxyBadGateway(
-            status: response.heads.last.map { ProxyAnswer.status(line: $0.statusLine, code: status) } ?? "\(status)",
-            authority: request.authority,
-            onConnect: false,
-            evidence: "answered inside the tunnel by \(product), which re-signs TLS"
-                + (said.isEmpty ? "" : ": \(Redaction.text(String(said.prefix(200))))"))
-        bad.hint =
-            "\(product) could not reach the target or refused its certificate (its answer says which): check the target, "
-            + "or the proxy's own trust of it"
-        return bad
+        let head = response.heads.last
+        let answer: ProxyErrorAnswer
+        if let fromFields = ProxyErrorAnswer(fields: CurlFailureClassifier.fields(head), body: response.body),
+            fromFields.provesInterception
+        {
+            answer = fromFields
+        } else if [502, 503, 504].contains(status), source.product != nil {
+            answer = ProxyErrorAnswer(evidence: "the certificate's issuer names \(product)", body: response.body)
+        } else {
+            return nil
+        }
+        return .proxyOwnAnswer(
+            status: ProxyAnswer.status(line: head?.statusLine, code: status), code: status, authority: request.authority,
+            host: request.host, onConnect: false, answer: answer, interceptor: product)
     }
 
     /// `CURLINFO_HTTP_VERSION` values in words.
@@ -278,7 +283,8 @@ public struct CurlProbeEngine: ProbeEngine {
     /// Whose certificate the chain is: the issuer's word, or with `--compare-direct` through a
     /// proxy, what one direct handshake with the target shows. `nil` without a certificate.
     private func certificateSource(
-        _ request: ProbeRequest, route: ProxyRoute, chain: [PeerCertificate], cancellation: ProbeCancellation,
+        _ request: ProbeRequest, route: ProxyRoute, chain: [PeerCertificate],
+        answeredInside: (evidence: String, product: String?)?, cancellation: ProbeCancellation,
         deadline: ContinuousClock.Instant
     ) -> CertificateSource? {
         guard let leaf = chain.first, let issuer = leaf.issuer else { return nil }
@@ -294,7 +300,8 @@ public struct CurlProbeEngine: ProbeEngine {
                 }
         }
         return InterceptionProducts.origin(
-            issuer: issuer, subject: leaf.subject, throughProxy: route.server != nil, direct: direct)
+            issuer: issuer, subject: leaf.subject, throughProxy: route.server != nil, direct: direct,
+            answeredInside: answeredInside)
     }
 
     // MARK: - Second look
@@ -302,19 +309,23 @@ public struct CurlProbeEngine: ProbeEngine {
     /// Fetches the target's certificate with verification off, to name what failed
     /// verification: a `HEAD` without the user's headers or URL credentials, bounded by the
     /// same connect limit, at most 5 seconds, and the call's deadline.
+    ///
+    /// - Returns: the target's chain, leaf first; empty when the look saw none.
     private func secondLook(
         _ request: ProbeRequest, route: ProxyRoute, tunnel: Bool, cancellation: ProbeCancellation,
         deadline: ContinuousClock.Instant
-    ) -> PeerCertificate? {
+    ) -> [PeerCertificate] {
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         components?.user = nil
         components?.password = nil
-        guard let url = components?.url else { return nil }
+        guard let url = components?.url else { return [] }
         var options = route.curlOptions(authentication: settings.proxyAuthentication)
         options.append(.url(url.absoluteString))
         if route.server != nil && tunnel && !request.isHTTPS { options.append(.proxyTunnel(true)) }
         options += commonOptions(for: request, route: route)
-        return certificate(with: options, cancellation: cancellation, deadline: deadline)
+        return certificates(
+            with: options, throughHTTPSProxy: route.server?.scheme == .https, cancellation: cancellation,
+            deadline: deadline)
     }
 
     /// Fetches the certificate a server shows on a direct TLS handshake, verification off: an
@@ -326,10 +337,25 @@ public struct CurlProbeEngine: ProbeEngine {
     private func look(
         at authority: String, cancellation: ProbeCancellation, deadline: ContinuousClock.Instant
     ) -> PeerCertificate? {
+        chain(at: authority, cancellation: cancellation, deadline: deadline).first
+    }
+
+    /// The chain a server shows on a direct TLS handshake, leaf first, verification off,
+    /// bounded as ``look(at:cancellation:deadline:)``; the URLSession engine's look at an
+    /// `https://` proxy, whose TLS FoundationNetworking does not tell from the target's.
+    ///
+    /// - Parameters:
+    ///   - authority: `host:port`, an IPv6 host in brackets.
+    ///   - cancellation: the run's switch.
+    ///   - deadline: when the call's time ends.
+    /// - Returns: the chain; empty when the handshake never began or no time is left.
+    func chain(
+        at authority: String, cancellation: ProbeCancellation, deadline: ContinuousClock.Instant
+    ) -> [PeerCertificate] {
         var options = ProxyRoute.direct(.noProxyConfigured).curlOptions
         options += [.url("https://\(authority)/"), .certInfo(true)]
         if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
-        return certificate(with: options, cancellation: cancellation, deadline: deadline)
+        return certificates(with: options, throughHTTPSProxy: false, cancellation: cancellation, deadline: deadline)
     }
 
     /// The shortest look worth making, in seconds: with less left, none is made.
@@ -338,24 +364,30 @@ public struct CurlProbeEngine: ProbeEngine {
     /// The seconds from now to a deadline (negative once it passed).
     static func secondsLeft(until deadline: ContinuousClock.Instant) -> Double { (deadline - .now).inSeconds }
 
-    /// The first certificate a `HEAD` with these options is shown, verification off, within
-    /// the connect limit, at most 5 seconds, and what is left until the call's deadline; `nil`
-    /// when the handshake never began or no time is left.
-    private func certificate(
-        with options: [EasyOption], cancellation: ProbeCancellation, deadline: ContinuousClock.Instant
-    ) -> PeerCertificate? {
+    /// The chain a `HEAD` with these options is shown, leaf first, verification off, within
+    /// the connect limit, at most 5 seconds, and what is left until the call's deadline; empty
+    /// when the handshake never began or no time is left. Through an `https://` proxy, only
+    /// the target's (``CurlResponse/separatingProxyCertificates(httpsProxy:)``).
+    private func certificates(
+        with options: [EasyOption], throughHTTPSProxy: Bool, cancellation: ProbeCancellation,
+        deadline: ContinuousClock.Instant
+    ) -> [PeerCertificate] {
         let left = Self.secondsLeft(until: deadline)
-        guard left >= Self.shortestLook else { return nil }
+        guard left >= Self.shortestLook else { return [] }
         var options = options
         options += [
             .connectTimeout(milliseconds: Int((min(settings.effectiveConnectTimeout, left) * 1000).rounded())),
             .timeout(milliseconds: Int((min(max(settings.effectiveConnectTimeout, 5), left) * 1000).rounded())),
         ]
         options += [.noBody(true), .verifyPeer(false), .verifyHost(false)]
-        switch Self.transfer(options, cancellation: cancellation) {
-        case .success(let response): return response.certificates.first
-        case .failure(let error): return error.partialResponse?.certificates.first
-        }
+        // Its log tells the target's certificates from the proxy's.
+        if throughHTTPSProxy { options.append(.verbose(true)) }
+        let response: CurlResponse? =
+            switch Self.transfer(options, cancellation: cancellation) {
+            case .success(let response): response
+            case .failure(let error): error.partialResponse
+            }
+        return response?.separatingProxyCertificates(httpsProxy: throughHTTPSProxy).response.certificates ?? []
     }
 
     // MARK: - Helpers

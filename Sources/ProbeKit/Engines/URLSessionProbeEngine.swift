@@ -1,6 +1,8 @@
 import Curl
+import Digests
 import Dispatch
 import Foundation
+import Serialization
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -187,13 +189,22 @@ public struct URLSessionProbeEngine: ProbeEngine {
             result.hops = redirects.hops
             result.route = redirects.hops.last?.route ?? route
         }
-        let classifier = URLSessionFailureClassifier(request: request, route: route, settings: settings)
+        var classifier = URLSessionFailureClassifier(request: request, route: route, settings: settings)
         if let error {
             let code = (error as NSError).code
             if code == AppleClientError.cancelled.code, let cause = cancellation.cause {
                 var cancelled = ProbeResult.cancelled(request, engine: name, route: route, cause: cause, inFlight: true)
                 cancelled.timings = result.timings
                 return cancelled
+            }
+            if classifier.needsProxyLook(description: (error as NSError).localizedDescription), let proxy = route?.server {
+                // FoundationNetworking trusts the system's roots only, for the proxy as for the target.
+                let chain = CurlProbeEngine(settings: settings).chain(
+                    at: HostPort.joined(proxy.host, proxy.port), cancellation: cancellation,
+                    deadline: .now + .seconds(max(settings.effectiveConnectTimeout, 1)))
+                let check = CertificateChainCheck.check(
+                    certificates: chain.compactMap(\.pem), caFile: nil, host: proxy.host, now: Int(time(nil)))
+                classifier.proxyChainRefused = !chain.isEmpty && (check.verifyError != 0 || !check.hostMatches)
             }
             let reason = Self.withHintForThisEngine(
                 classifier.failure(code: code, description: (error as NSError).localizedDescription))
