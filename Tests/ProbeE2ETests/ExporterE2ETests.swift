@@ -343,12 +343,21 @@ struct ExporterE2ETests {
             ("tls_trusted", servers.url("https", "localhost", "TLS_VALID_PORT")),
             ("tls_trusted", servers.url("https", "localhost", "TLS_EXPIRED_PORT")),
             ("through_interceptor", servers.url("https", "localhost", "TLS_VALID_PORT")),
+            // https:// redirected to http://: the last response decides probe_http_ssl.
+            (
+                "tls_trusted",
+                servers.url(
+                    "https", "localhost", "TLS_VALID_PORT",
+                    path: "/redirect/to?to=\(servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/echo"))")
+            ),
         ]
-        for (module, target) in cases {
+        for (module, url) in cases {
+            let target = url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url
             let ours = samples(try #require(Self.get("\(exporter.url)/probe?module=\(module)&target=\(target)")).body)
             let theirs = samples(try #require(Self.get("http://127.0.0.1:\(port)/probe?module=\(module)&target=\(target)")).body)
             for name in [
                 "probe_success", "probe_http_status_code", "probe_http_ssl", "probe_tls_version_info{version=\"TLS 1.3\"}",
+                "probe_http_redirects",
             ]
             where ours[name] != nil && theirs[name] != nil {
                 #expect(

@@ -75,6 +75,22 @@ import Testing
         #expect(chained.message.hasPrefix("the proxy parent-squid, behind the one configured"), "\(chained.message)")
     }
 
+    /// An interceptor whose own upstream proxy asks for credentials (mitmproxy in upstream
+    /// mode): its page says so, and the hint is about the upstream's credentials, not the target.
+    @Test func anInterceptorsUpstreamAskingForCredentialsIsSaid() throws {
+        let page =
+            "<html><body><h1>502 Bad Gateway</h1><p>Upstream proxy 127.0.0.1:3128 refused HTTP CONNECT "
+            + "request: 407 Proxy Authentication Required</p></body></html>"
+        let answer = ProxyErrorAnswer(evidence: "the certificate's issuer names mitmproxy", body: Array(page.utf8))
+        #expect(answer.happening == .upstreamProxyAuthentication)
+        let reason = FailureReason.proxyOwnAnswer(
+            status: "502 Bad Gateway", code: 502, authority: "api.test:443", host: "api.test", onConnect: false,
+            answer: answer, interceptor: "mitmproxy")
+        #expect(reason.code == .proxyAuthenticationRequired && reason.hop == .proxy)
+        #expect(reason.message.contains("its own upstream proxy asks it for credentials"), "\(reason.message)")
+        #expect(reason.hint?.contains("--upstream-auth") == true && reason.hint?.contains("check the target") == false)
+    }
+
     /// A `Server` naming squid is evidence outside TLS, not inside: origins behind a reverse
     /// squid send it on every answer.
     @Test func onlyErrorFieldsProveInterception() throws {

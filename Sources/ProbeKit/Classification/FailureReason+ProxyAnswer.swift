@@ -75,6 +75,12 @@ extension FailureReason {
             return reason(
                 .proxyForbidden, .proxy, "\(who) refused the request for \(authority) by its rules",
                 "ask the proxy's administrator to allow \(authority), or bypass the proxy with --noproxy HOST")
+        case .upstreamProxyAuthentication:
+            return reason(
+                .proxyAuthenticationRequired, .proxy,
+                "\(who) could not go on: its own upstream proxy asks it for credentials (407), which it did not give",
+                "give the proxy its upstream proxy's credentials (mitmproxy: --upstream-auth USER:PASSWORD; squid: "
+                    + "cache_peer ... login=USER:PASSWORD); the credentials in --proxy are not the ones asked for")
         case .proxyFault:
             return reason(.proxyBadGateway, .proxy, "\(who) failed on its own", "ask the proxy's administrator")
         case .unknown:

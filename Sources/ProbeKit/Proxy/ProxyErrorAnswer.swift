@@ -32,6 +32,9 @@ struct ProxyErrorAnswer: Equatable {
         /// Its rules deny the request (`ERR_ACCESS_DENIED`, `ERR_FORWARDING_DENIED`,
         /// `http_request_denied`, `destination_ip_prohibited`).
         case denied
+        /// Its own upstream proxy asked it for credentials (mitmproxy's page: "Upstream proxy …
+        /// refused HTTP CONNECT request: 407 Proxy Authentication Required").
+        case upstreamProxyAuthentication
         /// It failed on its own (`proxy_internal_error`, `proxy_configuration_error`, `proxy_loop_detected`).
         case proxyFault
         /// Its evidence names nothing more specific.
@@ -144,8 +147,13 @@ struct ProxyErrorAnswer: Equatable {
         self.evidence = evidence
         via = []
         pageWords = ProxyErrorPage.words(of: body)
-        // mitmproxy: "Certificate verify failed: certificate has expired".
-        happening = pageWords?.lowercased().contains("certificate") == true ? .targetTLSFailed : .unknown
+        // mitmproxy: "Certificate verify failed: certificate has expired", "Upstream proxy
+        // 127.0.0.1:3128 refused HTTP CONNECT request: 407 Proxy Authentication Required".
+        let words = pageWords?.lowercased() ?? ""
+        happening =
+            words.contains("upstream proxy") && words.contains("407")
+            ? .upstreamProxyAuthentication
+            : words.contains("certificate") ? .targetTLSFailed : .unknown
     }
 
     private var serverProduct: String?

@@ -249,11 +249,18 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
     }
 
     /// nginx takes any number of CRs before the LF that ends a head line; serve refuses a CR
-    /// that is not followed by LF.
+    /// that is not followed by LF. So a head that stops after such CRs, its LF not sent yet,
+    /// is one nginx waits on: the repair keeps one CR there, which serve waits on too.
     static func removeRepeatedCarriageReturns(_ message: inout RawMessage) -> Bool {
         var changed = false
-        for index in message.lines.indices where message.lines[index].ending == [0x0D, 0x0A] {
-            while message.lines[index].content.last == 0x0D {
+        for index in message.lines.indices {
+            let ending = message.lines[index].ending
+            let unfinished = ending.isEmpty && index == message.lines.count - 1
+            guard ending == [0x0D, 0x0A] || unfinished else { continue }
+            let keep = unfinished ? 1 : 0
+            while message.lines[index].content.count >= 1 + keep,
+                message.lines[index].content.suffix(1 + keep).allSatisfy({ $0 == 0x0D })
+            {
                 message.lines[index].content.removeLast()
                 changed = true
             }
