@@ -93,8 +93,12 @@ typedef struct {
 // Verifies `pems[0]` (the leaf) with `pems[1...]` as untrusted intermediates against the CA
 // file, or the system's default trust store when `ca_file` is NULL, at the time `now` (seconds
 // since 1970), and checks the leaf's name against `host`.
+// With as_tls_client 1 the chain is checked as libssl checks a server's during a handshake:
+// for the TLS server purpose (extendedKeyUsage) and at security level 2, Debian's default
+// (weak signature digests and short keys refused), not only for trust and dates.
 static inline ccrypto_chain_check ccrypto_check_chain(
-    const char *const *pems, int count, const char *ca_file, const char *host, int host_is_ip, long now
+    const char *const *pems, int count, const char *ca_file, const char *host, int host_is_ip, long now,
+    int as_tls_client
 ) {
     ccrypto_chain_check check = { -1, 0 };
     if (count < 1) return check;
@@ -111,6 +115,10 @@ static inline ccrypto_chain_check ccrypto_check_chain(
         int loaded = ca_file != NULL ? X509_STORE_load_file(store, ca_file) : X509_STORE_set_default_paths(store);
         if (loaded == 1 && X509_STORE_CTX_init(context, store, leaf, untrusted) == 1) {
             X509_STORE_CTX_set_time(context, 0, (time_t)now);
+            if (as_tls_client) {
+                X509_STORE_CTX_set_purpose(context, X509_PURPOSE_SSL_SERVER);
+                X509_VERIFY_PARAM_set_auth_level(X509_STORE_CTX_get0_param(context), 2);
+            }
             check.verify_error = X509_verify_cert(context) == 1 ? X509_V_OK : X509_STORE_CTX_get_error(context);
         }
     }

@@ -37,6 +37,8 @@ public enum CurlCode: Sendable, Hashable, CustomStringConvertible {
     case unknownOption
     /// `CURLE_GOT_NOTHING` (52): the server closed the connection without a reply.
     case gotNothing
+    /// `CURLE_PARTIAL_FILE` (18): the transfer ended before the size the response announced.
+    case partialFile
     /// `CURLE_TOO_MANY_REDIRECTS` (47): more redirects than `CURLOPT_MAXREDIRS` allows.
     case tooManyRedirects
     /// `CURLE_SEND_ERROR` (55): sending network data failed.
@@ -75,6 +77,7 @@ public enum CurlCode: Sendable, Hashable, CustomStringConvertible {
         (.badFunctionArgument, CURLE_BAD_FUNCTION_ARGUMENT),
         (.unknownOption, CURLE_UNKNOWN_OPTION),
         (.gotNothing, CURLE_GOT_NOTHING),
+        (.partialFile, CURLE_PARTIAL_FILE),
         (.tooManyRedirects, CURLE_TOO_MANY_REDIRECTS),
         (.sendError, CURLE_SEND_ERROR),
         (.recvError, CURLE_RECV_ERROR),

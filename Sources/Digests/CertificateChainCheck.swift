@@ -42,14 +42,19 @@ public struct CertificateChainCheck: Sendable, Equatable {
     ///   - caFile: A PEM file of trusted roots (`--cacert`), or `nil` for the system's store.
     ///   - host: The host the client asked for (an IP literal without brackets).
     ///   - now: The time to check validity at, in seconds since 1970.
+    ///   - asTLSClient: Whether to check as libssl checks a server in a handshake: for the TLS
+    ///     server purpose (`extendedKeyUsage`) and at security level 2 (Debian's default: weak
+    ///     digests and short keys refused), beside trust and dates.
     /// - Returns: The check; `verifyError` -1 without a readable leaf.
-    public static func check(certificates: [String], caFile: String?, host: String, now: Int) -> CertificateChainCheck {
+    public static func check(
+        certificates: [String], caFile: String?, host: String, now: Int, asTLSClient: Bool = false
+    ) -> CertificateChainCheck {
         let isIP = host.contains(":") || (!host.isEmpty && host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
         var pointers = certificates.map { strdup($0) }
         defer { for pointer in pointers { free(pointer) } }
         let result = pointers.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { base in
-                ccrypto_check_chain(base, Int32(buffer.count), caFile, host, isIP ? 1 : 0, now)
+                ccrypto_check_chain(base, Int32(buffer.count), caFile, host, isIP ? 1 : 0, now, asTLSClient ? 1 : 0)
             }
         }
         return CertificateChainCheck(

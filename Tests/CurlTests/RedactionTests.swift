@@ -86,4 +86,32 @@ import Testing
             Redaction.url("http://u:p@a.test/?next=https://TOKEN@b.test/")
                 == "http://u:***@a.test/?next=https://***@b.test/")
     }
+
+    /// A nested URL is usually percent-encoded; encoded names and the fragment (OAuth's
+    /// implicit flow) hold tokens too.
+    @Test func encodedNestedURLsEncodedNamesAndFragmentsHideTheirSecrets() {
+        #expect(
+            Redaction.url("http://a.test/?next=http%3A%2F%2Fsvc%3AENCPW%40h%2F%3Faccess_token%3DTOK%26a%3Db&p=1")
+                == "http://a.test/?next=http%3A%2F%2Fsvc%3A***%40h%2F%3Faccess_token%3D***%26a%3Db&p=1")
+        #expect(
+            Redaction.url("http://a.test/?to=http%253A%252F%252Fu%253AP2%2540h")
+                == "http://a.test/?to=http%253A%252F%252Fu%253A***%2540h")
+        #expect(Redaction.url("http://a.test/?access%5Ftoken=T&x=1") == "http://a.test/?access%5Ftoken=***&x=1")
+        #expect(Redaction.url("http://a.test/cb#access_token=T&state=s") == "http://a.test/cb#access_token=***&state=s")
+        // A value with a stray % and no secret comes back as written.
+        #expect(Redaction.url("http://a.test/?q=100%&r=http%3A%2F%2Fh%2F") == "http://a.test/?q=100%&r=http%3A%2F%2Fh%2F")
+    }
+
+    /// A target line that is no URL (a space in it) still hides its query's tokens.
+    @Test func aMalformedURLHidesItsQueryTokens() {
+        #expect(
+            Redaction.malformedURL("http://h/?access_token=SECRET&x=a b") == "http://h/?access_token=***&x=a b")
+    }
+
+    /// Only a field name (a token) before a colon is a header: a sentence naming one is not.
+    @Test func aSentenceNamingACredentialFieldIsNotAHeader() {
+        let sentence = "the header X-Auth-Token has another value (neither is shown: it is a credential)"
+        #expect(Redaction.text(sentence) == sentence)
+        #expect(Redaction.text("X-Auth-Token: abc") == "X-Auth-Token: ***")
+    }
 }

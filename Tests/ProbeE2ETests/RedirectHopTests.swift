@@ -89,10 +89,14 @@ struct RedirectHopTests {
 
     @Test(.timeLimit(.minutes(1)), arguments: ["curl", "urlsession"])
     func credentialsGivenWithHeadersNeverReachAnotherHost(engine: String) async throws {
-        let headers = ["-H", "Authorization: Bearer FIRST-HOST-TOKEN", "-H", "Cookie: session=FIRST-HOST-SESSION"]
+        // X-Api-Key is a credential by the same rule that hides it in every output.
+        let headers = [
+            "-H", "Authorization: Bearer FIRST-HOST-TOKEN", "-H", "Cookie: session=FIRST-HOST-SESSION", "-H",
+            "X-Api-Key: FIRST-HOST-KEY",
+        ]
         let other = try await ProbeCall.run(
             ["--engine", engine, "-L"] + headers + [
-                "--expect-body", "server=127\\.0\\.0\\.2\\nauthorization=\\ncookie=\\n",
+                "--expect-body", "server=127\\.0\\.0\\.2\\nauthorization=\\ncookie=\\nx-api-key=\\n",
                 try Self.redirect(to: try Self.otherHost()),
             ])
         try other.expectSucceeded()
@@ -100,7 +104,8 @@ struct RedirectHopTests {
         let same = try E2EServers.current().url("http", "127.0.0.1", "HTTP_PORT", path: "/echo")
         let kept = try await ProbeCall.run(
             ["--engine", engine, "-L"] + headers + [
-                "--expect-body", "authorization=Bearer FIRST-HOST-TOKEN\\ncookie=session=FIRST-HOST-SESSION",
+                "--expect-body",
+                "authorization=Bearer FIRST-HOST-TOKEN\\ncookie=session=FIRST-HOST-SESSION\\nx-api-key=FIRST-HOST-KEY",
                 try Self.redirect(to: same),
             ])
         try kept.expectSucceeded()
@@ -111,5 +116,15 @@ struct RedirectHopTests {
         let call = try await ProbeCall.run(["-L", try Self.redirect(to: "ftp://127.0.0.2/file")])
         try call.expectFailed("redirectRefused", keywords: ["ftp://127.0.0.2/file"])
         #expect(try call.probe.urlError?.code == -1002, "\(call.json.summary)")
+    }
+
+    /// `-v -L` traces every hop in order, as `curl -v -L` does.
+    @Test(.timeLimit(.minutes(1)))
+    func theTraceShowsEveryHop() async throws {
+        let run = try await StagebuildProcess.run(["probe", "-v", "-L", try Self.redirect(to: try Self.otherHost())])
+        #expect(run.status == 0, "\(run.summary)")
+        let requests = run.stderr.split(separator: "\n").filter { $0.hasPrefix("> GET ") }
+        #expect(requests.count == 2 && requests.first?.contains("/redirect/to") == true, "\(run.summary)")
+        #expect(run.stderr.contains("< HTTP/1.1 302"), "\(run.summary)")
     }
 }

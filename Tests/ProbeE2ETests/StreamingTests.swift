@@ -77,6 +77,16 @@ struct StreamingTests {
         #expect(refused.reason == "engineRefusedURL" && refused.message?.contains("<stdin>:4") == true, "\(run.summary)")
     }
 
+    /// A line that is no URL is shown in its record with its query's tokens hidden, in every format.
+    @Test(.timeLimit(.minutes(1)), arguments: ["text", "json", "junit"])
+    func aMalformedLineShowsNoToken(format: String) async throws {
+        let servers = try E2EServers.current()
+        let line = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/?access_token=LINETOKEN&x=a b")
+        let run = try await Self.script("printf '%s\\n' '\(line)' | \"$SB\" probe --format \(format) --targets -")
+        #expect(run.status == 1, "\(run.summary)")
+        #expect(run.stdout.contains("access_token=***") && !run.output.contains("LINETOKEN"), "\(run.summary)")
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func standardInputWithoutAURLIsAnError() async throws {
         let run = try await Self.script("printf '# none\\n' | \"$SB\" probe --targets -")

@@ -16,7 +16,9 @@ struct TimeLimitTests {
         // a budget of its own made it 5 s. The runs' wall time is looser (processes start under load).
         try call.expectFailed("certificateNotTrusted")
         let total = try #require(try call.probe.timings?.totalMs)
-        #expect(total >= 2400 && total <= 3300, "the call outlived --max-time 3: \(total) ms")
+        // Room for a loaded machine (CI runs the suites side by side), below the 5 s of a look
+        // with its own budget.
+        #expect(total >= 2400 && total <= 4300, "the call outlived --max-time 3: \(total) ms")
         #expect(wall < 8, "\(wall) s")
     }
 
@@ -43,7 +45,8 @@ struct TimeLimitTests {
             try call.probe.certificateFromEvidence?.contains("no time was left within --max-time for a direct TLS handshake")
                 == true, "\(call.json.summary)")
         let total = try #require(try call.probe.timings?.totalMs)
-        #expect(total >= 1900 && total <= 2600, "\(total) ms")
+        // Room for a loaded machine, below the 7 s a direct look with its own 5 s would take.
+        #expect(total >= 1900 && total <= 4000, "\(total) ms")
     }
 }
 

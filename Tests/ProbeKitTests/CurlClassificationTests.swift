@@ -61,7 +61,7 @@ import Testing
         let reason = try classifier("https://api.test/", route: Self.authProxyRoute)
             .failure(
                 of: error(.recvError, connect: 407, heads: [ResponseHead(statusLine: "HTTP/1.1 407 Denied")]), secondLook: [])
-        #expect(reason.message.contains("rejected the credentials of user \"alice\""))
+        #expect(reason.message.contains("the credentials of user \"alice\" were not accepted"))
         #expect(reason.hint?.hasPrefix("check the user name and password given for \"alice\" in https_proxy;") == true)
         // One Via entry cannot tell a chain: the hint says where else the challenge may come from.
         #expect(reason.hint?.contains("if this proxy forwards to another one, that one may be asking") == true)
@@ -272,5 +272,15 @@ import Testing
     @Test func anExpectedStatusIsNeverTakenForAProxyRefusal() throws {
         let expectations = Expectations(statuses: try StatusList(parsing: "407"))
         #expect(try forwarded(407, expectations: expectations) == nil)
+    }
+
+    /// A body that ends before its announced length is an answer that broke off, at the target
+    /// also through a forwarding proxy: the head arrived.
+    @Test func anAnswerCutShortIsNotAConnectFailure() throws {
+        let reason = try classifier("http://api.test/", route: Self.authProxyRoute)
+            .failure(of: error(.partialFile, "transfer closed with 99900 bytes remaining to read"), secondLook: [])
+        #expect(reason.code == .noResponse && reason.hop == .target)
+        #expect(reason.message.hasPrefix("the answer from the target broke off"))
+        #expect(reason.appleError?.code == -1005)
     }
 }

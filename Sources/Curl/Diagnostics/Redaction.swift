@@ -96,7 +96,9 @@ public enum Redaction {
     private static func isSecretName(_ name: Substring.UTF8View) -> Bool {
         let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard let first = name.firstIndex(where: { !blank($0) }), let last = name.lastIndex(where: { !blank($0) }),
-            name.distance(from: first, to: last) < 128
+            name.distance(from: first, to: last) < 128,
+            // A field name is a token (RFC 9110 section 5.1): a sentence before a colon is none.
+            !name[first...last].contains(where: blank)
         else { return false }
         return isSecretHeaderName(String(decoding: name[first...last], as: UTF8.self))
     }
@@ -114,9 +116,9 @@ public enum Redaction {
         let bytes = text.utf8
         // Without an `@` or a `?` there is no user info and no query: the common case, checked
         // over contiguous bytes.
-        if bytes.withContiguousStorageIfAvailable({ !$0.contains(UInt8(ascii: "@")) && !$0.contains(UInt8(ascii: "?")) })
-            == true
-        {
+        if bytes.withContiguousStorageIfAvailable({
+            !$0.contains(UInt8(ascii: "@")) && !$0.contains(UInt8(ascii: "?")) && !$0.contains(UInt8(ascii: "#"))
+        }) == true {
             return text
         }
         let start = authorityStart(of: bytes)
@@ -143,8 +145,12 @@ public enum Redaction {
     public static func malformedURL(_ text: String) -> String {
         let bytes = text.utf8
         let start = authorityStart(of: bytes)
-        return secret(inUserInfoBefore: bytes[start...].lastIndex(of: UInt8(ascii: "@")), from: start, in: text)
+        let top =
+            secret(inUserInfoBefore: bytes[start...].lastIndex(of: UInt8(ascii: "@")), from: start, in: text)
             .map { masked($0, in: text) } ?? text
+        // Its query and fragment as a URL's: a malformed URL may still hold a token.
+        guard top.utf8.contains(UInt8(ascii: "=")) else { return top }
+        return queryValues(in: top)
     }
 
     /// Free text (a message from libcurl or a server, a trace line) with the user-info secret
@@ -194,8 +200,11 @@ public enum Redaction {
     }
 
     /// The text with the value of every secret query parameter (``isSecretQueryName(_:)``)
-    /// hidden: a name after `?`, `&` or `;`, then `=`, then the value up to `&`, `;`, `#`, white
-    /// space, a quote or an angle bracket.
+    /// hidden: a name after `?`, `&`, `;` or `#` (OAuth's implicit flow puts `access_token` in
+    /// the fragment), its percent-encoding decoded, then `=`, then the value up to `&`, `;`,
+    /// `#`, white space, a quote or an angle bracket. Another parameter's value that holds a
+    /// percent-encoded URL or query (`next=http%3A%2F%2Fuser%3Apw%40host`) is decoded, its
+    /// secrets hidden by the same rules, and encoded again.
     static func queryValues(in source: String) -> String {
         let bytes = Array(source.utf8)
         var output: [UInt8] = []
@@ -208,21 +217,92 @@ public enum Redaction {
             let byte = bytes[index]
             output.append(byte)
             index += 1
-            guard byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") else { continue }
+            guard
+                byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";")
+                    || byte == UInt8(ascii: "#")
+            else { continue }
             var nameEnd = index
             while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: "="), !endsValue(bytes[nameEnd]), nameEnd - index < 128 {
                 nameEnd += 1
             }
-            guard nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "="), nameEnd > index,
-                isSecretQueryName(String(decoding: bytes[index..<nameEnd], as: UTF8.self))
-            else { continue }
+            guard nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: "="), nameEnd > index else { continue }
             var valueEnd = nameEnd + 1
             while valueEnd < bytes.count, !endsValue(bytes[valueEnd]) { valueEnd += 1 }
-            output += bytes[index...nameEnd]
-            if valueEnd > nameEnd + 1 { output += "***".utf8 }
-            index = valueEnd
+            let value = bytes[(nameEnd + 1)..<valueEnd]
+            if isSecretQueryName(String(decoding: percentDecoded(bytes[index..<nameEnd]), as: UTF8.self)) {
+                output += bytes[index...nameEnd]
+                if !value.isEmpty { output += "***".utf8 }
+                index = valueEnd
+            } else if value.contains(UInt8(ascii: "%")), let nested = encodedSecretsHidden(value) {
+                output += bytes[index...nameEnd]
+                output += nested
+                index = valueEnd
+            }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A percent-encoded query value with the secrets of the URL or query it encodes hidden,
+    /// encoded again (every byte but unreserved ones and the `*` of `***`); `nil` when it
+    /// encodes none.
+    private static func encodedSecretsHidden(_ value: ArraySlice<UInt8>) -> [UInt8]? {
+        let bytes = percentDecoded(value)
+        // Each level decodes at least one escape, so nested encodings end.
+        guard bytes.count < value.count else { return nil }
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        let hidden: String
+        if decoded.contains("://") {
+            hidden = url(decoded)
+        } else if decoded.utf8.contains(UInt8(ascii: "=")) {
+            hidden = String(queryValues(in: "?" + decoded).dropFirst())
+        } else if let inner = encodedSecretsHidden(bytes[...]) {
+            // Encoded twice (a nested URL inside a nested URL's query).
+            hidden = String(decoding: inner, as: UTF8.self)
+        } else {
+            return nil
+        }
+        guard hidden != decoded else { return nil }
+        var encoded: [UInt8] = []
+        for byte in hidden.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "*"):
+                encoded.append(byte)
+            default:
+                let digits = Array("0123456789ABCDEF".utf8)
+                encoded += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+        }
+        return encoded
+    }
+
+    /// Bytes with `%XX` escapes decoded (RFC 3986 section 2.1); a `%` without two hex digits stays.
+    private static func percentDecoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+        let input = Array(bytes)
+        guard input.contains(UInt8(ascii: "%")) else { return input }
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var output: [UInt8] = []
+        var index = 0
+        while index < input.count {
+            if input[index] == UInt8(ascii: "%"), index + 2 < input.count, let high = hex(input[index + 1]),
+                let low = hex(input[index + 2])
+            {
+                output.append(high << 4 | low)
+                index += 3
+            } else {
+                output.append(input[index])
+                index += 1
+            }
+        }
+        return output
     }
 
     /// libcurl's trace line `Proxy auth using Basic with user 'NAME'` (and `Server auth ...`)

@@ -132,6 +132,12 @@ struct CurlFailureClassifier {
                 serverKey: Self.serverKeyHash(in: partial.debugLog), pinnedCount: settings.security.pinnedPublicKeys.count)
         case .proxy:
             return .proxyUnreachable(proxyAddress: proxyAddress, source: proxySource, tunnel: tunnel, detail: detail)
+        case .partialFile:
+            // A status and header arrived, through a proxy too: the target's answer broke off.
+            return .answerCutShort(hop: .target, detail: detail)
+        case .unsupportedProtocol where detail.contains("HTTP/0.9"):
+            // Bytes that are no HTTP/1 status line: libcurl refuses to read them as HTTP/0.9.
+            return .noResponse(hop: route.server != nil && !tunnel ? .proxy : .target, detail: detail)
         case .gotNothing, .recvError, .sendError, .weirdServerReply:
             if request.isHTTPS && partial.timings.appConnect == 0 && !isAtProxyTLS(partial) {
                 return .tlsHandshakeFailed(hop: .target, authority: request.authority, detail: detail)
@@ -229,7 +235,8 @@ struct CurlFailureClassifier {
             pems.isEmpty
             ? nil
             : CertificateChainCheck.check(
-                certificates: pems, caFile: settings.security.caFile, host: request.host, now: Int(time(nil)))
+                certificates: pems, caFile: settings.security.caFile, host: request.host, now: Int(time(nil)),
+                asTLSClient: true)
         let reason: FailureReason
         switch (check?.verifyError, alert) {
         case (Self.certificateHasExpired?, _), (nil, .certificateExpired):

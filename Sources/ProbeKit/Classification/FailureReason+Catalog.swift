@@ -152,13 +152,13 @@ extension FailureReason {
     ///   - authentication: the scheme setting the probe answered with.
     ///   - onConnect: whether it answered CONNECT (else a forwarded request).
     ///   - source: the setting that named the proxy.
-    ///   - via: the names in the answer's `Via`, the one nearest the target first: with two or
-    ///     more, a proxy behind the configured one asked, and the credentials never reached it
-    ///     (`Proxy-Authorization` is hop-by-hop, RFC 9110 section 11.7.2).
+    ///   - chain: the proxy behind the configured one that asked, with the evidence
+    ///     (``ProxyChainEvidence``): the credentials never reached it (`Proxy-Authorization` is
+    ///     hop-by-hop, RFC 9110 section 11.7.2); `nil` when nothing shows a chain.
     /// - Returns: the reason.
     public static func proxyAuthenticationRequired(
         status: String, challenges: [String], user: String?, authentication: ProxyAuthentication, onConnect: Bool,
-        source: ProxySource, via: [String] = []
+        source: ProxySource, chain: ProxyChainEvidence? = nil
     ) -> FailureReason {
         var message = "the proxy answered \(onConnect ? "CONNECT" : "the forwarded request") with \(status)"
         if !challenges.isEmpty { message += " and asks for \(challenges.joined(separator: ", "))" }
@@ -175,15 +175,18 @@ extension FailureReason {
             hint =
                 flag.map { "answer with a scheme it offers: \($0) (or --proxy-anyauth to let libcurl choose)" }
                 ?? "it offers no scheme curl speaks; use a proxy account with Basic, or an authenticating local proxy (cntlm, px) in front of it"
-        } else if let user, via.count >= 2, let asking = via.first {
+        } else if let user, let chain {
+            let asking = chain.asking
             message +=
-                "; it came from \(asking), a proxy behind the one configured (Via: \(via.joined(separator: ", "))): the "
+                "; it came from \(asking), a proxy behind the one configured (\(chain.evidence)): the "
                 + "credentials of user \"\(user)\" went to the first proxy only, which does not pass them on"
             hint =
                 "make the first proxy pass the credentials on or give its own (squid: cache_peer ... login=PASSTHRU or "
                 + "login=USER:PASSWORD; cntlm or px: the upstream account), or give \(asking) itself in \(source)"
         } else if let user {
-            message += "; it rejected the credentials of user \"\(user)\""
+            // One proxy's answer and a chain's look alike here (a relaying squid adds no Via to
+            // the CONNECT answer it passes on): say what is known.
+            message += "; the credentials of user \"\(user)\" were not accepted"
             hint =
                 "check the user name and password given for \"\(user)\" in \(source); if this proxy forwards to another "
                 + "one, that one may be asking: a forwarding proxy passes credentials on only when told to (squid: "
@@ -299,6 +302,23 @@ extension FailureReason {
             message: "no HTTP response from the \(hop)\(curlSays(detail))",
             hint: hop == .target ? "check that the port speaks HTTP (http://) or TLS (https://) as the URL says" : nil,
             appleError: .badServerResponse)
+    }
+
+    /// `noResponse` for an answer that broke off: its status and header arrived, its body ended
+    /// before the length it announced (`CURLE_PARTIAL_FILE`). An app on Apple platforms gets
+    /// -1005 `networkConnectionLost`.
+    ///
+    /// - Parameters:
+    ///   - hop: the target (through a forwarding proxy too: its answer's head arrived).
+    ///   - detail: libcurl's words.
+    /// - Returns: the reason.
+    public static func answerCutShort(hop: ProbeHop, detail: String) -> FailureReason {
+        FailureReason(
+            code: .noResponse, hop: hop,
+            message: "the answer from the \(hop) broke off: its body ended before the length it announced\(curlSays(detail))",
+            hint:
+                "check the server's logs for an error while it sent the body (a crash, a time limit, a proxy's body size limit)",
+            appleError: .networkConnectionLost)
     }
 
     /// `tlsHandshakeFailed`: TLS failed for a reason other than the certificate.
@@ -419,6 +439,13 @@ extension FailureReason {
             names.isEmpty
             ? "\(whose) does not name \(host) (the name asked for)"
             : "\(whose) names \(names.joined(separator: ", ")), not \(host) (the name asked for)"
+        // An IP address matches only an IP Address entry (RFC 6125 section 3.1.3.2 for
+        // RFC 5280's iPAddress): the same text as a DNS name does not count.
+        if names.contains(where: { $0.lowercased() == host.lowercased() }),
+            IPAddress.v4(parsing: host) != nil || IPAddress.v6(parsing: host) != nil
+        {
+            message += "; it carries \(host) as a DNS name, and an IP address must be an IP Address entry of its subjectAltName"
+        }
         if hop == .target {
             switch certificateFrom.origin {
             case .interceptor:

@@ -21,7 +21,8 @@ extension FailureReason {
     ) -> FailureReason {
         let who =
             answer.chainedProxy.map { "the proxy \($0), behind the one configured (Via: \(answer.via.joined(separator: ", ")))," }
-            ?? interceptor.map { "\($0), which intercepts TLS," } ?? "the proxy"
+            ?? interceptor.map { "\($0), which intercepts TLS," }
+            ?? answer.intermediary.map { "the intermediary \($0) (the proxy or one nearer the target)" } ?? "the proxy"
         let how =
             onConnect
             ? "it answered CONNECT with \(status)"
@@ -61,6 +62,11 @@ extension FailureReason {
                     + "handshake failed",
                 "the proxy checks \(authority)'s certificate on the client's behalf: check that certificate (expired, "
                     + "another name, an unknown CA) or the proxy's trust of it")
+        case .targetTLSTimedOut:
+            return reason(
+                .timeout, .target,
+                "\(who) connected to \(authority), but its TLS handshake did not finish within the proxy's time",
+                "check that \(authority) speaks TLS on that port and answers promptly")
         case .answerBroken:
             return reason(
                 .proxyBadGateway, .target,

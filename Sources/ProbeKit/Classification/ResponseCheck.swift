@@ -22,7 +22,7 @@ struct ResponseCheck {
                     return .proxyAuthenticationRequired(
                         status: shown, challenges: ProxyAnswer.challenges(in: fields), user: server.credentials?.shownName,
                         authentication: authentication, onConnect: false, source: source,
-                        via: ProxyErrorAnswer.viaNames(Self.values("via", in: fields)))
+                        chain: ProxyChainEvidence(fields: fields))
                 }
                 if Self.ownAnswerStatuses.contains(status), let answer = ProxyErrorAnswer(fields: fields, body: body) {
                     return .proxyOwnAnswer(
@@ -54,7 +54,7 @@ struct ResponseCheck {
             return .proxyAuthenticationRequired(
                 status: shown, challenges: ProxyAnswer.challenges(in: fields), user: route.server?.credentials?.shownName,
                 authentication: authentication, onConnect: true, source: source,
-                via: ProxyErrorAnswer.viaNames(Self.values("via", in: fields)))
+                chain: ProxyChainEvidence(fields: fields))
         case 403, 500...599:
             if let answer = ProxyErrorAnswer(fields: fields, body: []) {
                 return .proxyOwnAnswer(

@@ -1,3 +1,4 @@
+import Curl
 import Serialization
 
 /// Names the failure of a URLSession call from the `URLError` code and the text
@@ -103,7 +104,8 @@ struct URLSessionFailureClassifier {
     /// What is known of TLS: FoundationNetworking verifies chain and name always and shows no
     /// certificate.
     func tlsFacts(reason: FailureReason?) -> TLSFacts? {
-        guard request.isHTTPS else { return nil }
+        // A failure at the proxy's TLS: the tunnel never opened, no target certificate was seen.
+        guard request.isHTTPS, reason?.hop != .proxy else { return nil }
         switch reason?.code {
         case nil, .unexpectedStatus?, .expectationFailed?: return TLSFacts(chainVerified: true, nameVerified: true)
         case .hostNameMismatch?: return TLSFacts(chainVerified: true, nameVerified: false)
@@ -114,5 +116,23 @@ struct URLSessionFailureClassifier {
             .pinnedKeyMismatch?, .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .engineRefusedURL?:
             return nil
         }
+    }
+
+    /// The TLS facts of an `https://` proxy whose TLS failed: its certificate from the look at
+    /// it (``proxyChainRefused``), or what the reason says; `nil` for another proxy or failure.
+    ///
+    /// - Parameters:
+    ///   - reason: the call's failure.
+    ///   - proxyCertificate: the proxy's leaf from a look at it, if one was taken.
+    func proxyTLSFacts(reason: FailureReason?, proxyCertificate: PeerCertificate?) -> TLSFacts? {
+        guard route?.server?.scheme == .https, let reason, reason.hop == .proxy else { return nil }
+        var facts = CurlFailureClassifier.facts(of: proxyCertificate)
+        facts.secondLook = proxyCertificate != nil
+        switch reason.code {
+        case .certificateNotTrusted, .certificateExpired, .certificateNotYetValid: facts.chainVerified = false
+        case .hostNameMismatch: facts.nameVerified = false
+        default: return proxyCertificate == nil ? nil : facts
+        }
+        return facts
     }
 }

@@ -28,10 +28,16 @@ struct RedirectFollower {
         var current = request
         var hops: [RedirectHop] = []
         var warnings: [String] = []
+        // With -v, every hop's trace in order, as curl -v -L shows them.
+        var trace: String?
         while true {
             let remaining = settings.effectiveMaxTime - (clock.now - start).inSeconds
             var (result, location) = hop(current, max(remaining, 0.001))
             for warning in result.warnings where !warnings.contains(warning) { warnings.append(warning) }
+            if let hopTrace = result.trace {
+                trace = trace.map { "\($0)\n\(hopTrace)" } ?? hopTrace
+                result.trace = trace
+            }
             if let location, result.outcome == .succeeded, let status = result.httpStatus {
                 let shown = Redaction.url(location)
                 guard hops.count < settings.maxRedirects else {

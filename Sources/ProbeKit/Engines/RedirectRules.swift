@@ -14,9 +14,15 @@ public enum RedirectRules {
     /// asks a client to follow automatically (301, 302, 303, 307, 308). 304 and 305 are not.
     public static let followedStatuses: Set<Int> = [300, 301, 302, 303, 307, 308]
 
-    /// Header fields given with `-H` that carry credentials or name the origin: never sent to
-    /// another origin than the first URL's.
-    public static let originBoundFields: Set<String> = ["authorization", "cookie", "host"]
+    /// Header fields given with `-H` that are never sent to another origin than the first
+    /// URL's: `Host`, which names it, and every field whose value is a credential by the one
+    /// secret rule (``Redaction/isSecretHeaderName(_:)``: `Authorization`, `Cookie`, `X-Api-Key`,
+    /// `X-Auth-Token`, `Private-Token`, …), which curl limits to `Authorization` and `Cookie`.
+    ///
+    /// - Parameter name: the field name, in any case.
+    public static func isOriginBound(_ name: String) -> Bool {
+        name.lowercased() == "host" || Redaction.isSecretHeaderName(name)
+    }
 
     /// Whether two URLs share an origin: scheme, host and port (RFC 6454 section 4).
     ///
@@ -76,7 +82,7 @@ public enum RedirectRules {
         }
         next.body = body
         next.headers =
-            sameOrigin(next, first) ? first.headers : first.headers.filter { !originBoundFields.contains($0.name.lowercased()) }
+            sameOrigin(next, first) ? first.headers : first.headers.filter { !isOriginBound($0.name) }
         return .follow(next)
     }
 

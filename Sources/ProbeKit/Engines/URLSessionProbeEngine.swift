@@ -190,6 +190,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
             result.route = redirects.hops.last?.route ?? route
         }
         var classifier = URLSessionFailureClassifier(request: request, route: route, settings: settings)
+        var proxyCertificate: PeerCertificate?
         if let error {
             let code = (error as NSError).code
             if code == AppleClientError.cancelled.code, let cause = cancellation.cause {
@@ -205,12 +206,14 @@ public struct URLSessionProbeEngine: ProbeEngine {
                 let check = CertificateChainCheck.check(
                     certificates: chain.compactMap(\.pem), caFile: nil, host: proxy.host, now: Int(time(nil)))
                 classifier.proxyChainRefused = !chain.isEmpty && (check.verifyError != 0 || !check.hostMatches)
+                proxyCertificate = chain.first
             }
             let reason = Self.withHintForThisEngine(
                 classifier.failure(code: code, description: (error as NSError).localizedDescription))
             result.outcome = .failed(reason)
             result.message = reason.message
             result.tls = classifier.tlsFacts(reason: reason)
+            result.proxyTLS = classifier.proxyTLSFacts(reason: reason, proxyCertificate: proxyCertificate)
             result.connectStatus = classifier.connectStatus(in: (error as NSError).localizedDescription)
             return result
         }

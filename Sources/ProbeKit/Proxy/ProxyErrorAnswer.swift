@@ -23,6 +23,9 @@ struct ProxyErrorAnswer: Equatable {
         /// handshake (`ERR_SECURE_CONNECT_FAIL`, `tls_certificate_error`, `tls_protocol_error`,
         /// `tls_alert_received`).
         case targetTLSFailed
+        /// It connected to the target, whose TLS handshake did not finish in its time (squid's
+        /// page: `TLS code: TLS_CONNECT_TIMEOUT`).
+        case targetTLSTimedOut
         /// The target's answer broke off or was no valid HTTP (`ERR_READ_ERROR`,
         /// `ERR_ZERO_SIZE_OBJECT`, `ERR_INVALID_RESP`, `connection_terminated`, `http_response_incomplete`, …).
         case answerBroken
@@ -63,12 +66,15 @@ struct ProxyErrorAnswer: Equatable {
         if let squid = value("x-squid-error") {
             happening = Self.squidHappening[String(squid.prefix { $0 != " " })] ?? .unknown
         } else if let status = value("proxy-status") {
-            happening = Self.proxyStatusHappening(status)
+            (happening, intermediary) = Self.proxyStatusError(status)
         } else {
             happening = .unknown
         }
         via = Self.viaNames(fields.filter { $0.name.lowercased() == "via" }.map(\.value))
         pageWords = ProxyErrorPage.words(of: body)
+        if happening == .targetTLSFailed, pageWords?.contains("TLS_CONNECT_TIMEOUT") == true {
+            happening = .targetTLSTimedOut
+        }
         serverProduct = value("server").map { String($0.lowercased().prefix { $0 != "/" && $0 != " " }) }
     }
 
@@ -101,20 +107,29 @@ struct ProxyErrorAnswer: Equatable {
         "proxy_configuration_error": .proxyFault, "proxy_loop_detected": .proxyFault,
     ]
 
-    /// The happening of a `Proxy-Status` value: the `error` parameter of its first member that
-    /// has one (RFC 9209 section 2: a list, the member nearest the origin first, each a proxy's
-    /// name and its parameters; a member without the name is read too).
-    static func proxyStatusHappening(_ value: String) -> Happening {
+    /// The happening of a `Proxy-Status` value and the intermediary that reported it: the
+    /// `error` parameter of its first member that has one, and that member's name (RFC 9209
+    /// section 2: a list, the member nearest the origin first, each an intermediary's name and
+    /// its parameters; a member without the name is read too).
+    static func proxyStatusError(_ value: String) -> (Happening, intermediary: String?) {
         for member in value.split(separator: ",") {
-            for parameter in member.split(separator: ";") {
+            let parts = member.split(separator: ";")
+            for parameter in parts {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard pair.count == 2, pair[0].lowercased() == "error" else { continue }
-                return proxyStatusErrors[pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()]
+                let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.contains("=") ? nil : $0 }
+                let happening =
+                    proxyStatusErrors[pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()]
                     ?? .unknown
+                return (happening, name)
             }
         }
-        return .unknown
+        return (.unknown, nil)
     }
+
+    /// The intermediary a `Proxy-Status` member names for the error: it may be the configured
+    /// proxy or one nearer the origin (a CDN before it); `nil` without one.
+    var intermediary: String?
 
     /// The received-by names of `Via` values, in order (`1.1 parent (squid/5.7)` gives `parent`).
     static func viaNames(_ values: [String]) -> [String] {
@@ -225,5 +240,30 @@ enum ProxyErrorPage {
             words = words.replacingOccurrences(of: reference, with: character)
         }
         return words.split(separator: " ").joined(separator: " ")
+    }
+}
+
+/// What shows that an answer came from a proxy behind the configured one: `Via` with two or
+/// more entries (each proxy appends its own, RFC 9110 section 7.6.3; the first is nearest the
+/// target). squid's `X-Cache-Lookup` is no evidence: it names a squid's first port, not the one
+/// a request came to, so a squid with several ports would look like a chain.
+public struct ProxyChainEvidence: Sendable, Equatable {
+    /// The proxy that answered, as the evidence names it.
+    public var asking: String
+    /// The evidence in words, e.g. `"Via: parent, child"`.
+    public var evidence: String
+
+    /// Reads the evidence; `nil` when nothing shows a chain.
+    ///
+    /// - Parameters:
+    ///   - fields: the answer's header fields.
+    public init?(fields: [(name: String, value: String)]) {
+        let via = ProxyErrorAnswer.viaNames(fields.filter { $0.name.lowercased() == "via" }.map(\.value))
+        if via.count >= 2, let first = via.first {
+            asking = first
+            evidence = "Via: \(via.joined(separator: ", "))"
+            return
+        }
+        return nil
     }
 }

@@ -95,5 +95,24 @@ struct HTTPSProxyTests {
         let probe = try call.probe
         #expect(probe.hop == "proxy", "\(call.json.summary)")
         #expect(probe.hint?.contains("--proxy-cacert") == true, "\(call.json.summary)")
+        // The failure is the proxy's TLS: its facts are proxyTls's, the target's tls never began.
+        #expect(probe.tls == nil && probe.proxyTls?.chainVerified == false, "\(call.json.summary)")
+    }
+
+    /// Certificates the chain check refuses for what they are, not whom they trust: named as
+    /// through a plain proxy.
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [
+            ("TLS_SHA1_PORT", "CA signature digest algorithm too weak"), ("TLS_RSA1024_PORT", "EE certificate key too weak"),
+            ("TLS_CLIENT_ONLY_PORT", "extendedKeyUsage lacks serverAuth"),
+        ])
+    func aWeakOrWrongPurposeTargetCertificateIsNamed(portKey: String, words: String) async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run(Self.proxied(servers, portKey) + ["--cacert", servers["CA_CERT"]])
+        try call.expectFailed("certificateNotTrusted")
+        let probe = try call.probe
+        #expect(probe.message?.contains(words) == true, "\(call.json.summary)")
+        #expect(probe.hint?.contains("--cacert") == false, "\(call.json.summary)")
     }
 }
