@@ -52,8 +52,14 @@ struct ExporterE2ETests {
         return run.status == 0 && said.isEmpty ? nil : said
     }
 
-    static func writeConfig(_ servers: E2EServers) throws -> String {
+    /// A config file with `text`, in the temporary folder; its path.
+    static func configFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("exporter-\(UUID().uuidString).yml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func writeConfig(_ servers: E2EServers) throws -> String {
         let text = """
             modules:
               http_2xx:
@@ -85,8 +91,7 @@ struct ExporterE2ETests {
                 prober: tcp
 
             """
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        return try configFile(text)
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -188,17 +193,17 @@ struct ExporterE2ETests {
     @Test(.timeLimit(.minutes(1)))
     func anHTTPSTargetRedirectedToPlainHTTPIsNotSSL() throws {
         let servers = try E2EServers.current()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("exporter-\(UUID().uuidString).yml").path
-        try """
-        modules:
-          must_be_tls:
-            prober: http
-            http:
-              fail_if_not_ssl: true
-              tls_config:
-                ca_file: \(servers["CA_CERT"])
+        let path = try Self.configFile(
+            """
+            modules:
+              must_be_tls:
+                prober: http
+                http:
+                  fail_if_not_ssl: true
+                  tls_config:
+                    ca_file: \(servers["CA_CERT"])
 
-        """.write(toFile: path, atomically: true, encoding: .utf8)
+            """)
         let exporter = try RunningExporter(config: path)
         let echo = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/echo")
         let target = servers.url("https", "localhost", "TLS_VALID_PORT", path: "/redirect/to?to=\(echo)")
@@ -378,16 +383,16 @@ struct ExporterE2ETests {
         let upstreamURL = try upstream.line(within: .seconds(10))
         // SHA-256 of "hello".
         let digest = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString).yml").path
-        try """
-        modules:
-          post_hello:
-            prober: http
-            http:
-              method: POST
-              body: hello
-              fail_if_body_not_matches_regexp: ["\(digest)", "\\"method\\": *\\"POST\\""]
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let config = try Self.configFile(
+            """
+            modules:
+              post_hello:
+                prober: http
+                http:
+                  method: POST
+                  body: hello
+                  fail_if_body_not_matches_regexp: ["\(digest)", "\\"method\\": *\\"POST\\""]
+            """)
         let exporter = try RunningExporter(config: config)
         let answer = try #require(Self.get("\(exporter.url)/probe?module=post_hello&target=\(upstreamURL)/anything"))
         #expect(answer.body.contains("\nprobe_success 1\n"), "\(answer.body)")

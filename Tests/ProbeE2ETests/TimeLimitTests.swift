@@ -69,20 +69,20 @@ struct BodyLimitTests {
     @Test(.timeLimit(.minutes(1)))
     func theExportersForbiddenPatternSeesTheWholeBody() throws {
         let servers = try E2EServers.current()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("exporter-\(UUID().uuidString).yml").path
-        try """
-        modules:
-          no_error:
-            prober: http
-            http:
-              fail_if_body_matches_regexp: ["FATAL ERROR"]
-          complete_page:
-            prober: http
-            http:
-              fail_if_body_not_matches_regexp: ["</html>"]
-              body_size_limit: 4MB
+        let path = try ExporterE2ETests.configFile(
+            """
+            modules:
+              no_error:
+                prober: http
+                http:
+                  fail_if_body_matches_regexp: ["FATAL ERROR"]
+              complete_page:
+                prober: http
+                http:
+                  fail_if_body_not_matches_regexp: ["</html>"]
+                  body_size_limit: 4MB
 
-        """.write(toFile: path, atomically: true, encoding: .utf8)
+            """)
         let exporter = try ExporterE2ETests.RunningExporter(config: path)
         let huge = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/huge")
         let banner = try #require(ExporterE2ETests.get("\(exporter.url)/probe?module=no_error&target=\(huge)"))

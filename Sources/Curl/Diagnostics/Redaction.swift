@@ -229,7 +229,7 @@ public enum Redaction {
             var valueEnd = nameEnd + 1
             while valueEnd < bytes.count, !endsValue(bytes[valueEnd]) { valueEnd += 1 }
             let value = bytes[(nameEnd + 1)..<valueEnd]
-            if isSecretQueryName(String(decoding: percentDecoded(bytes[index..<nameEnd]), as: UTF8.self)) {
+            if isSecretQueryName(String(decoding: PercentEncoding.decodedBytes(bytes[index..<nameEnd]), as: UTF8.self)) {
                 output += bytes[index...nameEnd]
                 if !value.isEmpty { output += "***".utf8 }
                 index = valueEnd
@@ -246,7 +246,7 @@ public enum Redaction {
     /// encoded again (every byte but unreserved ones and the `*` of `***`); `nil` when it
     /// encodes none.
     private static func encodedSecretsHidden(_ value: ArraySlice<UInt8>) -> [UInt8]? {
-        let bytes = percentDecoded(value)
+        let bytes = PercentEncoding.decodedBytes(value)
         // Each level decodes at least one escape, so nested encodings end.
         guard bytes.count < value.count else { return nil }
         let decoded = String(decoding: bytes, as: UTF8.self)
@@ -262,47 +262,8 @@ public enum Redaction {
             return nil
         }
         guard hidden != decoded else { return nil }
-        var encoded: [UInt8] = []
-        for byte in hidden.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "*"):
-                encoded.append(byte)
-            default:
-                let digits = Array("0123456789ABCDEF".utf8)
-                encoded += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
-            }
-        }
-        return encoded
-    }
-
-    /// Bytes with `%XX` escapes decoded (RFC 3986 section 2.1); a `%` without two hex digits stays.
-    private static func percentDecoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
-        let input = Array(bytes)
-        guard input.contains(UInt8(ascii: "%")) else { return input }
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var output: [UInt8] = []
-        var index = 0
-        while index < input.count {
-            if input[index] == UInt8(ascii: "%"), index + 2 < input.count, let high = hex(input[index + 1]),
-                let low = hex(input[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(input[index])
-                index += 1
-            }
-        }
-        return output
+        // `***` stays readable.
+        return Array(PercentEncoding.encoded(hidden) { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "*") }.utf8)
     }
 
     /// libcurl's trace line `Proxy auth using Basic with user 'NAME'` (and `Server auth ...`)

@@ -232,8 +232,8 @@ public final class EasyHandle {
             // last one is the final response's, on the target's connection. One look per
             // response, not per header line. libcurl's "SSL connection using" line ends a
             // handshake too: a call refused after it (a pinned key that does not match) gets no
-            // status line. CURLINFO_TLS_SSL_PTR names the target's connection only, never an
-            // https:// proxy's.
+            // status line. Through an https:// proxy, CURLINFO_TLS_SSL_PTR names the proxy's
+            // session until the target's is up: ProbeKit sets such a session aside.
             if let handle, let data,
                 (type == CURLINFO_HEADER_IN && size >= 5
                     && UnsafeRawBufferPointer(start: data, count: 5).elementsEqual("HTTP/".utf8))

@@ -39,11 +39,6 @@ struct ResponseCheck {
     /// answer from the target (500, 502, 503, 504).
     static let ownAnswerStatuses: Set<Int> = [403, 500, 502, 503, 504]
 
-    /// Every value of a field, in order.
-    static func values(_ name: String, in fields: [(name: String, value: String)]) -> [String] {
-        fields.filter { $0.name.lowercased() == name }.map(\.value)
-    }
-
     /// The failure for a proxy's non-2xx answer to CONNECT (RFC 9110 section 9.3.6).
     func connectFailure(status: Int, statusLine: String?, fields: [(name: String, value: String)]) -> FailureReason {
         let shown = ProxyAnswer.status(line: statusLine, code: status)

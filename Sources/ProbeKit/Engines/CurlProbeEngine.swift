@@ -110,10 +110,11 @@ public struct CurlProbeEngine: ProbeEngine {
         let answeredInside =
             request.isHTTPS && route.server != nil && response.statusCode >= 400
             ? response.heads.last.flatMap { ProxyErrorAnswer(fields: CurlFailureClassifier.fields($0), body: response.body) }
-                .flatMap { $0.provesInterception ? (evidence: $0.evidence, product: $0.product) : nil } : nil
+                .flatMap { $0.provesInterception ? $0 : nil } : nil
         classifier.certificateFrom = certificateSource(
-            request, route: route, chain: chain, answeredInside: answeredInside, cancellation: cancellation,
-            deadline: deadline)
+            request, route: route, chain: chain,
+            answeredInside: answeredInside.map { (evidence: $0.evidence, product: $0.product) },
+            cancellation: cancellation, deadline: deadline)
         let location = failure == nil ? Self.redirectToFollow(response, settings: settings) : nil
         var reason =
             failure.map { classifier.failure(of: $0, secondLook: secondLook, proxyCertificate: proxyCertificate) }
@@ -141,7 +142,9 @@ public struct CurlProbeEngine: ProbeEngine {
         if request.isHTTPS {
             result.certificateFrom = classifier.certificateFrom
             if let from = classifier.certificateFrom, from.origin == .interceptor, let issuer = chain.first?.issuer {
-                if let reason = Self.interceptorsOwnAnswer(result, request: request, response: response, source: from) {
+                if let reason = Self.interceptorsOwnAnswer(
+                    result, request: request, response: response, answer: answeredInside, source: from)
+                {
                     result.outcome = .failed(reason)
                     result.message = reason.message
                 }
@@ -192,8 +195,16 @@ public struct CurlProbeEngine: ProbeEngine {
     /// `X-Squid-Error`), or for a 502, 503 or 504 of an interceptor that names itself in its
     /// issuer (mitmproxy's pages carry no such field: "Certificate verify failed: certificate
     /// has expired"). Its error code and page choose the words (``FailureReason/proxyOwnAnswer``).
+    ///
+    /// - Parameters:
+    ///   - result: the call's result so far.
+    ///   - request: the call.
+    ///   - response: what it received.
+    ///   - answer: the answer's error page fields that prove interception, read once by the caller.
+    ///   - source: whose certificate the call saw.
     static func interceptorsOwnAnswer(
-        _ result: ProbeResult, request: ProbeRequest, response: CurlResponse, source: CertificateSource
+        _ result: ProbeResult, request: ProbeRequest, response: CurlResponse, answer fromFields: ProxyErrorAnswer?,
+        source: CertificateSource
     ) -> FailureReason? {
         guard case .failed(let reason) = result.outcome, reason.code == .unexpectedStatus, reason.hop == .target,
             let status = result.httpStatus, ResponseCheck.ownAnswerStatuses.contains(status)
@@ -201,9 +212,7 @@ public struct CurlProbeEngine: ProbeEngine {
         let product = source.product ?? "the interceptor"
         let head = response.heads.last
         let answer: ProxyErrorAnswer
-        if let fromFields = ProxyErrorAnswer(fields: CurlFailureClassifier.fields(head), body: response.body),
-            fromFields.provesInterception
-        {
+        if let fromFields {
             answer = fromFields
         } else if [502, 503, 504].contains(status), source.product != nil {
             answer = ProxyErrorAnswer(evidence: "the certificate's issuer names \(product)", body: response.body)

@@ -18,12 +18,9 @@ enum ProxyAnswer {
     /// The field that shows `fields` belong to an answer the proxy made itself, as
     /// `"Name: value"`, or `nil`.
     static func evidence(in fields: [(name: String, value: String)]) -> String? {
-        func value(_ name: String) -> String? {
-            fields.first { $0.name.lowercased() == name }?.value
-        }
-        if let squid = value("x-squid-error") { return "X-Squid-Error: \(squid)" }
-        if let status = value("proxy-status"), status.contains("error=") { return "Proxy-Status: \(status)" }
-        if let server = value("server") {
+        if let squid = value("x-squid-error", in: fields) { return "X-Squid-Error: \(squid)" }
+        if let status = value("proxy-status", in: fields), status.contains("error=") { return "Proxy-Status: \(status)" }
+        if let server = value("server", in: fields) {
             let product = server.lowercased().prefix { $0 != "/" && $0 != " " }
             if proxyProducts.contains(String(product)) { return "Server: \(server)" }
         }
@@ -32,7 +29,25 @@ enum ProxyAnswer {
 
     /// Every `Proxy-Authenticate` field value, in order (RFC 9110 section 11.7.1).
     static func challenges(in fields: [(name: String, value: String)]) -> [String] {
-        fields.filter { $0.name.lowercased() == "proxy-authenticate" }.map(\.value)
+        values("proxy-authenticate", in: fields)
+    }
+
+    /// Every value of a field, in order.
+    ///
+    /// - Parameters:
+    ///   - name: the field name in lower case.
+    ///   - fields: the header fields.
+    static func values(_ name: String, in fields: [(name: String, value: String)]) -> [String] {
+        fields.filter { $0.name.lowercased() == name }.map(\.value)
+    }
+
+    /// The first value of a field, or `nil` without one.
+    ///
+    /// - Parameters:
+    ///   - name: the field name in lower case.
+    ///   - fields: the header fields.
+    static func value(_ name: String, in fields: [(name: String, value: String)]) -> String? {
+        fields.first { $0.name.lowercased() == name }?.value
     }
 
     /// The auth-scheme of every challenge the proxy offers, in order, each once (RFC 9110

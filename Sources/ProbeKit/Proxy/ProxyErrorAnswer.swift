@@ -61,21 +61,20 @@ struct ProxyErrorAnswer: Equatable {
     ///   - body: its body bytes (the first 64 KiB are read).
     init?(fields: [(name: String, value: String)], body: [UInt8]) {
         guard let evidence = ProxyAnswer.evidence(in: fields) else { return nil }
-        func value(_ name: String) -> String? { fields.first { $0.name.lowercased() == name }?.value }
         self.evidence = evidence
-        if let squid = value("x-squid-error") {
+        if let squid = ProxyAnswer.value("x-squid-error", in: fields) {
             happening = Self.squidHappening[String(squid.prefix { $0 != " " })] ?? .unknown
-        } else if let status = value("proxy-status") {
+        } else if let status = ProxyAnswer.value("proxy-status", in: fields) {
             (happening, intermediary) = Self.proxyStatusError(status)
         } else {
             happening = .unknown
         }
-        via = Self.viaNames(fields.filter { $0.name.lowercased() == "via" }.map(\.value))
+        via = Self.viaNames(ProxyAnswer.values("via", in: fields))
         pageWords = ProxyErrorPage.words(of: body)
         if happening == .targetTLSFailed, pageWords?.contains("TLS_CONNECT_TIMEOUT") == true {
             happening = .targetTLSTimedOut
         }
-        serverProduct = value("server").map { String($0.lowercased().prefix { $0 != "/" && $0 != " " }) }
+        serverProduct = ProxyAnswer.value("server", in: fields).map { String($0.lowercased().prefix { $0 != "/" && $0 != " " }) }
     }
 
     /// squid's error page names (`/usr/share/squid/errors/templates`) by what they report.
@@ -258,7 +257,7 @@ public struct ProxyChainEvidence: Sendable, Equatable {
     /// - Parameters:
     ///   - fields: the answer's header fields.
     public init?(fields: [(name: String, value: String)]) {
-        let via = ProxyErrorAnswer.viaNames(fields.filter { $0.name.lowercased() == "via" }.map(\.value))
+        let via = ProxyErrorAnswer.viaNames(ProxyAnswer.values("via", in: fields))
         if via.count >= 2, let first = via.first {
             asking = first
             evidence = "Via: \(via.joined(separator: ", "))"

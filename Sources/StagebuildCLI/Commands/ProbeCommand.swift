@@ -210,7 +210,8 @@ enum ProbeCommand: Subcommand {
         if let failure = calls.failure { throw CommandFailure.error(.dataError, failure) }
         if calls.isEmpty { throw CommandFailure.error(.dataError, "--targets - holds no URL") }
         let cause = runner.cancellation.cause
-        if let line = calls.lastLineBeforeCut, let cause {
+        let cutAfter = calls.lastLineBeforeCut
+        if let line = cutAfter, let cause {
             context.warn("stopped reading --targets - after line \(line): \(cause)")
         }
         switch cause {
@@ -219,7 +220,7 @@ enum ProbeCommand: Subcommand {
         case .hungUp: return .hungUp
         default:
             // Targets never read are calls never made, as those a --deadline left unstarted.
-            return summary.allSucceeded && calls.lastLineBeforeCut == nil ? .success : .checkFailed
+            return summary.allSucceeded && cutAfter == nil ? .success : .checkFailed
         }
     }
 }

@@ -167,7 +167,7 @@ final class ProbeCalls: ProbeRequestSource, @unchecked Sendable {
         while true {
             let chunk = read(65_536)
             if chunk.isEmpty {
-                let failure = pending.isEmpty ? nil : add(pending[...], firstLine: nextLine)
+                let failure = pending.isEmpty ? nil : add(pending[...], firstLine: nextLine, lastLine: nextLine)
                 end(failure: failure)
                 return
             }
@@ -180,11 +180,12 @@ final class ProbeCalls: ProbeRequestSource, @unchecked Sendable {
                 continue
             }
             let lines = pending[...lastNewline]
-            if let failure = add(lines, firstLine: nextLine) {
+            let lastLine = nextLine + lines.count(where: { $0 == UInt8(ascii: "\n") }) - 1
+            if let failure = add(lines, firstLine: nextLine, lastLine: lastLine) {
                 end(failure: failure)
                 return
             }
-            nextLine += lines.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            nextLine = lastLine + 1
             pending.removeSubrange(...lastNewline)
             guard mayGrow else { return }
         }
@@ -192,8 +193,12 @@ final class ProbeCalls: ProbeRequestSource, @unchecked Sendable {
 
     /// Adds whole lines, waking the workers that wait for them.
     ///
+    /// - Parameters:
+    ///   - lines: the lines' bytes.
+    ///   - firstLine: the 1-based number of the first of them.
+    ///   - lastLine: the number of the last of them.
     /// - Returns: why they could not be added, or `nil`.
-    private func add(_ lines: ArraySlice<UInt8>, firstLine: Int) -> String? {
+    private func add(_ lines: ArraySlice<UInt8>, firstLine: Int, lastLine: Int) -> String? {
         // A line that is not UTF-8 keeps its place: as a target it fails with the parser's
         // reason, where a file would be refused whole before the run.
         let text = String(decoding: lines, as: UTF8.self)
@@ -205,7 +210,7 @@ final class ProbeCalls: ProbeRequestSource, @unchecked Sendable {
         } catch {
             return "--targets - holds more than 4 GiB of URLs"
         }
-        linesRead = firstLine - 1 + lines.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        linesRead = lastLine
         condition.broadcast()
         return nil
     }
