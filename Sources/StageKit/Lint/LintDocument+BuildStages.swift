@@ -46,6 +46,28 @@ extension LintDocument {
         stage.entryIndices.map { entries[$0] }
     }
 
+    /// The index in `stages` of the build stage an instruction belongs to.
+    ///
+    /// - Parameter entryIndex: The instruction's index in `entries`.
+    func stageIndex(ofEntry entryIndex: Int) -> Int? {
+        stages.firstIndex { $0.fromIndex == entryIndex || $0.entryIndices.contains(entryIndex) }
+    }
+
+    /// A build stage and the earlier stages it is built on, nearest first: the instructions an
+    /// image of the stage inherits (`ENV`, `ENTRYPOINT`, `USER`).
+    ///
+    /// - Parameter stageIndex: An index in `stages`.
+    func stageChain(of stageIndex: Int) -> [Int] {
+        let parents = parentStages
+        var chain: [Int] = []
+        var current: Int? = stageIndex
+        while let index = current, !chain.contains(index) {
+            chain.append(index)
+            current = parents[index]
+        }
+        return chain
+    }
+
     /// The names of all build stages, lower-cased.
     var stageNames: Set<String> { Set(stages.compactMap(\.alias)) }
 

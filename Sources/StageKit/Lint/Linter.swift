@@ -39,6 +39,11 @@ public struct Linter: Sendable {
         SB031MisplacedParserDirective(),
         SB032MaintainerDeprecated(),
         SB033UntrustedRegistry(),
+        SB036VariableInExecForm(),
+        SB037BuildArgumentReadAtRunTime(),
+        SB038PipefailUnderDash(),
+        SB039InsecureRunOption(),
+        SB040ToolInstallWithoutVersion(),
     ]
 
     /// Every rule a finding can name, in id order: the rules that check a document, then the

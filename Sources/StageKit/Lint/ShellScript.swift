@@ -4,8 +4,9 @@ import DockerfileSyntax
 /// rules to see which programs run with which arguments: words with quotes and escapes
 /// removed, `&&`, `||`, `;`, `|`, `&` and new lines between commands, `\` line continuations,
 /// comments, redirections (a redirection's target is not an argument) and the bodies of the
-/// script's own here-documents (data, not commands) skipped. Command substitutions stay inside
-/// their word as written; `sh -c SCRIPT` is read into the commands of SCRIPT as well.
+/// script's own here-documents (data, not commands) skipped. Command substitutions (`$(…)`
+/// and backquotes) stay inside their word as written, and their own commands are read into the
+/// command's `substitutions`; `sh -c SCRIPT` is read into the commands of SCRIPT as well.
 ///
 /// Variables are never expanded: `$NAME` stays in the word as written.
 struct ShellScript: Sendable {
@@ -42,6 +43,11 @@ struct ShellScript: Sendable {
         /// The files its output redirections write, e.g. `/etc/apt/sources.list.d/x.list` for
         /// `> /etc/apt/sources.list.d/x.list` (quotes removed).
         var outputTargets: [String] = []
+        /// The commands of the command substitutions in its words (`$(…)`, backquotes and the
+        /// process substitutions `<(…)` and `>(…)`, not `$((…))` arithmetic), in the order they
+        /// are written; each holds its own nested ones.
+        /// The shell runs them before the command itself.
+        var substitutions: [Command] = []
         /// What follows it.
         var separator: Separator
         /// Where `invocation` starts in `words`, found once: rules ask for the program of
@@ -112,6 +118,10 @@ struct ShellScript: Sendable {
         /// The words after the program.
         var arguments: ArraySlice<Word> { invocation.dropFirst() }
 
+        /// The commands of its substitutions (theirs first, in turn), then the command itself:
+        /// the order the shell runs them in.
+        var inRunOrder: [Command] { substitutions.flatMap(\.inRunOrder) + [self] }
+
         /// True when the command runs a POSIX-like shell (`sh`, `bash`, `dash`, …).
         var runsShell: Bool { program.map { ShellScript.shells.contains($0) } ?? false }
 
@@ -172,6 +182,14 @@ struct ShellScript: Sendable {
             let words = command.words.map { Word(text: $0.text, isQuoted: $0.isQuoted, location: locate($0.offset)) }
             var made = Command(words: words, heredocDelimiters: command.heredocs, separator: command.separator)
             made.outputTargets = command.outputTargets
+            if depth < 3 {
+                for substitution in command.words.flatMap(\.substitutions) {
+                    var reader = Reader(scalars: Array(substitution.text.unicodeScalars))
+                    reader.run()
+                    made.substitutions += Self.commands(
+                        of: reader.commands, locate: { locate(substitution.offset + $0) }, depth: depth + 1)
+                }
+            }
             commands.append(made)
             if depth < 3, let script = made.shellCommandWord {
                 var reader = Reader(scalars: Array(script.text.unicodeScalars))
@@ -205,6 +223,8 @@ private struct Reader {
         var text: String
         var isQuoted: Bool
         var offset: Int
+        /// The command substitutions inside the word: each one's text and where it starts.
+        var substitutions: [(offset: Int, text: String)] = []
     }
 
     struct RawCommand {
@@ -221,6 +241,14 @@ private struct Reader {
     var heredocs: [String] = []
     var outputTargets: [String] = []
     var pendingBodies: [(delimiter: String, stripsTabs: Bool)] = []
+    /// The command substitutions of the word being read.
+    var substitutions: [(offset: Int, text: String)] = []
+    /// One entry per `case … in` being read, innermost last: `true` while its patterns are read
+    /// (where `|` separates alternatives and `)` ends the list), `false` in an item's commands.
+    var cases: [Bool] = []
+
+    /// Whether the reader is in the pattern list of a `case` item.
+    var readsPatterns: Bool { cases.last == true }
 
     init(scalars: [Unicode.Scalar]) {
         self.scalars = scalars
@@ -230,6 +258,7 @@ private struct Reader {
 
     mutating func run() {
         while let scalar = at(index) {
+            if readsPatterns && readPatternDelimiter(scalar) { continue }
             switch scalar {
             case " ", "\t", "\r":
                 index += 1
@@ -240,8 +269,11 @@ private struct Reader {
             case "#":
                 while let next = at(index), next != "\n" { index += 1 }
             case ";":
-                index += at(index + 1) == ";" ? 2 : 1
+                // `;;`, `;&` and `;;&` end a case item: the next words are its patterns.
+                let endsItem = at(index + 1) == ";" || at(index + 1) == "&"
+                index += endsItem ? (at(index + 2) == "&" ? 3 : 2) : 1
                 end(.sequence)
+                if endsItem && !cases.isEmpty { cases[cases.count - 1] = true }
             case "&":
                 if at(index + 1) == "&" {
                     index += 2
@@ -273,12 +305,43 @@ private struct Reader {
                     !word.isQuoted && !word.text.isEmpty && word.text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
                 if isDescriptor, let next = at(index), next == "<" || next == ">" {
                     redirect()
-                } else {
+                } else if words.isEmpty && !word.isQuoted && word.text == "esac" && !cases.isEmpty {
+                    cases.removeLast()
+                } else if !readsPatterns {
                     words.append(word)
+                    if startsCase {
+                        end(.sequence)
+                        cases.append(true)
+                    }
                 }
             }
         }
         end(.end)
+    }
+
+    /// Whether the words read so far are `case WORD in`, after keywords such as `then` or `do`.
+    var startsCase: Bool {
+        let count = words.count
+        guard count >= 3, words[count - 3].text == "case", words[count - 1].text == "in", !words[count - 1].isQuoted
+        else { return false }
+        return words[..<(count - 3)].allSatisfy { ["then", "do", "else", "{", "!"].contains($0.text) }
+    }
+
+    /// Reads `|`, `(` and `)` in a case item's pattern list, which are no operators there
+    /// (POSIX, "Case Conditional Construct"): the patterns are no command. Returns whether the
+    /// scalar was read.
+    mutating func readPatternDelimiter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "|", "(":
+            index += 1
+        case ")":
+            index += 1
+            words = []
+            cases[cases.count - 1] = false
+        default:
+            return false
+        }
+        return true
     }
 
     mutating func end(_ separator: ShellScript.Separator) {
@@ -295,15 +358,17 @@ private struct Reader {
         let start = index
         var text = String.UnicodeScalarView()
         var isQuoted = false
+        substitutions = []
         loop: while let scalar = at(index) {
             switch scalar {
             case " ", "\t", "\n", "\r", ";", "&", "|", "(", ")":
                 break loop
             case "<", ">":
+                // Process substitution: its commands run as a command substitution's do.
                 guard at(index + 1) == "(" else { break loop }
                 text.append(scalar)
                 index += 1
-                group(into: &text, open: "(", close: ")")
+                commandSubstitution(into: &text)
             case "\\":
                 if at(index + 1) == "\n" {
                     index += 2
@@ -330,7 +395,7 @@ private struct Reader {
                 text.append(scalar)
                 index += 1
                 if at(index) == "(" {
-                    group(into: &text, open: "(", close: ")")
+                    commandSubstitution(into: &text)
                 } else if at(index) == "{" {
                     group(into: &text, open: "{", close: "}")
                 }
@@ -341,7 +406,17 @@ private struct Reader {
                 index += 1
             }
         }
-        return RawWord(text: String(text), isQuoted: isQuoted, offset: start)
+        return RawWord(text: String(text), isQuoted: isQuoted, offset: start, substitutions: substitutions)
+    }
+
+    /// Copies `(…)` after a `$` as written, and keeps its inside as a command substitution
+    /// unless it is `$((…))` arithmetic.
+    mutating func commandSubstitution(into text: inout String.UnicodeScalarView) {
+        let open = index
+        group(into: &text, open: "(", close: ")")
+        guard at(open + 1) != "(" else { return }
+        let end = scalars[index - 1] == ")" ? index - 1 : index
+        substitutions.append((open + 1, String(String.UnicodeScalarView(scalars[(open + 1)..<max(open + 1, end)]))))
     }
 
     mutating func doubleQuoted(into text: inout String.UnicodeScalarView) {
@@ -349,10 +424,14 @@ private struct Reader {
             if scalar == "\\", let next = at(index + 1), "$`\"\\\n".unicodeScalars.contains(next) {
                 if next != "\n" { text.append(next) }
                 index += 2
-            } else if scalar == "$", at(index + 1) == "(" || at(index + 1) == "{" {
+            } else if scalar == "$", at(index + 1) == "(" {
                 text.append(scalar)
                 index += 1
-                group(into: &text, open: scalars[index], close: scalars[index] == "(" ? ")" : "}")
+                commandSubstitution(into: &text)
+            } else if scalar == "$", at(index + 1) == "{" {
+                text.append(scalar)
+                index += 1
+                group(into: &text, open: "{", close: "}")
             } else if scalar == "`" {
                 backquoted(into: &text)
             } else {
@@ -396,18 +475,27 @@ private struct Reader {
         }
     }
 
+    /// Copies a backquoted command substitution as written and keeps its inside, where a
+    /// backslash before `` ` ``, `$` or `\\` stands for that character alone.
     mutating func backquoted(into text: inout String.UnicodeScalarView) {
         text.append("`")
         index += 1
+        let start = index
+        var inside = String.UnicodeScalarView()
         while let scalar = at(index) {
             text.append(scalar)
             index += 1
-            if scalar == "`" { return }
+            if scalar == "`" { break }
             if scalar == "\\", let next = at(index) {
                 text.append(next)
                 index += 1
+                if !"`$\\".unicodeScalars.contains(next) { inside.append(scalar) }
+                inside.append(next)
+            } else {
+                inside.append(scalar)
             }
         }
+        substitutions.append((start, String(inside)))
     }
 
     /// Reads a redirection operator and its target, which is not an argument of the command.

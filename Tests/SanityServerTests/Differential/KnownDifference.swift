@@ -363,15 +363,17 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
         return true
     }
 
-    /// nginx refuses a Content-Length sent twice or as a list, even of one repeated number.
+    /// nginx refuses a second Content-Length line as soon as it arrives, whatever the values and
+    /// before the head ends (a field it keeps once), and a list even of one repeated number; serve
+    /// reads identical values as one length and decides at the end of the head.
     static func refuseIdenticalContentLengths(_ message: inout RawMessage) -> Bool {
-        let values = message.values(named: "content-length").flatMap {
-            $0.split(separator: ",", omittingEmptySubsequences: false)
-        }
-        .map { $0.trimmingCharacters(in: .init(charactersIn: " \t")) }
-        guard values.count > 1, Set(values).count == 1, let first = values.first, !first.isEmpty,
-            first.utf8.allSatisfy({ (0x30...0x39).contains($0) })
-        else { return false }
+        let lines = message.values(named: "content-length")
+        let values = lines.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.trimmingCharacters(in: .init(charactersIn: " \t")) }
+        let identicalList =
+            values.count > 1 && Set(values).count == 1
+            && values.first.map { !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } } == true
+        guard lines.count > 1 || identicalList else { return false }
         message.refuse()
         return true
     }

@@ -52,6 +52,11 @@ import YAML
                 "SB013 is enforced by policy.yaml: no pragma switches it off",
                 "SB013 is enforced by policy.yaml: no pragma switches it off",
             ])
+        // The fix is a choice between the pragma and the config, not the pragma's syntax.
+        #expect(
+            findings.filter { $0.ruleID == "SB016" }.map(\.hint)
+                == Array(
+                    repeating: "remove the pragma, or take SB013 out of enforced in policy.yaml", count: 2))
     }
 
     @Test(arguments: [

@@ -52,6 +52,60 @@ import Testing
         #expect(findings.first?.message == "ARG NPM_TOKEN looks like a secret; build arguments are kept in the image history")
     }
 
+    // MARK: Checks SB028 and SB010 know, and the kinds of input they missed
+
+    @Test func everyKindOfVerificationCountsAsACheck() throws {
+        let download = "RUN curl -fsSLo k.tgz https://example.com/k.tgz && "
+        let checks = [
+            #"echo "$K_SHA  k.tgz" | shasum -a 256 -c"#, "gpgv --keyring ./k.gpg k.tgz.sig k.tgz", "minisign -Vm k.tgz -P RWQ",
+            "cosign verify-blob --certificate-identity x --signature k.sig k.tgz", "b2sum -c k.b2",
+            "slsa-verifier verify-artifact k.tgz --provenance-path k.intoto.jsonl --source-uri github.com/x/k",
+            #"[ "$(sha256sum k.tgz | cut -d' ' -f1)" = "$K_SHA" ]"#, #"echo "$K_SHA k.tgz" | sha256sum --check --status"#,
+            "gh attestation verify k.tgz --owner x",
+        ]
+        for check in checks {
+            #expect(try findings(download + check + " && tar xzf k.tgz\n", rule: "SB028") == [], "\(check)")
+        }
+        #expect(try findings(download + "echo checked && tar xzf k.tgz\n", rule: "SB028").count == 1)
+    }
+
+    @Test func aDownloadVerifiedInALaterRunOfItsStageIsChecked() throws {
+        let text = """
+            FROM golang:1.22-alpine AS build
+            RUN curl -s https://example.com/minio -o /go/bin/minio && chmod +x /go/bin/minio
+            RUN curl -s https://example.com/mc -o /go/bin/mc && chmod +x /go/bin/mc
+            RUN minisign -Vqm /go/bin/minio -x /go/bin/minio.minisig -P RWQ
+            FROM alpine:3.20
+            RUN minisign -Vqm /go/bin/mc -x /go/bin/mc.minisig -P RWQ
+
+            """
+        #expect(
+            try findings(text, rule: "SB028") == [
+                "3:62 chmod makes executable /go/bin/mc, downloaded by curl, without a checksum check"
+            ])
+    }
+
+    @Test func quotedAndVariableURLsInAddAreDownloads() throws {
+        let text = """
+            ARG BASE=https://example.com
+            FROM alpine:3.20
+            ARG BASE
+            ADD "https://example.com/b.tar.gz" /b1
+            ADD --chmod=755 'https://example.com/c' "/usr/bin/c"
+            ADD ${BASE}/d.tar.gz /d
+            ADD --checksum=sha256:7c9bbe5ec9b3fb774e8fa0f54247e93c34ddf8e5d16fe3073420de0ae81a262d "https://example.com/e" /e
+            ADD "vendor/f.tar.gz" /f
+
+            """
+        #expect(try findings(text, rule: "SB010").map { $0.prefix(4) } == ["4:5 ", "5:17", "6:5 "])
+    }
+
+    @Test func aPipeInACaseItemsPatternsIsNoPipe() throws {
+        let text =
+            "FROM debian:bookworm-slim\nRUN case \"$(dpkg --print-architecture)\" in amd64 | arm64) echo ok ;; *) exit 1 ;; esac\n"
+        #expect(try findings(text, rule: "SB027") == [])
+    }
+
     // MARK: SB001 and SB002 see through global arguments
 
     @Test func fromWithAGlobalArgumentIsChecked() throws {

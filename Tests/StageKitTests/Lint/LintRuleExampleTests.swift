@@ -38,7 +38,9 @@ struct LintRuleExample: Sendable, CustomTestStringConvertible {
         for finding in findings {
             #expect(finding.ruleID == rule.id)
             #expect(finding.severity == rule.severity)
-            #expect(finding.hint == rule.hint)
+            // SB016's finding on an enforced rule carries its own fix (the pragma's syntax is fine).
+            let ownHint = rule.id == "SB016" && finding.message.contains("is enforced by")
+            #expect(finding.hint == rule.hint || ownHint)
             #expect(!finding.message.isEmpty && !finding.message.hasSuffix("."))
             let line = try #require(lines.indices.contains(finding.line - 1) ? lines[finding.line - 1] : nil)
             #expect(finding.column >= 1 && finding.column <= max(1, line.unicodeScalars.count))
@@ -78,7 +80,8 @@ struct LintRuleExample: Sendable, CustomTestStringConvertible {
             "SB025": "gem-install-without-version", "SB026": "cargo-install-without-version-or-locked",
             "SB027": "pipe-without-pipefail", "SB028": "download-without-checksum", "SB029": "arg-without-default-in-from",
             "SB030": "invalid-onbuild-trigger", "SB031": "misplaced-parser-directive", "SB032": "maintainer-deprecated",
-            "SB033": "untrusted-registry",
+            "SB033": "untrusted-registry", "SB036": "variable-in-exec-form", "SB037": "build-argument-read-at-run-time",
+            "SB038": "pipefail-under-dash", "SB039": "insecure-run-option", "SB040": "tool-install-without-version",
         ]
         for (id, name) in expected {
             #expect(Linter().rule(withID: id)?.name == name)

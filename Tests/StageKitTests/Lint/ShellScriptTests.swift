@@ -13,6 +13,29 @@ import Testing
         read(script).compactMap(\.program)
     }
 
+    @Test func commandSubstitutionsAreReadIntoTheirCommand() {
+        let commands = read(#"dst="$(echo "$src" | tr -d 3)" && for f in `ls | sort`; do cat <(sort "$f"); done"#)
+        let assignment = commands[0]
+        #expect(assignment.substitutions.map(\.program) == ["echo", "tr"])
+        #expect(assignment.substitutions.map(\.separator) == [.pipe, .end])
+        #expect(assignment.substitutions[0].words[0].location == SourceLocation(line: 1, column: 8))
+        #expect(commands[1].substitutions.map(\.program) == ["ls", "sort"])
+        #expect(commands[2].substitutions.map(\.program) == ["sort"])
+        #expect(commands[2].inRunOrder.map(\.program) == ["sort", "cat"])
+        // Arithmetic is no command; a nested substitution is its substitution's.
+        #expect(read("echo $((1 | 2))").first?.substitutions.isEmpty == true)
+        let nested = read("a=$(b $(c | d))").first?.substitutions.first
+        #expect(nested?.program == "b" && nested?.substitutions.map(\.program) == ["c", "d"])
+    }
+
+    @Test func caseItemPatternsAreNoCommandsAndTheirBarsNoPipes() {
+        let script = "case \"$arch\" in\n  amd64 | arm64) echo a | sort ;;\n  (i386|curl) echo b;;\n  *) ;;\nesac; ls"
+        let commands = read(script)
+        #expect(commands.compactMap(\.program) == ["case", "echo", "sort", "echo", "ls"])
+        #expect(commands.map(\.separator).filter { $0 == .pipe }.count == 1)
+        #expect(programs("if true; then case x in a|b) tar x;; esac; fi") == ["true", "case", "tar", "fi"])
+    }
+
     @Test func separatorsSplitCommands() {
         let commands = read("a 1 && b 2 || c; d | e & f\ng")
         #expect(commands.map { $0.words.map(\.text).joined(separator: " ") } == ["a 1", "b 2", "c", "d", "e", "f", "g"])

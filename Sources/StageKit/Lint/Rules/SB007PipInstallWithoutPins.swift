@@ -1,6 +1,6 @@
 import DockerfileSyntax
 
-/// SB007: `pip install` names packages without `==VERSION`, or installs a requirements file
+/// SB007: `pip install` (or `uv pip install`) names packages without `==VERSION`, or installs a requirements file
 /// without `--require-hashes`, so each build resolves versions (or downloads files) afresh.
 /// A constraints file (`-c`) counts as pinning; local paths and archives are not checked.
 ///
@@ -13,6 +13,7 @@ struct SB007PipInstallWithoutPins: LintRule {
     let summary = "pip install names packages without == pins, or reads a requirements file without --require-hashes."
     let hint = "pin every package as NAME==VERSION, or install a requirements file with --hash lines using --require-hashes"
     let triggeringExamples = [
+        "RUN uv pip install --system flask\n",
         "RUN pip install flask\n",
         "RUN pip3 install --no-cache-dir flask==3.0.3 requests\n",
         "RUN python3 -m pip install -r requirements.txt\n",
@@ -20,6 +21,7 @@ struct SB007PipInstallWithoutPins: LintRule {
         "RUN <<EOF\nset -eux\npython3 -m venv /opt/venv\n/opt/venv/bin/pip install --upgrade pip\nEOF\n",
     ]
     let nonTriggeringExamples = [
+        "RUN uv pip install --system flask==3.0.3\n",
         "RUN pip install --no-cache-dir flask==3.0.3\n",
         "RUN pip install --no-cache-dir --require-hashes -r requirements.txt\n",
         "RUN pip install -c constraints.txt flask requests\n",
@@ -47,13 +49,20 @@ struct SB007PipInstallWithoutPins: LintRule {
         return findings
     }
 
-    /// The words after `install` of `pip install`, `pip3 install` or `python -m pip install`.
+    /// The words after `install` of `pip install`, `pip3 install`, `python -m pip install` or
+    /// `uv pip install`.
     private static func installArguments(_ command: ShellScript.Command) -> [ShellScript.Word]? {
         guard let program = command.program else { return nil }
         var arguments = Array(command.arguments)
         let isPip = program.hasPrefix("pip") && program.dropFirst(3).allSatisfy { $0.isNumber || $0 == "." }
         let isPython = program.hasPrefix("python") && program.dropFirst(6).allSatisfy { $0.isNumber || $0 == "." }
-        if isPython {
+        if program == "uv" {
+            // `uv pip install` takes pip's requirement words (uv docs, "The pip interface").
+            guard let pip = arguments.firstIndex(where: { !$0.text.hasPrefix("-") }), arguments[pip].text == "pip" else {
+                return nil
+            }
+            arguments.removeFirst(pip + 1)
+        } else if isPython {
             guard let module = arguments.firstIndex(where: { $0.text == "-m" }), module + 1 < arguments.count,
                 arguments[module + 1].text == "pip"
             else { return nil }

@@ -1,7 +1,9 @@
 import DockerfileSyntax
 
 /// SB009: a download is run as a script without being checked: `curl … | sh`,
-/// `wget -O- … | bash`, `sh -c "$(curl …)"` or `bash <(curl …)`. Whatever the server sends
+/// `wget -O- … | bash`, `sh -c "$(curl …)"`, `bash <(curl …)`, or piped into another
+/// interpreter that runs its standard input (`curl … | python3 -`, as installers such as
+/// poetry's suggest; `perl`, `ruby`, `node`, `php`). Whatever the server sends
 /// that day runs as root in the build, and two builds may run different scripts.
 ///
 /// Source: Docker docs, "Building best practices" (verify downloads with a checksum); hadolint
@@ -10,7 +12,7 @@ struct SB009DownloadPipedToShell: LintRule {
     let id = "SB009"
     let name = "download-piped-to-shell"
     let severity = LintSeverity.warning
-    let summary = "A script downloaded with curl or wget is run by a shell without being checked."
+    let summary = "A script downloaded with curl or wget is run by a shell or interpreter without being checked."
     let hint = "download to a file, check it with echo '<sha256>  FILE' | sha256sum -c -, then run it"
     let triggeringExamples = [
         "RUN curl -fsSL https://deb.nodesource.com/setup_20.x | bash -\n",
@@ -18,6 +20,8 @@ struct SB009DownloadPipedToShell: LintRule {
         "RUN curl --proto '=https' -sSf https://sh.rustup.rs | sh -s -- -y\n",
         "RUN <<EOF\nset -eux\ncurl -fsSL https://get.example.com/install.sh \\\n  | sudo -E bash\nEOF\n",
         "RUN sh -c \"$(curl -fsSL https://get.example.com/install.sh)\"\n",
+        "RUN curl -sSL https://install.python-poetry.org | python3 -\n",
+        "RUN curl -fsSL https://example.com/setup.pl | perl\n",
     ]
     let nonTriggeringExamples = [
         #"""
@@ -27,6 +31,7 @@ struct SB009DownloadPipedToShell: LintRule {
         """#,
         "RUN curl -fsSL https://example.com/tool.tar.gz | tar -xz -C /opt\n",
         "RUN <<EOF\nset -eux\n# never: curl https://get.example.com | sh\necho done\nEOF\n",
+        "RUN curl -fsSL https://example.com/data.json | python3 -m json.tool > /data.json\n",
     ]
 
     private static let downloaders: Set<String> = ["curl", "wget"]
@@ -36,7 +41,7 @@ struct SB009DownloadPipedToShell: LintRule {
         for script in document.runScripts {
             var downloader: String?
             for command in script.commands {
-                if let shell = command.invocation.first, command.runsShell {
+                if let shell = command.invocation.first, command.runsShell || Self.runsInterpreterOnInput(command) {
                     if let downloader {
                         findings.append(finding("output of \(downloader) is piped into \(shell.text)", at: shell.location))
                     } else if let fetch = command.arguments.first(where: { Self.substitutesDownload($0.text) }) {
@@ -51,6 +56,17 @@ struct SB009DownloadPipedToShell: LintRule {
             }
         }
         return findings
+    }
+
+    /// An interpreter that reads its program from standard input: `python3`, `perl`, `ruby`,
+    /// `node` or `php` with no program argument, or with `-` as the program.
+    private static func runsInterpreterOnInput(_ command: ShellScript.Command) -> Bool {
+        guard let program = command.program else { return false }
+        let isPython = program.hasPrefix("python") && program.dropFirst(6).allSatisfy { $0.isNumber || $0 == "." }
+        guard isPython || ["perl", "ruby", "node", "php"].contains(program) else { return false }
+        let operands = command.arguments.filter { !$0.text.hasPrefix("-") || $0.text == "-" }
+        let runsModule = command.arguments.contains { ["-m", "-c", "-e", "-r"].contains($0.text) }
+        return !runsModule && (operands.isEmpty || operands.first?.text == "-")
     }
 
     /// `$(curl …)`, `` `wget …` `` or `<(curl …)` inside a word.

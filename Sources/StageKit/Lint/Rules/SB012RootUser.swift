@@ -11,9 +11,12 @@ import DockerfileSyntax
 /// `compose --lint`, for that); but an explicit `USER root` that is the stage's last `USER`
 /// and is not followed by a `USE` line is a finding there too, as no template can undo it.
 ///
-/// Not judged either: a final stage `FROM scratch` with no `CMD` or `ENTRYPOINT` (it only
-/// holds files for `docker build --output`, and never runs), and a base image whose tag says
-/// it sets a non-root user (`:nonroot`, `-nonroot`: distroless images set `USER 65532`).
+/// Not judged either: a final stage built on `scratch` with no `CMD` or `ENTRYPOINT` in its
+/// chain of stages (it only holds files for `docker build --output`, and never runs), a base
+/// image whose tag says it sets a non-root user (distroless images set `USER 65532` on the tags
+/// `nonroot`, `nonroot-amd64`, `debug-nonroot`, `debug-nonroot-arm64`: any tag with the word
+/// `nonroot` between dashes), and a stage named through a variable (`FROM binaries-$TARGETOS`,
+/// docker/buildx's release Dockerfile) when every earlier stage the name can match is quiet.
 ///
 /// Source: hadolint DL3002 ("Last USER should not be root"); Docker docs, "Building best
 /// practices", section "USER".
@@ -31,6 +34,14 @@ struct SB012RootUser: LintRule {
         "FROM stage:debian AS app\nUSE node-service\nUSER root\n",
         "FROM stage:debian AS app\nUSER root\nRUN apt-get clean\n",
         "ARG RUN_AS=root\nFROM debian:bookworm-slim\nARG RUN_AS\nUSER ${RUN_AS}\n",
+        #"""
+        FROM debian:bookworm-slim AS app-linux
+        CMD ["/app"]
+        FROM scratch AS app-windows
+        COPY app.exe /
+        FROM app-${TARGETOS}
+        """#,
+        "FROM scratch AS base\nCOPY app /\nCMD [\"/app\"]\nFROM base\n",
     ]
     let nonTriggeringExamples = [
         "FROM debian:bookworm-slim\nRUN useradd --system app\nUSER app\nCMD [\"/app\"]\n",
@@ -44,13 +55,51 @@ struct SB012RootUser: LintRule {
         "FROM gcr.io/distroless/base-debian12:debug-nonroot@sha256:"
             + String(repeating: "0", count: 64) + "\nENTRYPOINT [\"/app\"]\n",
         "FROM golang:1.22 AS build\nUSER 1000\nRUN make\nFROM scratch AS binary\nCOPY --from=build /out /\n",
+        #"""
+        FROM golang:1.22 AS build
+        RUN make
+        FROM scratch AS binaries-linux
+        COPY --from=build /out/app /
+        FROM scratch AS binaries-windows
+        COPY --from=build /out/app.exe /
+        FROM binaries-$TARGETOS AS binaries
+        FROM binaries
+        """#,
+        "FROM gcr.io/distroless/static-debian12:nonroot-amd64\nENTRYPOINT [\"/app\"]\n",
+        "ARG DISTROLESS_TAG=debug-nonroot-arm64\nFROM gcr.io/distroless/base-debian12:${DISTROLESS_TAG}\nENTRYPOINT [\"/app\"]\n",
     ]
+
+    /// What a stage's chain of `FROM`s says about its user.
+    private enum Verdict {
+        /// A non-root user, a template that may set one, or nothing that runs.
+        case quiet
+        /// An explicit `USER root` (or `0`) is the last `USER`.
+        case explicitRoot(LintFinding)
+        /// No `USER` anywhere in the chain, and a base that does not set one.
+        case noUser
+    }
 
     func check(_ document: LintDocument) -> [LintFinding] {
         guard let finalIndex = document.stages.indices.last, let from = document.stages[finalIndex].from else { return [] }
-        let parents = document.parentStages
-        var stageIndex = finalIndex
+        switch verdict(ofStage: finalIndex, in: document, parents: document.parentStages, depth: 0) {
+        case .quiet:
+            return []
+        case .explicitRoot(let finding):
+            return [finding]
+        case .noUser:
+            let starts = document.entries(of: document.stages[finalIndex]).filter { ["CMD", "ENTRYPOINT"].contains($0.kind) }
+            return [finding("the final build stage sets no USER, so it runs as root", at: (starts.last ?? from).start)]
+        }
+    }
+
+    /// Walks a stage's chain of earlier stages to its base. A base named through a variable
+    /// (`FROM binaries-$TARGETOS`) that matches earlier stages is judged by every stage it can
+    /// name: quiet when each of them is.
+    private func verdict(ofStage start: Int, in document: LintDocument, parents: [Int?], depth: Int) -> Verdict {
+        var stageIndex = start
         var visited: Set<Int> = []
+        // Whether any stage of the chain sets CMD or ENTRYPOINT: a stage that never runs has no user to judge.
+        var runs = false
         while visited.insert(stageIndex).inserted {
             let stage = document.stages[stageIndex]
             // The stage's last USER, and whether a USE line (a layer template) follows it.
@@ -63,36 +112,94 @@ struct SB012RootUser: LintRule {
                     templateFollows = false
                 case "USE":
                     templateFollows = true
+                case "CMD", "ENTRYPOINT":
+                    runs = true
                 default:
                     break
                 }
             }
             // A template after the last USER (or the stage's own template base) may set another.
-            if templateFollows { return [] }
+            if templateFollows { return .quiet }
             if let index = lastUser {
                 let user = document.entries[index]
-                guard let written = user.instruction.asUser?.word else { return [] }
+                guard let written = user.instruction.asUser?.word else { return .quiet }
                 let value = written.text
                 let expanded = document.expand(document.unquoted(value), before: index) ?? value
-                guard Self.isRoot(expanded) else { return [] }
+                guard Self.isRoot(expanded) else { return .quiet }
                 let location = user.instruction.location(of: written)
-                return [finding("the final build stage switches to USER \(expanded), so it runs as root", at: location)]
+                return .explicitRoot(
+                    finding("the final build stage switches to USER \(expanded), so it runs as root", at: location))
             }
             guard let parent = parents[stageIndex] else { break }
             stageIndex = parent
         }
-        let starts = document.entries(of: document.stages[finalIndex]).filter { ["CMD", "ENTRYPOINT"].contains($0.kind) }
+        let candidates = depth < 4 ? Self.stagesNamed(by: document.stages[stageIndex], before: stageIndex, in: document) : []
+        if !candidates.isEmpty {
+            var result = Verdict.quiet
+            for candidate in candidates {
+                switch verdict(ofStage: candidate, in: document, parents: parents, depth: depth + 1) {
+                case .quiet: continue
+                case .explicitRoot(let finding): return .explicitRoot(finding)
+                case .noUser: result = .noUser
+                }
+            }
+            return result
+        }
         // The base at the root of the chain decides the user when no stage sets one.
         if let base = document.stages[stageIndex].from?.instruction.asFrom?.base {
             let image = (document.expandGlobal(document.unquoted(base.text)) ?? base.text).lowercased()
-            if image == "scratch" && starts.isEmpty { return [] }
+            if image == "scratch" && !runs { return .quiet }
             let tag =
                 image.split(separator: "@").first.map { $0.split(separator: "/").last ?? $0 }
                 .flatMap { $0.split(separator: ":", maxSplits: 1).dropFirst().first } ?? ""
-            if tag == "nonroot" || tag.hasSuffix("-nonroot") { return [] }
+            // Distroless publishes nonroot, nonroot-amd64, debug-nonroot and debug-nonroot-arm64.
+            if tag.split(separator: "-").contains("nonroot") { return .quiet }
         }
-        let anchor = starts.last ?? from
-        return [finding("the final build stage sets no USER, so it runs as root", at: anchor.start)]
+        return .noUser
+    }
+
+    /// The earlier stages a `FROM` with a variable in its name can build on: the one its
+    /// global arguments' defaults name, else every earlier stage whose name matches with each
+    /// variable reference standing for any text (`binaries-$TARGETOS` names `binaries-linux`
+    /// and `binaries-windows`). Empty for a `FROM` without a variable.
+    private static func stagesNamed(by stage: LintDocument.BuildStage, before index: Int, in document: LintDocument) -> [Int] {
+        guard let written = stage.base, written.contains("$") else { return [] }
+        let base = document.unquoted(written)
+        let earlier = document.stages[..<index].indices.filter { document.stages[$0].alias != nil }
+        if let expanded = document.expandGlobal(base)?.lowercased() {
+            return earlier.last { document.stages[$0].alias == expanded }.map { [$0] } ?? []
+        }
+        let pattern = literalParts(of: base.lowercased())
+        return earlier.filter { document.stages[$0].alias.map { matches($0, pattern) } ?? false }
+    }
+
+    /// The literal texts between a word's variable references (`$NAME`, `${…}`).
+    private static func literalParts(of word: String) -> [Substring] {
+        var parts: [Substring] = []
+        var rest = word[...]
+        while let dollar = rest.firstIndex(of: "$") {
+            parts.append(rest[..<dollar])
+            var after = rest[rest.index(after: dollar)...]
+            if after.first == "{" {
+                after = after.drop { $0 != "}" }.dropFirst()
+            } else {
+                after = after.drop { $0 == "_" || $0.isLetter || $0.isNumber }
+            }
+            rest = after
+        }
+        parts.append(rest)
+        return parts
+    }
+
+    /// Whether a name is the literal parts in order with any text between them.
+    private static func matches(_ name: String, _ parts: [Substring]) -> Bool {
+        guard let first = parts.first, let last = parts.last, name.hasPrefix(first) else { return false }
+        var rest = name.dropFirst(first.count)
+        for part in parts.dropFirst().dropLast() {
+            guard let range = rest.range(of: part) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return parts.count > 1 && rest.count >= last.count && rest.hasSuffix(last)
     }
 
     /// `root` or `0`, with or without a group.

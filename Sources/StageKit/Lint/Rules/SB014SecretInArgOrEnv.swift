@@ -30,10 +30,26 @@ import DockerfileSyntax
 ///   `enabled`, `disabled`, `required`). So `TOKEN_URL`, `TOKEN_TTL_SECONDS`,
 ///   `API_KEY_HEADER`, `PASSWORD_MIN_LENGTH` and `DB_PASSWORD_FILE` pass, while
 ///   `SECRET_KEY_BASE` and `DB_PASSWORD_PROD` are secrets.
-/// - A name with the word `public` before its last secret term passes (`NEXT_PUBLIC_API_KEY`).
+/// - A name with the word `public` anywhere passes (`NEXT_PUBLIC_API_KEY`, `JWT_SECRET_PUBLIC`).
 ///
-/// Source: BuildKit build check `SecretsUsedInArgOrEnv` (a warning); Dockerfile reference,
-/// "RUN --mount=type=secret". hadolint has no equivalent.
+/// BuildKit's `SecretsUsedInArgOrEnv` is the base: a name is a secret there when one of its
+/// `_`-separated words, in any case, is `apikey`, `auth`, `credential`, `credentials`, `key`,
+/// `password`, `pword`, `passwd`, `secret` or `token`, and none is `public`. Where this rule
+/// differs, it is on purpose (`SecretNameReferenceTests` keeps each difference true):
+/// - *Also secrets here:* camelCase names and names split at `-` or `.` (`apiToken`,
+///   `db-password`: BuildKit only splits at `_`); `passphrase`, `privatekey`, `accesskey`,
+///   `secretkey` and a last `pass`; a trailing number (`GH_TOKEN2`).
+/// - *Not secrets here:* a name whose last secret term is followed by a qualifier, as it names
+///   where a secret is kept or a setting about it (`DB_PASSWORD_FILE`, the Docker secrets
+///   convention of the official images; `PRIVATE_KEY_PATH`, `AUTH_URL`, `SIGNING_KEY_ID`,
+///   `AWS_ACCESS_KEY_ID`, which AWS treats as an identifier, not a secret); a `key` that no
+///   word before it calls private, secret, API or the like (`GPG_KEY`, the public-key
+///   fingerprint of every docker-library image; `CACHE_KEY`); `auth` before other words
+///   (`AUTH_ENABLED`, a setting).
+///
+/// Source: BuildKit build check `SecretsUsedInArgOrEnv` (a warning;
+/// `frontend/dockerfile/linter`); Dockerfile reference, "RUN --mount=type=secret". hadolint
+/// has no equivalent.
 struct SB014SecretInArgOrEnv: LintRule {
     let id = "SB014"
     let name = "secret-in-arg-or-env"
@@ -130,7 +146,7 @@ struct SB014SecretInArgOrEnv: LintRule {
             }
         }
         guard let lastSecret else { return false }
-        if words[..<lastSecret].contains("public") { return false }
+        if words.contains("public") { return false }
         return !words[(lastSecret + 1)...].contains(where: qualifiers.contains)
     }
 

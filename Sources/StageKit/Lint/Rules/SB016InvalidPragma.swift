@@ -70,8 +70,11 @@ struct SB016InvalidPragma: LintRule {
                 findings.append(finding(message, at: at))
             }
             for id in comment.pragma.ruleIDs where enforced.contains(id) {
-                let message = "\(id) is enforced by \(configFile ?? "the lint config"): no pragma switches it off"
-                findings.append(finding(message, at: at))
+                let config = configFile ?? "the lint config"
+                var enforcedFinding = finding("\(id) is enforced by \(config): no pragma switches it off", at: at)
+                // The pragma's syntax is fine here: the fix is a choice between the pragma and the config.
+                enforcedFinding.hint = "remove the pragma, or take \(id) out of enforced in \(config)"
+                findings.append(enforcedFinding)
             }
         }
         return findings

@@ -16,6 +16,7 @@ struct SB020DnfInstallWithoutPins: LintRule {
     let summary = "dnf, yum or microdnf install names packages without -version pins."
     let hint = "pin every package as NAME-VERSION (dnf list --showduplicates NAME shows the versions)"
     let triggeringExamples = [
+        "RUN dnf install -y https://dl.fedoraproject.org/pub/epel/epel-release-latest-9.noarch.rpm && dnf clean all\n",
         "FROM fedora:40\nRUN dnf install -y git && dnf clean all\n",
         "RUN yum install -y --setopt=tsflags=nodocs java-17-openjdk && yum clean all\n",
         "RUN microdnf install -y shadow-utils-4.9-9.el9 tar && microdnf clean all\n",
@@ -42,8 +43,13 @@ struct SB020DnfInstallWithoutPins: LintRule {
         return findings
     }
 
-    /// `NAME-VERSION[-RELEASE]`, an `.rpm` file, a group or module, a path, or a variable reference.
+    /// `NAME-VERSION[-RELEASE]`, an `.rpm` file, a group or module, a path, or a variable
+    /// reference. A URL whose file name says `latest` (EPEL's `epel-release-latest-9.noarch.rpm`)
+    /// is whatever the server holds that day, not a pin.
     private static func isPinned(_ package: String) -> Bool {
+        if package.contains("://"), let file = package.split(separator: "/").last, file.lowercased().contains("latest") {
+            return false
+        }
         if package.hasSuffix(".rpm") || package.hasPrefix("@") || package.hasPrefix("/") || package.contains("$") {
             return true
         }

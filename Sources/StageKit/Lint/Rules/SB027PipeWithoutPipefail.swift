@@ -5,8 +5,10 @@ import DockerfileSyntax
 /// command only, so `curl … | tar -x` succeeds when the download fails. The `SHELL` that
 /// counts is the last one before the `RUN` in the stage, or in the earlier stage it is built
 /// `FROM`; a `RUN` that runs `set -o pipefail` (or a shell with `-o pipefail`) before the
-/// pipe is left alone too. Pipes inside quotes, `$(…)` and here-documents are not pipes of
-/// the `RUN`.
+/// pipe is left alone too. A pipe inside a command substitution (`$(…)`, backquotes) counts as
+/// the shell runs it, as hadolint's DL4006 counts it: `x="$(curl … | sha256sum)"` loses curl's
+/// failure too. Pipes inside quotes, `$((…))` arithmetic and here-documents that are data are
+/// not pipes.
 ///
 /// Not judged: exec-form `RUN` (no `SHELL` runs it), `ONBUILD RUN` (the image built from this
 /// one runs it), a `SHELL` that is no POSIX-like shell (PowerShell, `cmd`), and a build stage
@@ -40,6 +42,9 @@ struct SB027PipeWithoutPipefail: LintRule {
         EOF
         """#,
         "FROM debian:bookworm-slim\nRUN sh -c 'ls /etc | wc -l'\n",
+        #"FROM debian:bookworm-slim\#nRUN dst="$(echo "$src" | tr -d 3)" && cp "$src" "$dst"\#n"#,
+        "FROM debian:bookworm-slim\nRUN for f in $(git status --porcelain | awk '{print $2}'); do echo \"$f\"; done\n",
+        "FROM debian:bookworm-slim\nRUN <<EOF\nv=`dpkg -l | grep -c ssl`\necho $v\nEOF\n",
     ]
     let nonTriggeringExamples = [
         #"""
@@ -56,13 +61,13 @@ struct SB027PipeWithoutPipefail: LintRule {
         #"""
         FROM debian:bookworm-slim
         RUN test -f /etc/hosts || true
-        RUN echo 'a | b' "c|d" && echo "$(ls | wc -l)" > /count
+        RUN echo 'a | b' "c|d" && echo "$((1 | 2))" > /bits
         RUN ["/bin/sh", "-c", "ls | wc -l"]
         """#,
         "FROM alpine:3.20\nRUN set -euo pipefail; apk info | sort\n",
         "FROM alpine:3.20\nRUN bash -o pipefail -c 'apk info | sort'\n",
         "# A layer template: the stage it joins may set SHELL.\nRUN ls | wc -l\n",
-        #"FROM mcr.microsoft.com/windows/servercore:ltsc2022\nSHELL ["powershell", "-Command"]\nRUN Get-ChildItem | Select-Object Name\n"#,
+        #"FROM mcr.microsoft.com/windows/servercore:ltsc2022\#nSHELL ["powershell", "-Command"]\#nRUN Get-ChildItem | Select-Object Name\#n"#,
     ]
 
     /// What the `SHELL` in force says about pipes.
@@ -100,17 +105,21 @@ struct SB027PipeWithoutPipefail: LintRule {
         var findings: [LintFinding] = []
         for script in document.runScripts where !script.run.isJSONForm && stateOfRun[script.entryIndex] == .withoutPipefail {
             var setsPipefail = false
-            for command in script.commands {
-                if command.program == "set" || command.runsShell, Self.setsPipefail(command.arguments.map(\.text)) {
-                    setsPipefail = true
+            search: for outer in script.commands {
+                for command in outer.inRunOrder {
+                    if command.program == "set" || command.runsShell, Self.setsPipefail(command.arguments.map(\.text)) {
+                        setsPipefail = true
+                    }
+                    guard command.separator == .pipe, !setsPipefail,
+                        let word = command.invocation.first ?? command.words.first
+                    else { continue }
+                    let message =
+                        command == outer
+                        ? "the output of \(word.text) is piped on without pipefail, so its failure does not fail the RUN"
+                        : "the output of \(word.text) is piped on inside a command substitution without pipefail, so its failure is lost"
+                    findings.append(finding(message, at: word.location))
+                    break search
                 }
-                guard command.separator == .pipe, !setsPipefail, let word = command.invocation.first ?? command.words.first
-                else { continue }
-                findings.append(
-                    finding(
-                        "the output of \(word.text) is piped on without pipefail, so its failure does not fail the RUN",
-                        at: word.location))
-                break
             }
         }
         return findings

@@ -4,14 +4,20 @@ import DockerfileSyntax
 /// piped straight into an unpacker (`curl … | tar -xz`, `wget -qO- … | xz -d`), or written to
 /// a file (`curl -o FILE`, `curl -O`, `wget URL`, `wget -O FILE`) that a later command of the
 /// same `RUN` unpacks (`tar`, `unzip`, `gunzip`, …) or makes executable (`chmod +x`, `chmod
-/// 755`) with no check in between: `sha256sum -c` (or another `*sum -c`, `shasum -c`,
-/// `cksum --check`), `gpg --verify` or `gpgv`. Whatever the server sends that day goes into
-/// the image, and two builds may hold different files.
+/// 755`) with no check (`DownloadCheck`: `sha256sum -c`, a comparison of a `*sum` output in a
+/// test, or a signature or provenance check such as `gpg --verify`, `minisign -V`, `cosign
+/// verify-blob`, `slsa-verifier verify-artifact`, `gh attestation verify`). Whatever the server
+/// sends that day goes into the image, and two builds may hold different files. A download
+/// whose every URL names a commit or digest (a path segment of 40 or 64 hex digits, as
+/// `raw.githubusercontent.com/…/<commit>/…`) is fixed already.
 ///
 /// Only these clear shapes are judged: a file counts when the later command names it as the
 /// downloader wrote it (`-O` and `wget URL` write the URL's last path component, in the
-/// `--output-dir` or `-P` folder when one is given), and any check between the two counts.
-/// Running a downloaded script is SB009's.
+/// `--output-dir` or `-P` folder when one is given). Any check between the download and the
+/// use counts; a check after the use, in the same `RUN` or a later one of the build stage,
+/// counts when it names the file (minio's release Dockerfile verifies with `minisign` in the
+/// `RUN` after the download), as the build fails there before the image is made. Running a
+/// downloaded script is SB009's.
 ///
 /// Source: Docker docs, "Building best practices" (verify downloads with a checksum); hadolint
 /// has no equivalent (DL4006 asks for `set -o pipefail` in such pipes).
@@ -35,6 +41,14 @@ struct SB028DownloadWithoutChecksum: LintRule {
         """#,
         "RUN cd /tmp && wget -q https://example.com/dist/tool-1.2.3.zip && unzip -q tool-1.2.3.zip -d /opt\n",
         "RUN curl -fsSLO --output-dir /tmp https://example.com/tool && chmod 0755 /tmp/tool\n",
+        #"""
+        FROM alpine:3.20
+        RUN curl -fsSL https://example.com/tool -o /usr/local/bin/tool && chmod +x /usr/local/bin/tool
+        RUN minisign -Vqm /usr/local/bin/other -P RWQf6LRCGA9i53mlYecO4IzT
+        FROM alpine:3.20
+        RUN minisign -Vqm /usr/local/bin/tool -P RWQf6LRCGA9i53mlYecO4IzT
+        """#,
+        #"RUN curl -fsSLo k.tgz https://example.com/k.tgz && [ "$(cat k.sha256)" = "$K_SHA" ] && tar xzf k.tgz\#n"#,
     ]
     let nonTriggeringExamples = [
         #"""
@@ -53,6 +67,18 @@ struct SB028DownloadWithoutChecksum: LintRule {
         """#,
         "RUN curl -fsSLo /tmp/notes.txt https://example.com/notes.txt && chmod 0644 /tmp/notes.txt\n",
         "RUN tar -xzf /vendor/tool-1.2.3.tar.gz -C /opt && curl -fsS https://example.com/health\n",
+        "RUN curl -fsSLo k.tgz https://example.com/k.tgz && minisign -Vm k.tgz -P RWQf6LRCGA9i53mlYecO4IzT && tar xzf k.tgz\n",
+        "RUN curl -fsSLo k.tgz https://example.com/k.tgz && cosign verify-blob --key k.pub --signature k.sig k.tgz && tar xzf k.tgz\n",
+        "RUN curl -fsSLo k.tgz https://example.com/k.tgz && slsa-verifier verify-artifact k.tgz --provenance-path k.intoto.jsonl --source-uri github.com/example/k && tar xzf k.tgz\n",
+        "RUN curl -fsSLo k.tgz https://example.com/k.tgz && gh attestation verify k.tgz --owner example && tar xzf k.tgz\n",
+        #"RUN curl -fsSLo k.tgz https://example.com/k.tgz && [ "$(sha256sum k.tgz | cut -d' ' -f1)" = "$K_SHA" ] && tar xzf k.tgz\#n"#,
+        "ENV DIND_COMMIT=8d9e3502aba39127e4d12196dae16d306f76993d\n"
+            + "RUN wget -O /usr/local/bin/dind \"https://raw.githubusercontent.com/docker/docker/${DIND_COMMIT}/hack/dind\" && chmod +x /usr/local/bin/dind\n",
+        #"""
+        FROM alpine:3.20
+        RUN curl -fsSL https://example.com/tool -o /usr/local/bin/tool && chmod +x /usr/local/bin/tool
+        RUN minisign -Vqm /usr/local/bin/tool -x /tmp/tool.minisig -P RWQf6LRCGA9i53mlYecO4IzT
+        """#,
     ]
 
     private static let downloaders: Set<String> = ["curl", "wget"]
@@ -70,13 +96,31 @@ struct SB028DownloadWithoutChecksum: LintRule {
 
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
+        var stageOfEntry: [Int: Int] = [:]
+        for (stageIndex, stage) in document.stages.enumerated() {
+            for entryIndex in stage.entryIndices { stageOfEntry[entryIndex] = stageIndex }
+        }
+        // Findings on a downloaded file stay open until its build stage ends: a later check
+        // that names the file (in this RUN or a later one of the stage) withdraws them.
+        var open: [(file: String, finding: LintFinding)] = []
+        var openStage: Int?
         for script in document.runScripts {
+            let stage = stageOfEntry[script.entryIndex]
+            if stage != openStage {
+                findings += open.map(\.finding)
+                open = []
+                openStage = stage
+            }
             // The files written by downloads since the last check, with the program that wrote each.
             var downloaded: [String: String] = [:]
             // The downloader whose output the current pipeline carries, until one unpacker is reported.
             var piping: String?
+            var pipedFrom: ShellScript.Command?
             for command in script.commands {
-                if Self.isCheck(command) { downloaded.removeAll() }
+                if DownloadCheck.isCheck(command) {
+                    downloaded.removeAll()
+                    open.removeAll { DownloadCheck.names(command, or: pipedFrom, file: $0.file) }
+                }
                 if let program = command.program, let word = command.invocation.first {
                     if let source = piping, Self.unpackers.contains(program) {
                         findings.append(
@@ -86,30 +130,32 @@ struct SB028DownloadWithoutChecksum: LintRule {
                     for file in Self.usedFiles(command) {
                         guard let downloader = downloaded[file.text] else { continue }
                         let verb = program == "chmod" ? "makes executable" : "unpacks"
-                        findings.append(
-                            finding(
-                                "\(program) \(verb) \(file.text), downloaded by \(downloader), without a checksum check",
-                                at: file.location))
+                        let message = "\(program) \(verb) \(file.text), downloaded by \(downloader), without a checksum check"
+                        open.append((file.text, finding(message, at: file.location)))
                     }
                     if Self.downloaders.contains(program) {
-                        for file in Self.writtenFiles(command, program: program) { downloaded[file] = program }
+                        let fixed = Self.fetchesOnlyFixedContent(
+                            command, expand: { document.expand($0, before: script.entryIndex) })
+                        for file in Self.writtenFiles(command, program: program) where !fixed { downloaded[file] = program }
                         piping = piping ?? program
                     }
                 }
+                pipedFrom = command.separator == .pipe ? command : nil
                 if command.separator != .pipe { piping = nil }
             }
         }
-        return findings
+        return findings + open.map(\.finding)
     }
 
-    /// `*sum -c`/`--check`, `shasum -c`, `cksum --check`, `gpg --verify` or `gpgv`.
-    private static func isCheck(_ command: ShellScript.Command) -> Bool {
-        guard let program = command.program else { return false }
-        let arguments = command.arguments.map(\.text)
-        if program == "gpgv" { return true }
-        if program == "gpg" || program == "gpg2" { return arguments.contains("--verify") }
-        guard program.hasSuffix("sum") else { return false }
-        return arguments.contains { $0 == "--check" || ($0.hasPrefix("-") && !$0.hasPrefix("--") && $0.contains("c")) }
+    /// Whether every URL a download names holds a commit or digest as a path segment (40 or 64
+    /// hex digits, build arguments and `ENV` values expanded): what it fetches cannot change.
+    private static func fetchesOnlyFixedContent(_ command: ShellScript.Command, expand: (String) -> String?) -> Bool {
+        let urls = command.arguments.map(\.text).filter { $0.contains("://") }
+        return !urls.isEmpty
+            && urls.allSatisfy { url in
+                let path = (expand(url) ?? url).prefix { $0 != "?" && $0 != "#" }
+                return path.split(separator: "/").contains { ($0.count == 40 || $0.count == 64) && $0.allSatisfy(\.isHexDigit) }
+            }
     }
 
     /// The arguments of an unpacker, and the files of a `chmod` whose mode makes them

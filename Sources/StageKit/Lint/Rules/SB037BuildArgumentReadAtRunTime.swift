@@ -1,0 +1,86 @@
+import DockerfileSyntax
+
+/// SB037: a shell-form `CMD`, `ENTRYPOINT` or `HEALTHCHECK` reads a variable that only an
+/// `ARG` declares (a template parameter, say). Build arguments exist while the image is built;
+/// the container's shell runs these commands later, where only `ENV` values exist, so the
+/// reference is empty there.
+///
+/// Judged: names declared by an `ARG` of the build stage, of a stage it is built on, or before
+/// the first `FROM`, and set by no `ENV` of those stages. A base image's own `ENV` is not seen,
+/// so a name a base image sets (`PATH`, `HOME`) is left alone unless an `ARG` declares it.
+///
+/// Source: Dockerfile reference, "ARG" ("ARG variables are not persisted into the built
+/// image as ENV variables are") and "Using ARG variables" (copy an argument into `ENV` to keep
+/// it).
+struct SB037BuildArgumentReadAtRunTime: LintRule {
+    let id = "SB037"
+    let name = "build-argument-read-at-run-time"
+    let severity = LintSeverity.warning
+    let summary = "A shell-form CMD, ENTRYPOINT or HEALTHCHECK reads a variable only an ARG declares, which is empty at run time."
+    let hint = "keep it for run time with ENV NAME=${NAME} after the ARG, or write the value itself"
+    let triggeringExamples = [
+        "FROM alpine:3.20\nARG PORT=8080\nCMD exec /app --port \"$PORT\"\n",
+        "ARG APP_DIR=/srv/app\nFROM alpine:3.20\nARG APP_DIR\nHEALTHCHECK CMD test -f ${APP_DIR}/ready\n",
+    ]
+    let nonTriggeringExamples = [
+        "FROM alpine:3.20\nARG PORT=8080\nENV PORT=${PORT}\nCMD exec /app --port \"$PORT\"\n",
+        "FROM alpine:3.20\nCMD exec /app --home \"$HOME\"\n",
+        "FROM alpine:3.20 AS base\nARG PORT=8080\nENV PORT=$PORT\nFROM base\nCMD exec /app --port $PORT\n",
+        "FROM alpine:3.20\nARG PORT=8080\nCMD [\"/app\"]\n",
+    ]
+
+    func check(_ document: LintDocument) -> [LintFinding] {
+        let firstFrom = document.stages.firstIndex { $0.from != nil }
+        let globalArguments = Set(
+            document.stages.indices.filter { index in firstFrom.map { index < $0 } ?? false }
+                .flatMap { Self.names(declaredBy: "ARG", in: document.stages[$0], of: document) })
+        var findings: [LintFinding] = []
+        for (index, entry) in document.entries.enumerated() {
+            let command: CommandForm?
+            switch entry.kind {
+            case "CMD", "ENTRYPOINT": command = entry.instruction.command
+            case "HEALTHCHECK": command = entry.instruction.asHealthcheck?.command
+            default: continue
+            }
+            guard case .shell(let line) = command, let stage = document.stageIndex(ofEntry: index) else { continue }
+            let chain = document.stageChain(of: stage).map { document.stages[$0] }
+            let arguments = globalArguments.union(chain.flatMap { Self.names(declaredBy: "ARG", in: $0, of: document) })
+            let environment = Set(chain.flatMap { Self.names(declaredBy: "ENV", in: $0, of: document) })
+            guard let name = Self.references(in: line.text).first(where: { arguments.contains($0) && !environment.contains($0) })
+            else { continue }
+            findings.append(
+                finding(
+                    "\(entry.kind) reads $\(name) when the container runs, where the build argument \(name) does not exist",
+                    at: entry.instruction.location(of: line)))
+        }
+        return findings
+    }
+
+    /// The names an `ARG` or `ENV` of a stage declares.
+    private static func names(declaredBy kind: String, in stage: LintDocument.BuildStage, of document: LintDocument) -> [String] {
+        document.entries(of: stage).filter { $0.kind == kind }.flatMap { entry in
+            kind == "ARG"
+                ? (entry.instruction.asArg?.declarations.map(\.name.text) ?? [])
+                : (entry.instruction.asKeyValue?.pairs.map(\.key.text) ?? [])
+        }
+    }
+
+    /// The names of the `$NAME` and `${NAME…}` references of a command line, outside single quotes.
+    private static func references(in text: String) -> [String] {
+        var names: [String] = []
+        var quoted = false
+        var scalars = text.unicodeScalars[...]
+        func isName(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
+        }
+        while let scalar = scalars.popFirst() {
+            if scalar == "'" { quoted.toggle() }
+            guard scalar == "$", !quoted else { continue }
+            if scalars.first == "{" { scalars = scalars.dropFirst() }
+            let name = scalars.prefix(while: isName)
+            if !name.isEmpty { names.append(String(String.UnicodeScalarView(name))) }
+            scalars = scalars.dropFirst(name.count)
+        }
+        return names
+    }
+}
