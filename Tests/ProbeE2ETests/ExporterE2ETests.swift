@@ -182,8 +182,13 @@ struct ExporterE2ETests {
             Self.get("\(exporter.url)/probe?target=\(target)", headers: ["X-Prometheus-Scrape-Timeout-Seconds": "4"]))
         let seconds = Date().timeIntervalSince(started)
         // 3.5 s to probe (the 0.5 s offset off 4): 2.5 s to see the certificate, the rest for its
-        // second look, where a look with a budget of its own took 2.5 s more.
-        #expect(seconds < 4, "answered after the scrape timeout: \(seconds) s")
+        // second look, where a look with a budget of its own took 2.5 s more. The exporter's own
+        // measure tells the fault; the wall clock, taken beside the other suites on a loaded
+        // machine (4.9 s once), only guards against a hang.
+        let duration = answer.body.split(separator: "\n").first { $0.hasPrefix("probe_duration_seconds ") }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }
+        #expect(try #require(duration, "\(answer.body)") < 3.9, "probed past the scrape timeout's budget")
+        #expect(seconds < 10, "answered after \(seconds) s")
         #expect(answer.body.contains("reason=\"certificateNotTrusted\""), "\(answer.body)")
         #expect(exporter.stop() == 0)
     }

@@ -19,7 +19,9 @@ struct TimeLimitTests {
         // Room for a loaded machine (CI runs the suites side by side), below the 5 s of a look
         // with its own budget.
         #expect(total >= 2400 && total <= 4300, "the call outlived --max-time 3: \(total) ms")
-        #expect(wall < 8, "\(wall) s")
+        // The two runs go side by side, so the wall clock only guards against a hang: the
+        // report's total above is what tells the fault. CI's loaded machine took 8.5 s once.
+        #expect(wall < 15, "\(wall) s")
     }
 
     /// The connections the slow and silent TLS servers accepted on a port so far.

@@ -162,6 +162,17 @@ struct ShellScript: Sendable {
     /// The programs read as shells.
     static let shells: Set<String> = ["sh", "bash", "dash", "ash", "zsh", "ksh", "mksh", "busybox"]
 
+    /// Whether shell options set `pipefail`: `-o pipefail`, `-opipefail`, or a cluster such as
+    /// `-euo pipefail` (bash(1), "set").
+    ///
+    /// - Parameter arguments: The words after `set` or after a shell's name.
+    static func setsPipefail(_ arguments: [String]) -> Bool {
+        if arguments.contains(where: { $0.hasPrefix("-") && !$0.hasPrefix("--") && $0.hasSuffix("opipefail") }) { return true }
+        return zip(arguments, arguments.dropFirst()).contains { option, value in
+            value == "pipefail" && option.hasPrefix("-") && !option.hasPrefix("--") && option.contains("o")
+        }
+    }
+
     /// The commands in order, those of `sh -c SCRIPT` right after the shell command.
     private(set) var commands: [Command]
 
@@ -247,6 +258,10 @@ private struct Reader {
     /// (where `|` separates alternatives and `)` ends the list), `false` in an item's commands.
     var cases: [Bool] = []
 
+    /// Whether the reader is inside `[[ … ]]`, where `(`, `)` and a single `|` belong to the
+    /// words (`=~ ^(amd64|arm64)$`, `== @(a|b)`), as bash reads a conditional expression.
+    var inConditional = false
+
     /// Whether the reader is in the pattern list of a `case` item.
     var readsPatterns: Bool { cases.last == true }
 
@@ -308,6 +323,8 @@ private struct Reader {
                 } else if words.isEmpty && !word.isQuoted && word.text == "esac" && !cases.isEmpty {
                     cases.removeLast()
                 } else if !readsPatterns {
+                    if !word.isQuoted && word.text == "]]" { inConditional = false }
+                    if !word.isQuoted && word.text == "[[" { inConditional = true }
                     words.append(word)
                     if startsCase {
                         end(.sequence)
@@ -351,6 +368,8 @@ private struct Reader {
         words = []
         heredocs = []
         outputTargets = []
+        // `[[ a && b ]]` goes on past `&&` and `||`; nothing else ends inside it.
+        if separator != .and && separator != .or { inConditional = false }
     }
 
     /// Reads one word up to unquoted white space or an operator.
@@ -360,6 +379,18 @@ private struct Reader {
         var isQuoted = false
         substitutions = []
         loop: while let scalar = at(index) {
+            if inConditional && (scalar == "(" || scalar == ")" || (scalar == "|" && at(index + 1) != "|")) {
+                text.append(scalar)
+                index += 1
+                continue
+            }
+            if "@!+*?".unicodeScalars.contains(scalar) && at(index + 1) == "(" {
+                // An extended glob (`!(keep|this)`): its `|` separates patterns.
+                text.append(scalar)
+                index += 1
+                group(into: &text, open: "(", close: ")")
+                continue
+            }
             switch scalar {
             case " ", "\t", "\n", "\r", ";", "&", "|", "(", ")":
                 break loop
@@ -433,7 +464,7 @@ private struct Reader {
                 index += 1
                 group(into: &text, open: "{", close: "}")
             } else if scalar == "`" {
-                backquoted(into: &text)
+                backquoted(into: &text, inDoubleQuotes: true)
             } else {
                 text.append(scalar)
                 index += 1
@@ -476,8 +507,9 @@ private struct Reader {
     }
 
     /// Copies a backquoted command substitution as written and keeps its inside, where a
-    /// backslash before `` ` ``, `$` or `\\` stands for that character alone.
-    mutating func backquoted(into text: inout String.UnicodeScalarView) {
+    /// backslash before `` ` ``, `$` or `\\` (and `"` inside double quotes) stands for that
+    /// character alone (POSIX, "Command Substitution").
+    mutating func backquoted(into text: inout String.UnicodeScalarView, inDoubleQuotes: Bool = false) {
         text.append("`")
         index += 1
         let start = index
@@ -489,7 +521,7 @@ private struct Reader {
             if scalar == "\\", let next = at(index) {
                 text.append(next)
                 index += 1
-                if !"`$\\".unicodeScalars.contains(next) { inside.append(scalar) }
+                if !"`$\\".unicodeScalars.contains(next) && !(inDoubleQuotes && next == "\"") { inside.append(scalar) }
                 inside.append(next)
             } else {
                 inside.append(scalar)

@@ -36,6 +36,16 @@ import Testing
         #expect(programs("if true; then case x in a|b) tar x;; esac; fi") == ["true", "case", "tar", "fi"])
     }
 
+    @Test func conditionalExpressionsAndExtendedGlobsKeepTheirBars() {
+        let commands = read(#"[[ "$a" =~ ^(x|y)$ ]] && rm -rf /opt/!(keep|this) || [[ $b == @(c|d) ]]; ls | wc"#)
+        #expect(commands.compactMap(\.program) == ["[[", "rm", "[[", "ls", "wc"])
+        #expect(commands[0].words.map(\.text) == ["[[", "$a", "=~", "^(x|y)$", "]]"])
+        #expect(commands[1].words.last?.text == "/opt/!(keep|this)")
+        #expect(commands.map(\.separator) == [.and, .or, .sequence, .pipe, .end])
+        // Inside double quotes, a backquoted \" is a quote: "x | y" is text there.
+        #expect(read(#"echo "`echo \"x | y\"`""#).first?.substitutions.map(\.program) == ["echo"])
+    }
+
     @Test func separatorsSplitCommands() {
         let commands = read("a 1 && b 2 || c; d | e & f\ng")
         #expect(commands.map { $0.words.map(\.text).joined(separator: " ") } == ["a 1", "b 2", "c", "d", "e", "f", "g"])

@@ -6,8 +6,8 @@ import DockerfileSyntax
 /// A source counts as BuildKit reads it: quotes removed and build arguments expanded
 /// (`ADD "https://…"`, `ADD ${URL}` with a URL default).
 ///
-/// A download that a later `RUN` of the build stage checks (`DownloadCheck`: a check naming
-/// the file, or a checksum list check) is checked, as SB028 counts it.
+/// A download that a later `RUN` of the build stage checks (`Downloads`: a check that names the
+/// file, or reads a checksum list) is checked, as SB028 counts it.
 ///
 /// A Git source whose ref is a full commit ID (40 hex digits, or 64 for SHA-256 repositories),
 /// as `#<commit>` or BuildKit's `?ref=`/`?commit=` query (argument defaults expanded, as for
@@ -33,6 +33,7 @@ struct SB010AddURLWithoutChecksum: LintRule {
         "ADD 'https://example.com/tool-1.2.3.tar.gz' /opt/\n",
         "ADD --chmod=755 \"https://example.com/bin/tool\" \"/usr/bin/tool\"\n",
         "ADD \"https://github.com/moby/buildkit.git#v0.12.5\" /src\n",
+        "ONBUILD ADD https://example.com/x.tar.gz /x\n",
         "ARG TOOL_URL=https://example.com/tool-1.2.3.tar.gz\nADD ${TOOL_URL} /opt/\n",
     ]
     let nonTriggeringExamples = [
@@ -57,8 +58,11 @@ struct SB010AddURLWithoutChecksum: LintRule {
 
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
-        for (index, entry) in document.entries.enumerated() where entry.kind == "ADD" {
-            guard let add = entry.instruction.asCopy, add.checksum?.text.isEmpty ?? true else { continue }
+        for (index, entry) in document.entries.enumerated() {
+            // An ONBUILD trigger downloads in every image built from this one.
+            let instruction = entry.kind == "ONBUILD" ? entry.instruction.onbuildTrigger : entry.instruction
+            guard let instruction, instruction.kind == "ADD", let add = instruction.asCopy, add.checksum?.text.isEmpty ?? true
+            else { continue }
             for source in add.sources {
                 // BuildKit expands each source word, quotes removed, before it asks whether it
                 // is a URL or a Git source (`dockerfile2llb`: `ProcessWord`, then `isHTTPSource`).
@@ -68,7 +72,7 @@ struct SB010AddURLWithoutChecksum: LintRule {
                 if Self.isGitSourceAtCommit(expanded) { continue }
                 let file = Self.writtenName(source: unquoted, destination: add.destination.map { document.unquoted($0.text) })
                 if let file, Self.isCheckedLater(file, after: index, in: document) { continue }
-                findings.append(finding("ADD \(source.text) without --checksum", at: entry.instruction.location(of: source)))
+                findings.append(finding("ADD \(source.text) without --checksum", at: instruction.location(of: source)))
             }
         }
         return findings
@@ -83,17 +87,19 @@ struct SB010AddURLWithoutChecksum: LintRule {
         return path.split(separator: "/").last.map(String.init)
     }
 
-    /// Whether a `RUN` after the `ADD`, in its build stage, checks the file: a check that names
-    /// it, or a checksum list check (`sha256sum -c SUMS`), whose list names the files
-    /// (reliza-cd's Dockerfile adds release archives and checks them so).
+    /// Whether a `RUN` after the `ADD`, in its build stage, checks the file: a check that covers
+    /// it (`Downloads.covers`; reliza-cd's Dockerfile adds release archives and checks them with
+    /// `sha256sum -c` lists and `cosign verify-blob`).
     private static func isCheckedLater(_ file: String, after index: Int, in document: LintDocument) -> Bool {
         guard let stage = document.stages.first(where: { $0.entryIndices.contains(index) }) else { return false }
         let later = Set(stage.entryIndices.filter { $0 > index })
         for script in document.runScripts where later.contains(script.entryIndex) {
             var pipedFrom: ShellScript.Command?
-            for command in script.commands {
-                if DownloadCheck.isListCheck(command)
-                    || (DownloadCheck.isCheck(command) && DownloadCheck.names(command, or: pipedFrom, file: file))
+            let commands = script.commands
+            for (position, command) in commands.enumerated() {
+                let next = commands.indices.contains(position + 1) ? commands[position + 1] : nil
+                if Downloads.isCheck(command, pipedFrom: pipedFrom, next: next),
+                    Downloads.covers(command, pipedFrom: pipedFrom, file: file)
                 {
                     return true
                 }

@@ -12,10 +12,10 @@ import DockerfileSyntax
 /// and is not followed by a `USE` line is a finding there too, as no template can undo it.
 ///
 /// Not judged either: a final stage built on `scratch` with no `CMD` or `ENTRYPOINT` in its
-/// chain of stages (it only holds files for `docker build --output`, and never runs), a base
-/// image whose tag says it sets a non-root user (distroless images set `USER 65532` on the tags
-/// `nonroot`, `nonroot-amd64`, `debug-nonroot`, `debug-nonroot-arm64`: any tag with the word
-/// `nonroot` between dashes), and a stage named through a variable (`FROM binaries-$TARGETOS`,
+/// chain of stages (it only holds files for `docker build --output`, and never runs), a
+/// distroless base whose tag says it sets a non-root user (distroless images set `USER 65532` on
+/// the tags `nonroot`, `nonroot-amd64`, `debug-nonroot`, `debug-nonroot-arm64`: any tag with the
+/// word `nonroot` between dashes, in a repository whose path names `distroless`), and a stage named through a variable (`FROM binaries-$TARGETOS`,
 /// docker/buildx's release Dockerfile) when every earlier stage the name can match is quiet.
 ///
 /// Source: hadolint DL3002 ("Last USER should not be root"); Docker docs, "Building best
@@ -42,6 +42,7 @@ struct SB012RootUser: LintRule {
         FROM app-${TARGETOS}
         """#,
         "FROM scratch AS base\nCOPY app /\nCMD [\"/app\"]\nFROM base\n",
+        "FROM docker.io/someone/app:nonroot\nCMD [\"/app\"]\n",
     ]
     let nonTriggeringExamples = [
         "FROM debian:bookworm-slim\nRUN useradd --system app\nUSER app\nCMD [\"/app\"]\n",
@@ -152,8 +153,10 @@ struct SB012RootUser: LintRule {
             let tag =
                 image.split(separator: "@").first.map { $0.split(separator: "/").last ?? $0 }
                 .flatMap { $0.split(separator: ":", maxSplits: 1).dropFirst().first } ?? ""
-            // Distroless publishes nonroot, nonroot-amd64, debug-nonroot and debug-nonroot-arm64.
-            if tag.split(separator: "-").contains("nonroot") { return .quiet }
+            // Distroless publishes nonroot, nonroot-amd64, debug-nonroot and debug-nonroot-arm64;
+            // another image's tag says nothing the rule can trust.
+            let repository = image.split(separator: "@").first?.split(separator: ":").first ?? ""
+            if repository.contains("distroless"), tag.split(separator: "-").contains("nonroot") { return .quiet }
         }
         return .noUser
     }

@@ -3,7 +3,8 @@ import DockerfileSyntax
 /// SB013: `CMD` or `ENTRYPOINT` in shell form runs the program under `/bin/sh -c`: the shell
 /// is PID 1, signals such as SIGTERM from `docker stop` never reach the program, and it is
 /// killed after the timeout. An `ENTRYPOINT` in shell form also ignores `CMD` and
-/// `docker run` arguments.
+/// `docker run` arguments. A `CMD` in shell form that starts with `exec` is left alone: the
+/// shell replaces itself with the program, which then gets the signals.
 ///
 /// Source: hadolint DL3025 ("Use arguments JSON notation for CMD and ENTRYPOINT arguments");
 /// Dockerfile reference, "Shell and exec form" and "ENTRYPOINT".
@@ -22,6 +23,7 @@ struct SB013ShellFormCommand: LintRule {
         "CMD [\"node\", \"server.js\"]\n",
         "ENTRYPOINT [\"/usr/local/bin/app\"]\nCMD [\"--serve\"]\n",
         "HEALTHCHECK CMD curl -fsS http://127.0.0.1/healthz || exit 1\n",
+        "CMD exec /app --port \"$PORT\"\n",
     ]
 
     func check(_ document: LintDocument) -> [LintFinding] {
@@ -30,9 +32,16 @@ struct SB013ShellFormCommand: LintRule {
             guard entry.kind == "CMD" || entry.kind == "ENTRYPOINT", case .shell(let command) = instruction.command,
                 !command.text.isEmpty
             else { return nil }
+            // `exec PROGRAM` replaces the shell, so the program is PID 1 and gets the signals;
+            // a shell-form ENTRYPOINT still drops CMD and `docker run` arguments.
+            guard command.text.hasPrefix("exec ") else {
+                return finding(
+                    "\(entry.kind) in shell form runs under /bin/sh -c, which does not pass signals on",
+                    at: instruction.location(of: command))
+            }
+            guard entry.kind == "ENTRYPOINT" else { return nil }
             return finding(
-                "\(entry.kind) in shell form runs under /bin/sh -c, which does not pass signals on",
-                at: instruction.location(of: command))
+                "ENTRYPOINT in shell form ignores CMD and docker run arguments", at: instruction.location(of: command))
         }
     }
 }

@@ -70,6 +70,7 @@ struct SB014SecretInArgOrEnv: LintRule {
         "ARG GH_TOKEN2\n",
         "ENV openAiApiKey=x StripeAPIKey=y\n",
         "ARG DB_PASSWORD_PROD\n",
+        "ONBUILD ENV DB_PASSWORD=x\n",
     ]
     let nonTriggeringExamples = [
         "ENV DB_PASSWORD_FILE=/run/secrets/db_password\n",
@@ -114,13 +115,16 @@ struct SB014SecretInArgOrEnv: LintRule {
 
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
-        for entry in document.entries where entry.kind == "ARG" || entry.kind == "ENV" {
-            let kind = entry.kind
-            let instruction = entry.instruction
+        for entry in document.entries {
+            // An ONBUILD trigger declares its names in every image built from this one.
+            let instruction = entry.kind == "ONBUILD" ? entry.instruction.onbuildTrigger : entry.instruction
+            guard let instruction, instruction.kind == "ARG" || instruction.kind == "ENV" else { continue }
+            let kind = entry.kind == "ONBUILD" ? "ONBUILD \(instruction.kind)" : instruction.kind
             let names = instruction.asArg?.declarations.map(\.name) ?? instruction.asKeyValue?.pairs.map(\.key) ?? []
             for name in names where Self.looksSecret(name.text) {
                 let storage =
-                    kind == "ARG" ? "build arguments are kept in the image history" : "ENV values are stored in the image"
+                    instruction.kind == "ARG"
+                    ? "build arguments are kept in the image history" : "ENV values are stored in the image"
                 findings.append(
                     finding("\(kind) \(name.text) looks like a secret; \(storage)", at: instruction.location(of: name)))
             }

@@ -5,10 +5,13 @@ import DockerfileSyntax
 /// command only, so `curl … | tar -x` succeeds when the download fails. The `SHELL` that
 /// counts is the last one before the `RUN` in the stage, or in the earlier stage it is built
 /// `FROM`; a `RUN` that runs `set -o pipefail` (or a shell with `-o pipefail`) before the
-/// pipe is left alone too. A pipe inside a command substitution (`$(…)`, backquotes) counts as
-/// the shell runs it, as hadolint's DL4006 counts it: `x="$(curl … | sha256sum)"` loses curl's
-/// failure too. Pipes inside quotes, `$((…))` arithmetic and here-documents that are data are
-/// not pipes.
+/// pipe is left alone too. A pipe inside a command substitution (`$(…)`, backquotes) that is the
+/// value of a plain assignment counts: `x="$(curl … | sha256sum)"` has the pipe's status, so
+/// curl's failure is lost without pipefail. A substitution used as an argument (`for f in
+/// $(git status | awk …)`, `[ "$(sha256sum f | cut …)" = "$SHA" ]`, `echo "$(…)"`) is not
+/// judged, though hadolint's DL4006 flags it: its status is lost with or without pipefail, so
+/// the rule's fix would fix nothing. Pipes inside quotes, `$((…))` arithmetic, `case`
+/// patterns, `[[ … =~ (a|b) ]]`, extended globs and here-documents that are data are not pipes.
 ///
 /// Not judged: exec-form `RUN` (no `SHELL` runs it), `ONBUILD RUN` (the image built from this
 /// one runs it), a `SHELL` that is no POSIX-like shell (PowerShell, `cmd`), and a build stage
@@ -43,7 +46,7 @@ struct SB027PipeWithoutPipefail: LintRule {
         """#,
         "FROM debian:bookworm-slim\nRUN sh -c 'ls /etc | wc -l'\n",
         #"FROM debian:bookworm-slim\#nRUN dst="$(echo "$src" | tr -d 3)" && cp "$src" "$dst"\#n"#,
-        "FROM debian:bookworm-slim\nRUN for f in $(git status --porcelain | awk '{print $2}'); do echo \"$f\"; done\n",
+
         "FROM debian:bookworm-slim\nRUN <<EOF\nv=`dpkg -l | grep -c ssl`\necho $v\nEOF\n",
     ]
     let nonTriggeringExamples = [
@@ -62,10 +65,28 @@ struct SB027PipeWithoutPipefail: LintRule {
         FROM debian:bookworm-slim
         RUN test -f /etc/hosts || true
         RUN echo 'a | b' "c|d" && echo "$((1 | 2))" > /bits
+        RUN for f in $(git status --porcelain | awk '{print $2}'); do echo "$f"; done
+        RUN [ "$(sha256sum /tmp/t.tgz | cut -d' ' -f1)" = "$SHA" ] && echo "`echo \"x | y\"`"
         RUN ["/bin/sh", "-c", "ls | wc -l"]
         """#,
         "FROM alpine:3.20\nRUN set -euo pipefail; apk info | sort\n",
+        #"""
+        FROM debian:bookworm-slim
+        ARG TARGETARCH
+        RUN if [[ "$TARGETARCH" =~ ^(amd64|arm64)$ ]]; then echo ok; fi
+        RUN [[ $TARGETARCH == @(amd64|arm64) ]] && rm -rf /opt/!(keep|this)
+        """#,
         "FROM alpine:3.20\nRUN bash -o pipefail -c 'apk info | sort'\n",
+        #"""
+        FROM debian:bookworm-slim
+        RUN set -eux; \
+            case "$(uname -m)" in \
+                x86_64 | amd64) arch=amd64 ;; \
+                (aarch64|arm64) arch=arm64 ;; \
+                *) exit 1 ;; \
+            esac; \
+            echo "$arch" > /arch
+        """#,
         "# A layer template: the stage it joins may set SHELL.\nRUN ls | wc -l\n",
         #"FROM mcr.microsoft.com/windows/servercore:ltsc2022\#nSHELL ["powershell", "-Command"]\#nRUN Get-ChildItem | Select-Object Name\#n"#,
     ]
@@ -106,8 +127,12 @@ struct SB027PipeWithoutPipefail: LintRule {
         for script in document.runScripts where !script.run.isJSONForm && stateOfRun[script.entryIndex] == .withoutPipefail {
             var setsPipefail = false
             search: for outer in script.commands {
-                for command in outer.inRunOrder {
-                    if command.program == "set" || command.runsShell, Self.setsPipefail(command.arguments.map(\.text)) {
+                // A substitution's status counts only as the value of a plain assignment
+                // (`v=$(a | b)`); as an argument (`[ "$(…)" = x ]`, `for f in $(…)`) its failure
+                // is lost with pipefail too, so pipefail is no fix there.
+                let isAssignment = outer.program == nil && !outer.words.isEmpty
+                for command in isAssignment ? outer.inRunOrder : [outer] {
+                    if command.program == "set" || command.runsShell, ShellScript.setsPipefail(command.arguments.map(\.text)) {
                         setsPipefail = true
                     }
                     guard command.separator == .pipe, !setsPipefail,
@@ -116,7 +141,7 @@ struct SB027PipeWithoutPipefail: LintRule {
                     let message =
                         command == outer
                         ? "the output of \(word.text) is piped on without pipefail, so its failure does not fail the RUN"
-                        : "the output of \(word.text) is piped on inside a command substitution without pipefail, so its failure is lost"
+                        : "the output of \(word.text) is piped on in an assigned command substitution without pipefail, so its failure does not fail the RUN"
                     findings.append(finding(message, at: word.location))
                     break search
                 }
@@ -130,13 +155,6 @@ struct SB027PipeWithoutPipefail: LintRule {
         guard case .exec(let words) = command, let program = words.first?.text.split(separator: "/").last,
             ShellScript.shells.contains(String(program))
         else { return .unknown }
-        return setsPipefail(words.dropFirst().map(\.text)) ? .pipefail : .withoutPipefail
-    }
-
-    /// Whether shell options set `pipefail`: `-o pipefail`, or a cluster such as `-euo pipefail`.
-    private static func setsPipefail(_ arguments: [String]) -> Bool {
-        zip(arguments, arguments.dropFirst()).contains { option, value in
-            value == "pipefail" && option.hasPrefix("-") && !option.hasPrefix("--") && option.contains("o")
-        }
+        return ShellScript.setsPipefail(words.dropFirst().map(\.text)) ? .pipefail : .withoutPipefail
     }
 }

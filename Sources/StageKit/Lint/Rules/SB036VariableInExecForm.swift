@@ -7,8 +7,9 @@ import DockerfileSyntax
 /// command.
 ///
 /// Not judged: an exec form that runs a shell with `-c` (`["sh", "-c", "exec app $PORT"]`: the
-/// shell expands it), and a `CMD` whose stage's `ENTRYPOINT` is such a shell (its elements are
-/// the shell's script, as smlx/goodwe-exporters writes it).
+/// shell expands it), also behind an init wrapper (`["tini", "--", "sh", "-c", …]`), and a
+/// `CMD` whose stage's `ENTRYPOINT` is such a shell (its elements are the shell's script, as
+/// smlx/goodwe-exporters writes it).
 ///
 /// Source: Dockerfile reference, "Shell and exec form" ("the exec form doesn't invoke a command
 /// shell ... variable substitution doesn't happen") and "Environment replacement" (the
@@ -29,6 +30,7 @@ struct SB036VariableInExecForm: LintRule {
         "FROM alpine:3.20\nENTRYPOINT [\"/bin/sh\", \"-ec\"]\nCMD [\"exec /${BINARY}\"]\n",
         "FROM alpine:3.20\nCMD /app --port $PORT\n",
         "FROM alpine:3.20\nCMD [\"/app\", \"--price\", \"5$\"]\n",
+        "FROM alpine:3.20\nENTRYPOINT [\"/sbin/tini\", \"--\", \"/bin/sh\", \"-c\", \"exec /app --port \\\"$PORT\\\"\"]\n",
     ]
 
     func check(_ document: LintDocument) -> [LintFinding] {
@@ -53,12 +55,14 @@ struct SB036VariableInExecForm: LintRule {
         return findings
     }
 
-    /// `["sh", "-c", …]` or another shell with `-c` in an option cluster.
+    /// `["sh", "-c", …]`, another shell with `-c` in an option cluster, or such a shell behind
+    /// a wrapper (`["/sbin/tini", "--", "sh", "-c", …]`, `dumb-init`, `env`).
     private static func runsShellScript(_ words: [String]) -> Bool {
-        guard let program = words.first?.split(separator: "/").last, ShellScript.shells.contains(String(program)) else {
-            return false
+        words.indices.contains { index in
+            let program = words[index].split(separator: "/").last.map(String.init) ?? ""
+            return ShellScript.shells.contains(program)
+                && words[(index + 1)...].contains(where: ShellScript.Command.isShellCommandFlag)
         }
-        return words.dropFirst().contains(where: ShellScript.Command.isShellCommandFlag)
     }
 
     /// Whether the `ENTRYPOINT` the stage's image ends with (its own, else its base stage's)

@@ -6,8 +6,9 @@ import DockerfileSyntax
 /// reference is empty there.
 ///
 /// Judged: names declared by an `ARG` of the build stage, of a stage it is built on, or before
-/// the first `FROM`, and set by no `ENV` of those stages. A base image's own `ENV` is not seen,
-/// so a name a base image sets (`PATH`, `HOME`) is left alone unless an `ARG` declares it.
+/// the first `FROM`, set by no `ENV` of those stages, not by the command line itself and not by
+/// the container runtime (`HOME`, `PATH`, `HOSTNAME`). A reference with a fallback
+/// (`${PORT:-80}`) or an escaped `\$` is not judged. A base image's own `ENV` is not seen.
 ///
 /// Source: Dockerfile reference, "ARG" ("ARG variables are not persisted into the built
 /// image as ENV variables are") and "Using ARG variables" (copy an argument into `ENV` to keep
@@ -27,6 +28,10 @@ struct SB037BuildArgumentReadAtRunTime: LintRule {
         "FROM alpine:3.20\nCMD exec /app --home \"$HOME\"\n",
         "FROM alpine:3.20 AS base\nARG PORT=8080\nENV PORT=$PORT\nFROM base\nCMD exec /app --port $PORT\n",
         "FROM alpine:3.20\nARG PORT=8080\nCMD [\"/app\"]\n",
+        "FROM alpine:3.20\nARG APP_PORT=8080\nCMD echo \\$APP_PORT\n",
+        "FROM alpine:3.20\nARG APP_PORT=8080\nCMD export APP_PORT=9000; exec /app $APP_PORT\n",
+        "FROM alpine:3.20\nARG HOME=/root\nCMD exec /app --home $HOME\n",
+        "FROM alpine:3.20\nARG APP_PORT=8080\nCMD exec /app --port ${APP_PORT:-80}\n",
     ]
 
     func check(_ document: LintDocument) -> [LintFinding] {
@@ -46,8 +51,9 @@ struct SB037BuildArgumentReadAtRunTime: LintRule {
             let chain = document.stageChain(of: stage).map { document.stages[$0] }
             let arguments = globalArguments.union(chain.flatMap { Self.names(declaredBy: "ARG", in: $0, of: document) })
             let environment = Set(chain.flatMap { Self.names(declaredBy: "ENV", in: $0, of: document) })
-            guard let name = Self.references(in: line.text).first(where: { arguments.contains($0) && !environment.contains($0) })
-            else { continue }
+            let assigned = Self.assignedNames(in: line.text)
+            let readable = arguments.subtracting(environment).subtracting(assigned).subtracting(Self.runtimeNames)
+            guard let name = Self.references(in: line.text).first(where: readable.contains) else { continue }
             findings.append(
                 finding(
                     "\(entry.kind) reads $\(name) when the container runs, where the build argument \(name) does not exist",
@@ -65,7 +71,13 @@ struct SB037BuildArgumentReadAtRunTime: LintRule {
         }
     }
 
-    /// The names of the `$NAME` and `${NAME…}` references of a command line, outside single quotes.
+    /// Names the container runtime sets in every container (Docker's and Podman's defaults,
+    /// and the shell's own), whatever the image says.
+    private static let runtimeNames: Set<String> = ["HOME", "PATH", "HOSTNAME", "PWD", "TERM", "SHLVL", "OLDPWD"]
+
+    /// The names of the `$NAME` and `${NAME}` references of a command line, outside single
+    /// quotes and not escaped; a reference with a fallback (`${NAME:-80}`) is left out, as its
+    /// author expects it may be empty.
     private static func references(in text: String) -> [String] {
         var names: [String] = []
         var quoted = false
@@ -74,12 +86,35 @@ struct SB037BuildArgumentReadAtRunTime: LintRule {
             scalar == "_" || scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
         }
         while let scalar = scalars.popFirst() {
+            if scalar == "\\" && !quoted {
+                scalars = scalars.dropFirst()
+                continue
+            }
             if scalar == "'" { quoted.toggle() }
             guard scalar == "$", !quoted else { continue }
-            if scalars.first == "{" { scalars = scalars.dropFirst() }
+            let braced = scalars.first == "{"
+            if braced { scalars = scalars.dropFirst() }
             let name = scalars.prefix(while: isName)
-            if !name.isEmpty { names.append(String(String.UnicodeScalarView(name))) }
             scalars = scalars.dropFirst(name.count)
+            if name.isEmpty || (braced && scalars.first != "}") { continue }
+            names.append(String(String.UnicodeScalarView(name)))
+        }
+        return names
+    }
+
+    /// The names a command line sets itself: `NAME=…` assignments, also after `export`,
+    /// `local`, `declare` or `readonly`, and the names `read` fills.
+    private static func assignedNames(in text: String) -> Set<String> {
+        var names: Set<String> = []
+        for command in ShellScript(text, locate: { _ in SourceLocation(line: 1, column: 1) }).commands {
+            let setters: Set<String> = ["export", "local", "declare", "readonly", "typeset"]
+            let words = command.program.map(setters.contains) == true ? Array(command.arguments) : command.words
+            for word in words where ShellScript.Command.isAssignment(word.text) {
+                names.insert(String(word.text.prefix { $0 != "=" && $0 != "+" }))
+            }
+            if command.program == "read" {
+                for word in command.arguments where !word.text.hasPrefix("-") { names.insert(word.text) }
+            }
         }
         return names
     }

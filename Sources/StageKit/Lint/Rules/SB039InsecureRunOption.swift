@@ -1,6 +1,6 @@
 import DockerfileSyntax
 
-/// SB039: a `RUN` asks for `--security=insecure` (no sandbox, every capability; the builder
+/// SB039: a `RUN` (or an `ONBUILD RUN`, which every image built from this one runs) asks for `--security=insecure` (no sandbox, every capability; the builder
 /// must be started with the `security.insecure` entitlement) or `--network=host` (the builder
 /// host's network and its services). Either makes the step's result depend on the machine that
 /// builds, not on the Dockerfile: what a reproducible build must not do.
@@ -17,6 +17,8 @@ struct SB039InsecureRunOption: LintRule {
     let triggeringExamples = [
         "RUN --security=insecure mount -t tmpfs none /mnt\n",
         "RUN --network=host curl -fsS http://127.0.0.1:8080/health\n",
+        "RUN --network=\"host\" echo hi\n",
+        "ONBUILD RUN --security=insecure make install\n",
     ]
     let nonTriggeringExamples = [
         "RUN --network=none make test\n",
@@ -26,17 +28,22 @@ struct SB039InsecureRunOption: LintRule {
 
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
-        for entry in document.entries where entry.kind == "RUN" {
-            let instruction = entry.instruction
+        for script in document.runScripts {
+            let instruction = script.run
             for (flag, value, reason) in [
                 ("security", "insecure", "runs without the sandbox, with every capability"),
                 ("network", "host", "uses the build host's network"),
             ] {
                 guard let word = instruction.flagWord(flag), document.unquoted(word.text).lowercased() == value else { continue }
+                // A quoted value has no place of its own: the flag's start stands for it.
+                let flagIndex = instruction.flags.firstIndex { $0.drop { $0 == "-" }.hasPrefix(flag + "=") }
+                var location = instruction.location(of: word)
+                if word.range == nil, let flagIndex, instruction.flagRanges.indices.contains(flagIndex) {
+                    location = instruction.lineMap.location(ofOffset: instruction.flagRanges[flagIndex].lowerBound)
+                }
+                let keyword = script.entry.kind == "ONBUILD" ? "ONBUILD RUN" : "RUN"
                 findings.append(
-                    finding(
-                        "RUN --\(flag)=\(value) \(reason), so its result depends on the build host",
-                        at: instruction.location(of: word)))
+                    finding("\(keyword) --\(flag)=\(value) \(reason), so its result depends on the build host", at: location))
             }
         }
         return findings

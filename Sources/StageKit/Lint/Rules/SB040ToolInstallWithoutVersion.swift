@@ -2,8 +2,8 @@ import DockerfileSyntax
 
 /// SB040: a tool installer names a package without a version, so each build installs whatever
 /// is newest that day: `pipx install NAME` (pin `NAME==VERSION`), `uv tool install NAME` (pin
-/// `NAME==VERSION` or `NAME@VERSION`) and `luarocks install NAME` (give the version after the
-/// name).
+/// `NAME==VERSION` or `NAME@VERSION`, not `@latest`; or `--from NAME==VERSION`) and `luarocks
+/// install NAME` (give the version after the name). A range (`black>=24`) is no pin.
 ///
 /// Not judged: local paths and archives (`.`, `./dist/tool.whl`), URLs, and operands with a
 /// variable reference (the value may pin).
@@ -22,6 +22,8 @@ struct SB040ToolInstallWithoutVersion: LintRule {
         "RUN uv tool install ruff\n",
         "RUN luarocks install lua-resty-http\n",
         "RUN pipx install --include-deps ansible\n",
+        "RUN uv tool install ruff@latest\n",
+        "RUN pipx install 'black>=24'\n",
     ]
     let nonTriggeringExamples = [
         "RUN pipx install pre-commit==3.7.1\n",
@@ -29,6 +31,7 @@ struct SB040ToolInstallWithoutVersion: LintRule {
         "RUN luarocks install lua-resty-http 0.17.2-0\n",
         "RUN pipx install ./dist/tool-1.0-py3-none-any.whl\n",
         "RUN pipx install \"$TOOL_SPEC\"\n",
+        "RUN uv tool install --from 'ruff==0.5.0' ruff\n",
     ]
 
     /// Options of the three installers that take the next word as their value.
@@ -48,8 +51,16 @@ struct SB040ToolInstallWithoutVersion: LintRule {
                     findings.append(finding("luarocks install \(package.text) names no version", at: package.location))
                     continue
                 }
+                // uv's `--from SPEC` names what is installed; the operand is then the tool's name.
+                if let from = install.command.value(of: ["--from"]) {
+                    guard !Self.isExempt(from) && !Self.isPinned(from), let package = operands.first else { continue }
+                    findings.append(
+                        finding("\(install.tool) install --from \(from) is not pinned to one version", at: package.location))
+                    continue
+                }
                 for package in operands where !Self.isExempt(package.text) && !Self.isPinned(package.text) {
-                    findings.append(finding("\(install.tool) install \(package.text) names no version", at: package.location))
+                    findings.append(
+                        finding("\(install.tool) install \(package.text) is not pinned to one version", at: package.location))
                 }
             }
         }
@@ -76,9 +87,11 @@ struct SB040ToolInstallWithoutVersion: LintRule {
         }
     }
 
-    /// `NAME==VERSION`, `NAME===VERSION` or uv's `NAME@VERSION`.
+    /// `NAME==VERSION`, `NAME===VERSION` or uv's `NAME@VERSION` (not `@latest`).
     private static func isPinned(_ spec: String) -> Bool {
-        spec.contains("==") || (spec.contains("@") && !spec.contains("://"))
+        if spec.contains("==") { return true }
+        guard let at = spec.lastIndex(of: "@"), !spec.contains("://") else { return false }
+        return spec[spec.index(after: at)...].lowercased() != "latest"
     }
 
     /// A path, an archive, a URL or a variable: not a package name this rule can judge.
