@@ -8,8 +8,9 @@ import Synchronization
 
 /// The exporter's HTTP side on the server's event loops: `GET /probe?target=URL&module=NAME`
 /// runs one probe and answers its metrics, `GET /metrics` the exporter's own, `GET /` a page
-/// of modules and recent probes, `GET /-/healthy` 200. A probe runs on a worker thread and
-/// answers later (``Responder``), so no event loop waits for it.
+/// of modules and recent probes, `GET /-/healthy` 200, `POST /-/reload` reads the config again
+/// (``reload()``, as blackbox_exporter's endpoint). A probe runs on a worker thread and answers
+/// later (``Responder``), so no event loop waits for it.
 public final class ExporterHandler: RequestHandler {
     /// What the exporter was started with.
     public struct Options: Sendable {
@@ -20,13 +21,23 @@ public final class ExporterHandler: RequestHandler {
         public var allowedTargets: TargetFilter?
         /// Seconds taken off Prometheus's scrape timeout, as blackbox's `--timeout-offset`.
         public var timeoutOffset = 0.5
+        /// Reads the config file again, for ``reload()``; `nil` when there is no file to read.
+        /// Throws what makes the file unusable (its `FILE:LINE:COLUMN` error).
+        public var configurationSource: (@Sendable () throws -> ExporterConfiguration)?
 
         /// Options.
         public init() {}
     }
 
-    let modules: [String: ModuleProbe]
-    let moduleOrder: [ExporterModule]
+    /// The modules a probe runs with, swapped whole by a reload: a probe keeps the ones it
+    /// started with.
+    struct Modules: Sendable {
+        var probes: [String: ModuleProbe]
+        var order: [ExporterModule]
+    }
+
+    private let current: Mutex<Modules>
+    private let environment: [String: String]
     let options: Options
     let statistics = ExporterStatistics()
     private let inFlight = Atomic<Int>(0)
@@ -40,22 +51,62 @@ public final class ExporterHandler: RequestHandler {
     ///   - environment: The process's variables, for modules with `proxy_from_environment`.
     /// - Throws: ``ProbeInputError`` naming what an `http` module holds that the probe refuses.
     public init(configuration: ExporterConfiguration, options: Options, environment: [String: String]) throws(ProbeInputError) {
-        var modules: [String: ModuleProbe] = [:]
-        for module in configuration.modules where module.isSupported {
-            modules[module.name] = try ModuleProbe(module, environment: environment)
-        }
-        self.modules = modules
-        self.moduleOrder = configuration.modules
+        current = Mutex(try Self.modules(of: configuration, environment: environment))
+        self.environment = environment
         self.options = options
+    }
+
+    private static func modules(
+        of configuration: ExporterConfiguration, environment: [String: String]
+    ) throws(ProbeInputError) -> Modules {
+        var probes: [String: ModuleProbe] = [:]
+        for module in configuration.modules where module.isSupported {
+            probes[module.name] = try ModuleProbe(module, environment: environment)
+        }
+        return Modules(probes: probes, order: configuration.modules)
+    }
+
+    /// The modules in use now.
+    var modules: Modules { current.withLock { $0 } }
+
+    /// Reads the config again through `Options.configurationSource` and, when it loads, serves
+    /// its modules from now on; when it does not, the old modules stay. Either way the reload
+    /// metrics say so (blackbox_exporter's `blackbox_exporter_config_last_reload_successful`).
+    ///
+    /// - Returns: `nil` after a reload, else why the old config stays.
+    @discardableResult
+    public func reload() -> String? {
+        guard let source = options.configurationSource else { return "the exporter has no config file to read again" }
+        do {
+            let next = try Self.modules(of: try source(), environment: environment)
+            current.withLock { $0 = next }
+            statistics.recordReload(succeeded: true)
+            return nil
+        } catch {
+            statistics.recordReload(succeeded: false)
+            return "\(error)"
+        }
     }
 
     /// Routes a request; `/probe` answers later.
     public func answer(_ request: HTTPRequest, peer: SocketAddress, local: SocketAddress, responder: Responder) -> HandlerAnswer {
+        let (path, query) = Self.split(request.target)
+        if path == "/-/reload" {
+            guard request.method == "POST" else {
+                return .now(
+                    Self.text(405, "This endpoint requires a POST request.\n", fields: [HTTPField(name: "Allow", value: "POST")]))
+            }
+            // Reading and checking a config takes a while: a worker thread does it.
+            queue.async { [self] in
+                let failure = reload()
+                responder.respond(failure.map { Self.text(500, "failed to reload config: \($0)\n") } ?? Self.text(200, ""))
+            }
+            return .later
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .now(
                 Self.text(405, "only GET and HEAD are answered\n", fields: [HTTPField(name: "Allow", value: "GET, HEAD")]))
         }
-        let (path, query) = Self.split(request.target)
         switch path {
         case "/probe": return probe(query: query, request: request, responder: responder)
         case "/metrics":
@@ -67,27 +118,32 @@ public final class ExporterHandler: RequestHandler {
             return .now(
                 HTTPResponse(
                     status: 200, fields: [HTTPField(name: "Content-Type", value: "text/html; charset=utf-8")],
-                    body: Array(ExporterPage.html(modules: moduleOrder, recent: statistics.recent).utf8)))
+                    body: Array(ExporterPage.html(modules: modules.order, recent: statistics.recent).utf8)))
         case "/-/healthy":
             return .now(Self.text(200, "Healthy\n"))
         default:
-            return .now(Self.text(404, "no such page: /probe, /metrics, / and /-/healthy are\n"))
+            return .now(Self.text(404, "no such page: /probe, /metrics, /, /-/healthy and /-/reload are\n"))
         }
     }
 
     private func probe(query: [String: String], request: HTTPRequest, responder: Responder) -> HandlerAnswer {
         guard let target = query["target"], !target.isEmpty else {
+            statistics.recordRefusal("missing_target")
             return .now(Self.text(400, "Target parameter is missing\n"))
         }
         let name = query["module"] ?? "http_2xx"
-        guard let declared = moduleOrder.first(where: { $0.name == name }) else {
+        let modules = self.modules
+        guard let declared = modules.order.first(where: { $0.name == name }) else {
+            statistics.recordRefusal("unknown_module")
             return .now(Self.text(400, "Unknown module \"\(name)\"\n"))
         }
-        guard let module = modules[name] else {
+        guard let module = modules.probes[name] else {
+            statistics.recordRefusal("unknown_module")
             return .now(
                 Self.text(400, "Module \"\(name)\" uses the \(declared.prober) prober, which this exporter does not run\n"))
         }
         if let allowed = options.allowedTargets, !allowed.allows(target) {
+            statistics.recordRefusal("target_not_allowed")
             return .now(Self.text(403, "Target is not allowed by --allow-target\n"))
         }
         let scrapeTimeout = request.values(ofField: "X-Prometheus-Scrape-Timeout-Seconds").first.flatMap(Double.init)
@@ -95,14 +151,18 @@ public final class ExporterHandler: RequestHandler {
         let admitted = inFlight.add(1, ordering: .relaxed).newValue
         guard admitted <= options.maxConcurrent else {
             inFlight.subtract(1, ordering: .relaxed)
+            statistics.recordRefusal("max_concurrent")
             return .now(Self.text(503, "Too many probes at once (--max-concurrent \(options.maxConcurrent))\n"))
         }
+        statistics.recordStart()
         queue.async { [self] in
             let response: HTTPResponse
             do {
                 let (result, seconds) = try module.probe(target, timeout: timeout, allowedTargets: options.allowedTargets)
                 statistics.record(module: name, result: result, seconds: seconds)
-                let page = ProbeMetrics.families(of: result, durationSeconds: seconds).map(\.text).joined()
+                let page = ProbeMetrics.families(
+                    of: result, durationSeconds: seconds, followsRedirects: declared.http.followsRedirects
+                ).map(\.text).joined()
                 response = HTTPResponse(
                     status: 200, fields: [HTTPField(name: "Content-Type", value: MetricFamily.contentType)],
                     body: Array(page.utf8))

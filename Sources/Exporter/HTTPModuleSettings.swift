@@ -23,7 +23,8 @@ public struct HTTPModuleSettings: Sendable {
     public var body: String?
     /// `headers`, in the file's order.
     public var headers: [(name: String, value: String)] = []
-    /// `no_follow_redirects` (blackbox follows redirects by default).
+    /// `follow_redirects`, or the older `no_follow_redirects` negated (blackbox follows
+    /// redirects by default).
     public var followsRedirects = true
     /// `fail_if_ssl`: a target reached over TLS fails.
     public var failIfSSL = false
@@ -77,7 +78,7 @@ public struct HTTPModuleSettings: Sendable {
         "bearer_token_file": "the probe sends no target credentials", "oauth2": "the probe sends no target credentials",
         "valid_http_versions": "the HTTP version is reported (probe_http_version), not checked",
         "compression": "responses are not decompressed",
-        "follow_redirects": "use no_follow_redirects", "enable_http2": "the probe speaks HTTP/1.1",
+        "enable_http2": "the probe speaks HTTP/1.1",
         "use_proxy_dns": "names behind a proxy are always resolved by the proxy",
         "skip_resolve_phase_with_proxy":
             "names behind a proxy are always resolved by the proxy",
@@ -90,6 +91,7 @@ public struct HTTPModuleSettings: Sendable {
             "fail_if_body_matches_regexp", "fail_if_body_not_matches_regexp", "fail_if_header_matches",
             "fail_if_header_not_matches", "proxy_url", "no_proxy", "proxy_from_environment", "proxy_connect_header",
             "tls_config", "preferred_ip_protocol", "ip_protocol_fallback", "stagebuild", "body_size_limit",
+            "follow_redirects",
         ]
         let fields = try reader.mapping(node, allowed: known, in: place, unsupported: Self.unsupported)
         if let codes = fields["valid_status_codes"] {
@@ -114,6 +116,9 @@ public struct HTTPModuleSettings: Sendable {
                 headers.append((try reader.string(key), try reader.string(header)))
             }
         }
+        // prometheus/common's `follow_redirects`, and blackbox's older `no_follow_redirects`,
+        // which wins when both are given (blackbox's config.go: HTTPProbe.UnmarshalYAML).
+        if let value = fields["follow_redirects"] { followsRedirects = try reader.bool(value) }
         if let value = fields["no_follow_redirects"] { followsRedirects = !(try reader.bool(value)) }
         if let value = fields["fail_if_ssl"] { failIfSSL = try reader.bool(value) }
         if let value = fields["fail_if_not_ssl"] { failIfNotSSL = try reader.bool(value) }

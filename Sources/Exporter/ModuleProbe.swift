@@ -1,6 +1,7 @@
 import Curl
 import Foundation
 import ProbeKit
+import Serialization
 
 /// A module made ready to probe with: its settings read as the probe's (``ProbeSettings``,
 /// ``Expectations``), patterns compiled and header fields checked once, when the config loads.
@@ -26,8 +27,10 @@ public struct ModuleProbe: Sendable {
         var settings = ProbeSettings()
         if let proxy = http.proxyURL {
             settings.proxy = ProxyConfiguration(proxy: proxy, noProxy: http.noProxy)
+            settings.proxy.settingNames = (proxy: "proxy_url", noProxy: "no_proxy")
         } else if http.proxyFromEnvironment {
             settings.proxy = ProxyConfiguration(proxy: nil, noProxy: http.noProxy, environment: environment)
+            settings.proxy.settingNames = (proxy: "proxy_url", noProxy: "no_proxy")
         } else {
             // blackbox uses no proxy unless told: proxy variables of the exporter's own
             // environment do not apply.
@@ -93,7 +96,11 @@ public struct ModuleProbe: Sendable {
         _ target: String, timeout: Double, allowedTargets: TargetFilter? = nil
     ) throws(ProbeInputError) -> (ProbeResult, Double) {
         let text = target.contains("://") ? target : "http://" + target
-        guard var url = URL(string: text) else { throw .invalidTarget(target, reason: "not a URL") }
+        // Prometheus target lists hold `|`, `{}` and quotes (field lists, JSON filters): encode
+        // only those, never the `%` of an escape already there (Foundation's repair would).
+        guard var url = URL(string: PercentEncoding.encodingWhatMustBe(text), encodingInvalidCharacters: false) else {
+            throw .invalidTarget(Redaction.malformedURL(target), reason: "not a URL")
+        }
         var settings = self.settings
         var headers = self.headers
         // tls_config.server_name, as Go's tls.Config.ServerName: the URL names the server

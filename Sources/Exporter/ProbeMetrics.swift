@@ -13,8 +13,11 @@ public enum ProbeMetrics {
     /// - Parameters:
     ///   - result: The probe's report.
     ///   - durationSeconds: The whole probe, seconds.
+    ///   - followsRedirects: Whether the module follows redirects (`follow_redirects`).
     /// - Returns: The families with samples for what the probe saw.
-    public static func families(of result: ProbeResult, durationSeconds: Double) -> [MetricFamily] {
+    public static func families(
+        of result: ProbeResult, durationSeconds: Double, followsRedirects: Bool = true
+    ) -> [MetricFamily] {
         var families: [MetricFamily] = []
         func gauge(_ name: String, _ help: String, _ value: Double?) {
             if let value { families.append(.gauge(name, help: help, value)) }
@@ -43,17 +46,22 @@ public enum ProbeMetrics {
                     samples: summed.map { .init(labels: [("phase", $0.phase)], value: $0.seconds) }))
         }
         gauge("probe_http_status_code", "Response HTTP status code", Double(result.httpStatus ?? 0))
+        // blackbox registers these for every probe: 0 when no response came.
         gauge(
             "probe_http_content_length", "Length of http content response",
-            result.httpStatus == nil ? nil : Double(result.bodyByteCount ?? -1))
-        gauge("probe_http_redirects", "The number of redirects", Double(result.redirects.count))
+            result.httpStatus == nil ? 0 : Double(result.bodyByteCount ?? -1))
+        // A redirect the module does not follow still counts, as blackbox counts it: Go's client
+        // asks CheckRedirect (which counts) before it declines (a 3xx of Go's redirect codes).
+        let declined =
+            !followsRedirects && result.redirects.isEmpty && [301, 302, 303, 307, 308].contains(result.httpStatus ?? 0)
+        gauge("probe_http_redirects", "The number of redirects", Double(declined ? 1 : result.redirects.count))
         // As blackbox: the final response came over TLS (none came, none did).
         gauge(
             "probe_http_ssl", "Indicates if SSL was used for the final redirect",
             flag(isHTTPS && result.httpStatus != nil && result.tls?.version != nil))
         gauge(
             "probe_http_version", "Returns the version of HTTP of the probe response",
-            result.httpVersion.flatMap(Double.init))
+            result.httpVersion.flatMap(Double.init) ?? 0)
         if let expiry = result.tls?.earliestExpiry {
             gauge("probe_ssl_earliest_cert_expiry", "Returns last SSL chain expiry in unixtime", Double(expiry))
         }

@@ -48,6 +48,32 @@ public enum PercentEncoding {
         return String(decoding: encoded, as: UTF8.self)
     }
 
+    /// A URL as written, with only what may not appear raw encoded: every byte outside RFC
+    /// 3986's unreserved and reserved characters (section 2: `:/?#[]@!$&'()*+,;=`), such as a
+    /// space, `"`, `|`, `{`, `}`, `^` or a non-ASCII letter, becomes `%HH`; a `%` followed by two
+    /// hex digits is an escape already and stays, so `%22` never becomes `%2522` (another URL).
+    /// A `%` without two hex digits after it is encoded. Go's `url.Parse`, which
+    /// blackbox_exporter uses, keeps existing escapes the same way.
+    ///
+    /// - Parameter url: URL text.
+    /// - Returns: The text to send: `/e%20cho/a|b` is `/e%20cho/a%7Cb`.
+    public static func encodingWhatMustBe(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            let isEscape =
+                byte == UInt8(ascii: "%") && index + 2 < bytes.count && HexDigit.value(of: bytes[index + 1]) != nil
+                && HexDigit.value(of: bytes[index + 2]) != nil
+            if isEscape || (byte < 0x80 && (isUnreserved(byte) || ":/?#[]@!$&'()*+,;=".utf8.contains(byte))) {
+                encoded.append(byte)
+            } else {
+                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+
     /// The bytes of `text` with every `%HH` (either case of hex digit) decoded; a `%` without
     /// two hex digits after it stays as it is, as curl's `Curl_urldecode` leaves it.
     ///

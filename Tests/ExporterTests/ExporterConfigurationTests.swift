@@ -70,6 +70,18 @@ import Testing
         }
     }
 
+    /// blackbox 0.23's own spelling, prometheus/common's `follow_redirects`, and the older
+    /// `no_follow_redirects`, which wins when both are given.
+    @Test(arguments: [
+        ("follow_redirects: false", false), ("follow_redirects: true", true), ("no_follow_redirects: true", false),
+        ("follow_redirects: true\n      no_follow_redirects: true", false), ("method: GET", true),
+    ])
+    func bothRedirectSpellingsAreRead(_ line: String, _ follows: Bool) throws {
+        let text = "modules:\n  m:\n    prober: http\n    http:\n      \(line)\n"
+        let module = try #require(try ExporterConfiguration(parsing: text, file: "b.yml").module(named: "m"))
+        #expect(module.http.followsRedirects == follows)
+    }
+
     @Test func anUnknownKeyIsAnErrorAtItsPlace() {
         #expect(
             Self.error("modules:\n  m:\n    prober: http\n    http:\n      method: GET\n      metod: GET\n")?.hasPrefix(

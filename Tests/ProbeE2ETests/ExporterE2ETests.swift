@@ -29,10 +29,13 @@ struct ExporterE2ETests {
         var value: (status: Int, body: String)?
     }
 
-    /// One GET, bounded by `timeout` seconds.
-    static func get(_ url: String, headers: [String: String] = [:], timeout: Double = 15) -> (status: Int, body: String)? {
+    /// One GET (or another method), bounded by `timeout` seconds.
+    static func get(
+        _ url: String, headers: [String: String] = [:], timeout: Double = 15, method: String = "GET"
+    ) -> (status: Int, body: String)? {
         guard let target = URL(string: url) else { return nil }
         var request = URLRequest(url: target)
+        request.httpMethod = method
         request.timeoutInterval = timeout
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let done = DispatchSemaphore(value: 0)
@@ -87,6 +90,10 @@ struct ExporterE2ETests {
                   tls_config:
                     ca_file: \(servers["CA_CERT"])
                     server_name: other.test
+              no_follow:
+                prober: http
+                http:
+                  follow_redirects: false
               tcp_connect:
                 prober: tcp
 
@@ -113,7 +120,11 @@ struct ExporterE2ETests {
             "\(intercepted.body)")
         #expect(intercepted.body.contains("probe_ssl_name_verified 0") && intercepted.body.contains("probe_ssl_chain_verified 1"))
         #expect(intercepted.body.contains("probe_proxy_connect_status_code 200"))
+        // The module's key names the proxy's source, not the CLI's --proxy.
+        #expect(intercepted.body.contains(",source=\"proxy_url\"} 1"), "\(intercepted.body)")
         #expect(try Self.promtoolProblems(intercepted.body) == nil)
+        let front = try #require(Self.get(exporter.url + "/")).body
+        #expect(!front.contains("--allow-invalid-certificates") && !front.contains("--no-validate-domain-name"), "\(front)")
 
         let started = Date()
         let silent = try #require(
@@ -168,6 +179,71 @@ struct ExporterE2ETests {
         #expect(sent.contains { $0.contains("/redirect/to?to=") }, "the allowed target was asked: \(sent)")
         #expect(!sent.contains { $0.hasPrefix("127.0.0.2:") }, "the other host received a request: \(sent)")
         #expect(exporter.stop() == 0)
+    }
+
+    /// Reload as blackbox_exporter reloads, on SIGHUP and on `POST /-/reload`: a config that
+    /// loads replaces the modules; one that does not is reported, the old modules stay, and
+    /// `blackbox_exporter_config_last_reload_successful` says which.
+    @Test(.timeLimit(.minutes(1)))
+    func reloadsOnHangupAndOnPostAndKeepsTheOldConfigWhenTheNewOneFails() throws {
+        let servers = try E2EServers.current()
+        let target = servers.url("http", "127.0.0.1", "HTTP_PORT")
+        let path = try Self.configFile("modules:\n  first:\n    prober: http\n")
+        let exporter = try RunningExporter(config: path)
+        let probeSecond = "\(exporter.url)/probe?target=\(target)&module=second"
+        #expect(Self.get(probeSecond)?.status == 400)
+
+        try "modules:\n  first:\n    prober: http\n  second:\n    prober: http\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        kill(exporter.process.processIdentifier, SIGHUP)
+        var status: Int?
+        for _ in 0..<50 where status != 200 {
+            Thread.sleep(forTimeInterval: 0.1)
+            status = Self.get(probeSecond)?.status
+        }
+        #expect(status == 200, "SIGHUP did not load the new module\n\(exporter.process.summary)")
+        #expect(exporter.process.standardError.contains("exporter: reloaded"))
+
+        try "modules:\n  first:\n    prober: http\n    http:\n      no_such_key: 1\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let refused = Self.get("\(exporter.url)/-/reload", method: "POST")
+        #expect(refused?.status == 500)
+        #expect(refused?.body.contains("failed to reload config: \(path):5:7") == true, "\(String(describing: refused))")
+        #expect(Self.get(probeSecond)?.status == 200, "the old modules stay after a failed reload")
+        #expect(Self.get("\(exporter.url)/metrics")?.body.contains("blackbox_exporter_config_last_reload_successful 0\n") == true)
+
+        try "modules:\n  first:\n    prober: http\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(Self.get("\(exporter.url)/-/reload", method: "POST")?.status == 200)
+        #expect(Self.get(probeSecond)?.status == 400)
+        let metrics = Self.get("\(exporter.url)/metrics")?.body ?? ""
+        #expect(metrics.contains("blackbox_exporter_config_last_reload_successful 1\n"))
+        #expect(try Self.promtoolProblems(metrics) == nil)
+        #expect(Self.get("\(exporter.url)/-/reload")?.status == 405)
+        #expect(exporter.stop() == 0)
+    }
+
+    /// `probe-exporter-reencodes-percent-escapes`: a target's escapes go on the wire as written
+    /// when it also holds a character that must be encoded; only that character is.
+    @Test(.timeLimit(.minutes(1)))
+    func aTargetIsProbedAsWrittenWithOnlyWhatMustBeEncoded() throws {
+        let servers = try E2EServers.current()
+        let cases = [
+            ("/echo?q=%22a%26b%22&fields=id|name", #"target=/echo\?q=%22a%26b%22&fields=id%7Cname\n"#),
+            ("/e%20cho/a|b", #"target=/e%20cho/a%7Cb\n"#),
+            ("/echo?id=%41&r={x}", #"target=/echo\?id=%41&r=%7Bx%7D\n"#),
+        ]
+        for (path, arrived) in cases {
+            let config = try Self.configFile(
+                "modules:\n  echo:\n    prober: http\n    http:\n      fail_if_body_not_matches_regexp: ['\(arrived)']\n")
+            let exporter = try RunningExporter(config: config)
+            let target =
+                servers.url("http", "127.0.0.1", "HTTP_PORT", path: path).addingPercentEncoding(
+                    withAllowedCharacters: .alphanumerics)
+                ?? ""
+            let page = Self.get("\(exporter.url)/probe?module=echo&target=\(target)")?.body ?? ""
+            #expect(page.contains("probe_success 1\n"), "\(path) did not arrive as \(arrived):\n\(page)")
+            #expect(exporter.stop() == 0)
+        }
     }
 
     /// A refused certificate's second look fits in the scrape's time: the answer comes before
@@ -353,6 +429,9 @@ struct ExporterE2ETests {
             ("tls_trusted", servers.url("https", "localhost", "TLS_VALID_PORT")),
             ("tls_trusted", servers.url("https", "localhost", "TLS_EXPIRED_PORT")),
             ("through_interceptor", servers.url("https", "localhost", "TLS_VALID_PORT")),
+            // A redirect not followed counts; a probe with no response has version and length 0.
+            ("no_follow", servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/redirect/once")),
+            ("http_2xx", servers.url("http", "127.0.0.1", "CLOSED_PORT")),
             // https:// redirected to http://: the last response decides probe_http_ssl.
             (
                 "tls_trusted",
@@ -367,7 +446,7 @@ struct ExporterE2ETests {
             let theirs = samples(try #require(Self.get("http://127.0.0.1:\(port)/probe?module=\(module)&target=\(target)")).body)
             for name in [
                 "probe_success", "probe_http_status_code", "probe_http_ssl", "probe_tls_version_info{version=\"TLS 1.3\"}",
-                "probe_http_redirects",
+                "probe_http_redirects", "probe_http_version",
             ]
             where ours[name] != nil && theirs[name] != nil {
                 #expect(
@@ -375,6 +454,9 @@ struct ExporterE2ETests {
                     "\(module) \(target): \(name) is \(ours[name] ?? "") here, \(theirs[name] ?? "") in blackbox")
             }
             #expect(ours["probe_success"] != nil && theirs["probe_success"] != nil)
+            if theirs["probe_http_status_code"] == "0" {
+                #expect(ours["probe_http_version"] == "0" && ours["probe_http_content_length"] == "0", "\(module) \(target)")
+            }
         }
         #expect(exporter.stop() == 0)
     }

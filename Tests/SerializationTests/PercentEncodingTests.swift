@@ -3,6 +3,19 @@ import Testing
 
 /// `PercentEncoding`: RFC 3986 section 2.1 on UTF-8 bytes, both ways.
 @Suite struct PercentEncodingTests {
+    @Test(arguments: [
+        ("http://h/echo?q=%22a%26b%22&fields=id|name", "http://h/echo?q=%22a%26b%22&fields=id%7Cname"),
+        ("http://h/e%20cho/a|b", "http://h/e%20cho/a%7Cb"),
+        ("http://h/echo?id=%41&r={x}", "http://h/echo?id=%41&r=%7Bx%7D"),
+        ("http://u:p%40ss@h:8080/a b?x=\"y\"#f^", "http://u:p%40ss@h:8080/a%20b?x=%22y%22#f%5E"),
+        ("http://h/100%/%zz/%4", "http://h/100%25/%25zz/%254"),
+        ("http://h/caf\u{E9}", "http://h/caf%C3%A9"),
+        ("http://[::1]:80/a;b=c?d=e!$'()*+,", "http://[::1]:80/a;b=c?d=e!$'()*+,"),
+    ])
+    func aURLKeepsItsEscapesAndEncodesOnlyWhatMayNotBeRaw(_ written: String, _ sent: String) {
+        #expect(PercentEncoding.encodingWhatMustBe(written) == sent)
+    }
+
     @Test func unreservedCharactersStayAndEveryOtherByteIsWrittenInUppercaseHex() {
         #expect(PercentEncoding.encoded("aZ09-._~", keeping: PercentEncoding.isUnreserved) == "aZ09-._~")
         #expect(PercentEncoding.encoded("a b/c:d", keeping: PercentEncoding.isUnreserved) == "a%20b%2Fc%3Ad")

@@ -20,12 +20,23 @@ import Curl
 /// A variable set to the empty string counts as unset (curl's `curl_getenv`). The environment
 /// is a parameter: nothing here reads the process environment.
 public struct ProxyConfiguration: Sendable, Equatable {
+    /// Whether two configurations choose the same routes and name them alike (the setting
+    /// names are a tuple, which `Equatable` cannot synthesize for).
+    public static func == (left: ProxyConfiguration, right: ProxyConfiguration) -> Bool {
+        left.proxy == right.proxy && left.noProxy == right.noProxy && left.environment == right.environment
+            && left.settingNames == right.settingNames
+    }
+
     /// The `--proxy` value: `nil` when not given, `""` for direct, else the proxy text.
     public var proxy: String?
     /// The `--noproxy` value: `nil` when not given, else a no-proxy list (`""` for none).
     public var noProxy: String?
     /// The environment variables, by exact name.
     public var environment: [String: String]
+    /// The words the caller gave `proxy` and `noProxy` with, which reports and the source
+    /// labels name: `--proxy` and `--noproxy` on the command line, a config's own keys
+    /// elsewhere (the exporter's `proxy_url` and `no_proxy`).
+    public var settingNames = (proxy: "--proxy", noProxy: "--noproxy")
 
     /// Settings from the command line and the environment.
     ///
@@ -80,7 +91,7 @@ public struct ProxyConfiguration: Sendable, Equatable {
 
     /// The no-proxy list in force and where it came from, or `nil` when there is none.
     public var noProxyList: (list: NoProxyList, source: ProxySource)? {
-        if let noProxy { return (NoProxyList(noProxy), .option("--noproxy")) }
+        if let noProxy { return (NoProxyList(noProxy), .option(settingNames.noProxy)) }
         for name in ["no_proxy", "NO_PROXY"] {
             if let value = variable(name) { return (NoProxyList(value), .environment(name)) }
         }
@@ -90,7 +101,7 @@ public struct ProxyConfiguration: Sendable, Equatable {
     /// The proxy text curl would use before the no-proxy check, and its source: `--proxy`
     /// (possibly `""`), else the first set variable for `scheme`.
     private func proxyCandidate(scheme: String) -> (text: String, source: ProxySource)? {
-        if let proxy { return (proxy, .option("--proxy")) }
+        if let proxy { return (proxy, .option(settingNames.proxy)) }
         var names = ["\(scheme)_proxy"]
         if scheme != "http" { names.append("\(scheme.uppercased())_PROXY") }
         names += ["all_proxy", "ALL_PROXY"]

@@ -21,6 +21,7 @@ enum ExporterCommand: Subcommand {
           /metrics                        the exporter's own metrics
           /                               the modules and the last probes' reports
           /-/healthy                      200
+          /-/reload                       POST: read the config file again
 
         Besides blackbox's metric names, a failed probe has probe_failure_info{hop, reason,
         url_error} naming the hop and the reason as `stagebuild probe` reports them. Each
@@ -32,6 +33,11 @@ enum ExporterCommand: Subcommand {
         and --allow-target limits the targets (each REGEX must match the whole target); a
         redirect is checked against them too before it is followed, and one they do not allow
         fails the probe (redirectRefused) with nothing sent to it.
+
+        SIGHUP or POST /-/reload reads the config file again, as blackbox_exporter does: a file
+        that loads replaces the modules (probes already running finish with the old ones); one
+        that does not is reported on stderr (and in the POST's 500 answer) and the old modules
+        stay. blackbox_exporter_config_last_reload_successful on /metrics says which.
 
         --check-config FILE exits 0 when the file loads, else 65 with FILE:LINE:COLUMN.
         SIGTERM or SIGINT stops it gracefully (exit 0); a port already taken exits 69.
@@ -87,6 +93,11 @@ enum ExporterCommand: Subcommand {
         }
         if !allowed.isEmpty { options.allowedTargets = TargetFilter(patterns: allowed, option: "--allow-target") }
         let (host, port) = try listenAddress(arguments.value("--listen") ?? "127.0.0.1:9115")
+        let path = Paths.absolute(file, from: context.currentDirectory)
+        let fileSystem = context.fileSystem
+        options.configurationSource = {
+            try ExporterConfiguration(parsing: try fileSystem.readText(at: path), file: file)
+        }
         guard let handler = load(file, options: options, context: context) else { return .dataError }
         let serverConfiguration = ServerConfiguration(host: host, port: port, name: "stagebuild-exporter")
         let log = context.standardError
@@ -101,6 +112,10 @@ enum ExporterCommand: Subcommand {
             log.write(lines)
         }
         SignalShutdown.install { server.shutdown() }
+        SignalReload.install {
+            let failure = handler.reload()
+            log.write(failure.map { "exporter: reload failed, the old config stays: \($0)\n" } ?? "exporter: reloaded \(file)\n")
+        }
         let address: SocketAddress
         do {
             address = try server.start()

@@ -1,0 +1,43 @@
+import Foundation
+
+/// The exporter's words for what the probe's reports call command-line options: a module's
+/// `blackbox.yml` keys, so an exporter user is pointed at the file they edit, not at flags the
+/// exporter does not take (`probe-exporter-speaks-cli-flags`).
+///
+/// The reports are written once, for both (`FailureReason`'s catalogue); this table is the one
+/// place that says what each option is in a module.
+enum ModuleWords {
+    /// Each option the probe's hints and notes name, with what a module writes instead;
+    /// longer spellings first, so `--cacert FILE` is read before `--cacert`.
+    static let replacements: [(option: String, module: String)] = [
+        ("--allow-invalid-certificates", "tls_config: {insecure_skip_verify: true}"),
+        ("--no-validate-domain-name", "stagebuild: {validate_domain_name: false}"),
+        ("--pinned-public-key", "stagebuild: {pinned_public_keys: [...]}"),
+        ("--cacert FILE", "tls_config: {ca_file: FILE}"),
+        ("--cacert", "tls_config: ca_file"),
+        (#"--proxy "" goes direct"#, "a module without proxy_url goes direct"),
+        (#"--proxy "" disables proxies"#, "the module has no proxy_url (blackbox uses none unless told)"),
+        ("--noproxy", "no_proxy"),
+        ("--max-time", "the module's timeout"),
+    ]
+
+    /// A report's text in module words: `--expect-status CODES` is `valid_status_codes:
+    /// [CODES]`, each option of ``replacements`` its module key, and a parenthesis that offers
+    /// `--compare-direct` (which only `stagebuild probe` runs) names that command.
+    ///
+    /// - Parameter text: A rendered report, hint or note.
+    /// - Returns: The same text with module keys where it named options.
+    static func translate(_ text: String) -> String {
+        var result = text
+        while let range = result.range(of: "--expect-status ") {
+            let codes = result[range.upperBound...].prefix { !$0.isWhitespace }
+            result.replaceSubrange(
+                range.lowerBound..<result.index(range.upperBound, offsetBy: codes.count),
+                with: "valid_status_codes: [\(codes)]")
+        }
+        for (option, module) in replacements {
+            result = result.replacingOccurrences(of: option, with: module)
+        }
+        return result.replacingOccurrences(of: "--compare-direct", with: "stagebuild probe --compare-direct")
+    }
+}
