@@ -15,6 +15,27 @@ public struct HTTPModuleSettings: Sendable {
         public var allowMissing: Bool
     }
 
+    /// Where a credential's secret is: in the config, or in a file read for each probe, as
+    /// prometheus/common reads its `*_file` keys on every request (a rotated secret is used at
+    /// once), white space around it trimmed.
+    public enum SecretSource: Sendable, Equatable {
+        /// Written in the config.
+        case inline(String)
+        /// The path of a file that holds it.
+        case file(String)
+    }
+
+    /// The `Authorization` a module sends the target (prometheus/common `HTTPClientConfig`, at
+    /// most one of them): `basic_auth`, `authorization`, or the older `bearer_token` and
+    /// `bearer_token_file`.
+    public enum TargetCredential: Sendable, Equatable {
+        /// `basic_auth`: `Basic` with the user name and password (RFC 7617).
+        case basic(username: SecretSource, password: SecretSource?)
+        /// `authorization` (`type`, `Bearer` by default) or `bearer_token`: the scheme and its
+        /// credentials.
+        case scheme(type: String, credentials: SecretSource)
+    }
+
     /// `valid_status_codes`; empty means any 2xx, as blackbox.
     public var validStatusCodes: [Int] = []
     /// `method`, `GET` by default.
@@ -38,6 +59,9 @@ public struct HTTPModuleSettings: Sendable {
     public var failIfHeaderMatches: [HeaderMatch] = []
     /// `fail_if_header_not_matches`.
     public var failIfHeaderNotMatches: [HeaderMatch] = []
+    /// The credentials sent to the target; `nil` for none. Only the target's origin gets them:
+    /// a redirect to another origin is sent without (as curl and Go's client drop them).
+    public var credential: TargetCredential?
     /// `proxy_url`; `nil` for none.
     public var proxyURL: String?
     /// `no_proxy`: the hosts that bypass `proxy_url`, curl's list syntax.
@@ -73,9 +97,7 @@ public struct HTTPModuleSettings: Sendable {
 
     /// Keys blackbox knows that this exporter does not act on yet, with why.
     static let unsupported: [String: String] = [
-        "basic_auth": "the probe sends no target credentials",
-        "authorization": "the probe sends no target credentials", "bearer_token": "the probe sends no target credentials",
-        "bearer_token_file": "the probe sends no target credentials", "oauth2": "the probe sends no target credentials",
+        "oauth2": "the probe does not fetch OAuth 2.0 tokens; give one with authorization: {credentials_file: …}",
         "valid_http_versions": "the HTTP version is reported (probe_http_version), not checked",
         "compression": "responses are not decompressed",
         "enable_http2": "the probe speaks HTTP/1.1",
@@ -91,7 +113,7 @@ public struct HTTPModuleSettings: Sendable {
             "fail_if_body_matches_regexp", "fail_if_body_not_matches_regexp", "fail_if_header_matches",
             "fail_if_header_not_matches", "proxy_url", "no_proxy", "proxy_from_environment", "proxy_connect_header",
             "tls_config", "preferred_ip_protocol", "ip_protocol_fallback", "stagebuild", "body_size_limit",
-            "follow_redirects",
+            "follow_redirects", "basic_auth", "authorization", "bearer_token", "bearer_token_file",
         ]
         let fields = try reader.mapping(node, allowed: known, in: place, unsupported: Self.unsupported)
         if let codes = fields["valid_status_codes"] {
@@ -136,6 +158,7 @@ public struct HTTPModuleSettings: Sendable {
                 for text in try reader.strings(values) { proxyConnectHeaders.append((name, text)) }
             }
         }
+        credential = try Self.credential(fields, reader, place: place)
         if let value = fields["tls_config"] {
             let tls = try reader.mapping(
                 value, allowed: ["insecure_skip_verify", "ca_file", "server_name"], in: "\(place) tls_config",
@@ -167,6 +190,48 @@ public struct HTTPModuleSettings: Sendable {
             if let pins = own["pinned_public_keys"] { pinnedPublicKeys = try reader.strings(pins) }
             if let clients = own["apple_clients"] { appleClients = try reader.strings(clients) }
         }
+    }
+
+    /// The module's credential, as prometheus/common's `HTTPClientConfig.Validate` allows it:
+    /// at most one kind, a secret given once, and no `authorization` of type `Basic`.
+    private static func credential(
+        _ fields: [String: YAMLNode], _ reader: YAMLConfigReader, place: String
+    ) throws(YAMLConfigError) -> TargetCredential? {
+        let given = ["basic_auth", "authorization", "bearer_token", "bearer_token_file"].compactMap { fields[$0] }
+        // The error points at the one written last: the one that adds to the first.
+        if given.count > 1, let last = given.max(by: { ($0.mark.line, $0.mark.column) < ($1.mark.line, $1.mark.column) }) {
+            throw reader.error(last, "at most one of basic_auth, authorization, bearer_token and bearer_token_file may be set")
+        }
+        /// A secret written inline or in a file, not both.
+        func secret(_ keys: [String: YAMLNode], _ inline: String, _ file: String) throws(YAMLConfigError) -> SecretSource? {
+            if let value = keys[inline], keys[file] != nil {
+                throw reader.error(value, "at most one of \(inline) and \(file) may be set")
+            }
+            if let value = keys[inline] { return .inline(try reader.string(value)) }
+            if let value = keys[file] { return .file(try reader.string(value)) }
+            return nil
+        }
+        if let node = fields["basic_auth"] {
+            let keys = try reader.mapping(
+                node, allowed: ["username", "username_file", "password", "password_file"], in: "\(place) basic_auth")
+            let username = try secret(keys, "username", "username_file") ?? .inline("")
+            return .basic(username: username, password: try secret(keys, "password", "password_file"))
+        }
+        if let node = fields["authorization"] {
+            let keys = try reader.mapping(
+                node, allowed: ["type", "credentials", "credentials_file"], in: "\(place) authorization")
+            let type = try keys["type"].map { (value) throws(YAMLConfigError) in try reader.string(value) } ?? "Bearer"
+            if type.lowercased() == "basic", let value = keys["type"] {
+                throw reader.error(value, "authorization type cannot be Basic: use basic_auth")
+            }
+            guard let credentials = try secret(keys, "credentials", "credentials_file") else { return nil }
+            return .scheme(type: type, credentials: credentials)
+        }
+        if let value = fields["bearer_token"] { return .scheme(type: "Bearer", credentials: .inline(try reader.string(value))) }
+        if let value = fields["bearer_token_file"] {
+            return .scheme(type: "Bearer", credentials: .file(try reader.string(value)))
+        }
+        return nil
     }
 
     private static func headerMatches(

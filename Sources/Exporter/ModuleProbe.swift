@@ -121,6 +121,9 @@ public struct ModuleProbe: Sendable {
                 }
             }
         }
+        if let credential = module.http.credential, !headers.contains(where: { $0.name.lowercased() == "authorization" }) {
+            headers.append(try Self.authorization(credential))
+        }
         var request = try ProbeRequest(
             url: url, method: module.http.method, headers: headers, expectations: expectations)
         request.body = module.http.body.map { Array($0.utf8) }
@@ -140,5 +143,33 @@ public struct ModuleProbe: Sendable {
             result.outcome = .failed(.expectationFailed("the target was reached without TLS, and fail_if_not_ssl is set"))
         }
         return (result, seconds)
+    }
+
+    /// The `Authorization` field of a module's credential, its files read now (prometheus/common
+    /// reads them for each request, so a rotated secret is used at once).
+    static func authorization(_ credential: HTTPModuleSettings.TargetCredential) throws(ProbeInputError) -> RequestHeader {
+        func read(_ secret: HTTPModuleSettings.SecretSource, _ key: String) throws(ProbeInputError) -> String {
+            switch secret {
+            case .inline(let text): return text
+            case .file(let path):
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    throw .invalidRequestHeader(name: "Authorization", reason: "cannot read \(key) \(path)", option: key)
+                }
+                return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
+        let value: String
+        switch credential {
+        case .basic(let username, let password):
+            let pair =
+                try read(username, "basic_auth username_file") + ":"
+                + (try password.map { (secret) throws(ProbeInputError) in try read(secret, "basic_auth password_file") } ?? "")
+            value = "Basic " + Data(pair.utf8).base64EncodedString()
+        case .scheme(let type, let credentials):
+            value = type + " " + (try read(credentials, "credentials_file"))
+        }
+        let key: String
+        if case .basic = credential { key = "basic_auth" } else { key = "authorization" }
+        return try RequestHeader(parsing: "Authorization: " + value, option: key)
     }
 }

@@ -82,6 +82,33 @@ import Testing
         #expect(module.http.followsRedirects == follows)
     }
 
+    /// prometheus/common's credentials: basic_auth, authorization (Bearer by default) and the
+    /// older bearer_token(_file), at most one, each secret inline or in a file, not both.
+    @Test func targetCredentialsAreReadAsPrometheusCommonReadsThem() throws {
+        func credential(_ lines: String) throws -> HTTPModuleSettings.TargetCredential? {
+            let text = "modules:\n  m:\n    prober: http\n    http:\n" + lines
+            return try #require(try ExporterConfiguration(parsing: text, file: "b.yml").module(named: "m")).http.credential
+        }
+        #expect(
+            try credential("      basic_auth: {username: u, password_file: /run/p}\n")
+                == .basic(username: .inline("u"), password: .file("/run/p")))
+        #expect(try credential("      authorization: {credentials: t}\n") == .scheme(type: "Bearer", credentials: .inline("t")))
+        #expect(
+            try credential("      authorization: {type: Token, credentials_file: /run/t}\n")
+                == .scheme(type: "Token", credentials: .file("/run/t")))
+        #expect(try credential("      bearer_token_file: /run/t\n") == .scheme(type: "Bearer", credentials: .file("/run/t")))
+        #expect(try credential("      method: GET\n") == nil)
+        #expect(
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      bearer_token: a\n      basic_auth: {username: u}\n")?
+                .hasPrefix("b.yml:6:19: at most one of basic_auth, authorization") == true)
+        #expect(
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      basic_auth: {password: a, password_file: b}\n")?
+                .contains("at most one of password and password_file") == true)
+        #expect(
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      authorization: {type: basic, credentials: a}\n")?
+                .contains("use basic_auth") == true)
+    }
+
     @Test func anUnknownKeyIsAnErrorAtItsPlace() {
         #expect(
             Self.error("modules:\n  m:\n    prober: http\n    http:\n      method: GET\n      metod: GET\n")?.hasPrefix(
@@ -90,8 +117,9 @@ import Testing
 
     @Test func aKeyBlackboxKnowsButTheProbeDoesNotActOnSaysWhy() {
         #expect(
-            Self.error("modules:\n  m:\n    prober: http\n    http:\n      basic_auth: {username: a}\n")
-                == "b.yml:5:7: basic_auth in module m http is not supported: the probe sends no target credentials")
+            Self.error("modules:\n  m:\n    prober: http\n    http:\n      oauth2: {client_id: a}\n")?
+                .hasPrefix("b.yml:5:7: oauth2 in module m http is not supported: the probe does not fetch OAuth 2.0 tokens")
+                == true)
         #expect(
             Self.error("modules:\n  m:\n    prober: http\n    http:\n      tls_config:\n        cert_file: a\n")?
                 .hasPrefix("b.yml:6:9: cert_file in module m http tls_config is not supported") == true)

@@ -246,6 +246,40 @@ struct ExporterE2ETests {
         }
     }
 
+    /// A module's credentials reach the target (nginx echoes the field) and never the page or
+    /// the metrics; a `*_file` secret is read for each probe, so a rotated one is used at once.
+    @Test(.timeLimit(.minutes(1)))
+    func aModulesCredentialsReachTheTargetAndNoOutput() throws {
+        let servers = try E2EServers.current()
+        let tokenFile = try Self.configFile("first-s3cret-token\n")
+        let config = try Self.configFile(
+            """
+            modules:
+              basic:
+                prober: http
+                http:
+                  basic_auth: {username: probe, password: pa55-s3cret}
+                  fail_if_body_not_matches_regexp: ['authorization=Basic cHJvYmU6cGE1NS1zM2NyZXQ=\\n']
+              bearer:
+                prober: http
+                http:
+                  bearer_token_file: \(tokenFile)
+                  fail_if_body_not_matches_regexp: ['authorization=Bearer second-s3cret-token\\n']
+            """)
+        let exporter = try RunningExporter(config: config)
+        let target = servers.url("http", "127.0.0.1", "HTTP_PORT")
+        let basic = Self.get("\(exporter.url)/probe?module=basic&target=\(target)")?.body ?? ""
+        #expect(basic.contains("probe_success 1\n"), "\(basic)")
+        try "second-s3cret-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let bearer = Self.get("\(exporter.url)/probe?module=bearer&target=\(target)")?.body ?? ""
+        #expect(bearer.contains("probe_success 1\n"), "the rotated token was not read: \(bearer)")
+        let outputs = [basic, bearer, Self.get(exporter.url + "/")?.body ?? "", Self.get(exporter.url + "/metrics")?.body ?? ""]
+        for output in outputs + [exporter.process.standardError] {
+            #expect(!output.contains("s3cret") && !output.contains("cHJvYmU6cGE1NS1zM2NyZXQ="))
+        }
+        #expect(exporter.stop() == 0)
+    }
+
     /// A refused certificate's second look fits in the scrape's time: the answer comes before
     /// Prometheus gives up, with the reason series (`probe-extra-looks-exceed-time-limits`).
     @Test(.timeLimit(.minutes(1)))
