@@ -47,8 +47,10 @@ struct TimeLimitTests {
             try call.probe.certificateFromEvidence?.contains("no time was left within --max-time for a direct TLS handshake")
                 == true, "\(call.json.summary)")
         let total = try #require(try call.probe.timings?.totalMs)
-        // Room for a loaded machine, below the 7 s a direct look with its own 5 s would take.
-        #expect(total >= 1900 && total <= 4000, "\(total) ms")
+        // Room for a loaded machine (CI's, beside 32 threads of the nginx differential, once took
+        // 5.1 s), below the 7 s or more a direct look with its own 5 s takes; the connection count
+        // above is what tells that fault first.
+        #expect(total >= 1900 && total <= 6500, "\(total) ms")
     }
 }
 
