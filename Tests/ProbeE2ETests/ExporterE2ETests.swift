@@ -205,6 +205,10 @@ struct ExporterE2ETests {
         }
         #expect(status == 200, "SIGHUP did not load the new module\n\(exporter.process.summary)")
         #expect(exporter.process.standardError.contains("exporter: reloaded"))
+        // Every thread blocks SIGHUP: none takes it with its default action, which ends a process.
+        for _ in 0..<5 { kill(exporter.process.processIdentifier, SIGHUP) }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(Self.get("\(exporter.url)/-/healthy")?.status == 200, "\(exporter.process.summary)")
 
         try "modules:\n  first:\n    prober: http\n    http:\n      no_such_key: 1\n".write(
             toFile: path, atomically: true, encoding: .utf8)

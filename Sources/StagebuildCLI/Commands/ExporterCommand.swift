@@ -111,11 +111,10 @@ enum ExporterCommand: Subcommand {
             }
             log.write(lines)
         }
-        SignalShutdown.install { server.shutdown() }
-        SignalReload.install {
+        SignalShutdown.install(onHangup: {
             let failure = handler.reload()
             log.write(failure.map { "exporter: reload failed, the old config stays: \($0)\n" } ?? "exporter: reloaded \(file)\n")
-        }
+        }) { server.shutdown() }
         let address: SocketAddress
         do {
             address = try server.start()
