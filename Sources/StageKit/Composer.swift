@@ -152,6 +152,9 @@ private struct CompositionSession {
         var values: [String: (value: String, template: String)] = [:]
         /// The template that last set each of `USER`, `WORKDIR`, `ENTRYPOINT`, `CMD`, `SHELL`.
         var setters: [Keyword: String] = [:]
+        /// The working directory the templates' `WORKDIR`s give so far, as written; `nil` before
+        /// any, or once one holds a variable.
+        var workdir: String?
         /// The names the Stagefile's own `ARG` lines declare in this build stage.
         var stagefileArguments: Set<String> = []
     }
@@ -351,6 +354,17 @@ private struct CompositionSession {
         return result
     }
 
+    /// A parameter's word as the builder reads its value: quotes and escapes removed,
+    /// references as written (BuildKit's `ProcessWord`); the word itself when it does not lex.
+    static func unquoted(_ word: String, escape: EscapeCharacter) -> String {
+        (try? ShellWordLexer(escape: escape.scalar).word(word)) ?? word
+    }
+
+    /// A relative WORKDIR after another, as the builder joins them: `/abs` and `sub` give `/abs/sub`.
+    static func joined(_ directory: String, _ relative: String) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + relative
+    }
+
     /// Refuses a build-stage alias used twice (names compare in any case): BuildKit rejects
     /// the file ("duplicate stage name"), as lint's SB015 says.
     mutating func noteAlias(_ alias: String?, at location: SourceLocation) throws(CompositionError) {
@@ -368,14 +382,28 @@ private struct CompositionSession {
     mutating func noteOverrides(in template: StageTemplate, file: String) {
         for instruction in template.syntax.instructions {
             guard let keyword = instruction.knownKeyword, Self.overridingKeywords.contains(keyword) else { continue }
+            let path = keyword == .workdir ? instruction.arguments.first : nil
             if let earlier = stage.setters[keyword], earlier != template.name {
-                warnings.append(
-                    CompositionError(
+                let message: String
+                if let path, !path.hasPrefix("/") {
+                    // Dockerfile reference, "WORKDIR": a relative path is relative to the previous WORKDIR.
+                    let combined = stage.workdir.map { " it is " + Self.joined($0, path) } ?? " it is relative to that one"
+                    message =
+                        "WORKDIR \(path) of stage template '\(template.name)' is relative, so after '\(earlier)'\(combined) "
+                        + "(alone it is relative to its base image's WORKDIR, / by default)"
+                } else {
+                    message =
                         "\(keyword.rawValue) is set by stage template '\(earlier)' and again by '\(template.name)' in this "
-                            + "build stage; '\(template.name)' comes later, so its \(keyword.rawValue) wins",
-                        file: file, at: instruction.location))
+                        + "build stage; '\(template.name)' comes later, so its \(keyword.rawValue) wins"
+                }
+                warnings.append(CompositionError(message, file: file, at: instruction.location))
             }
             stage.setters[keyword] = template.name
+            if let path {
+                let known = !path.contains("$")
+                stage.workdir =
+                    path.hasPrefix("/") ? (known ? path : nil) : stage.workdir.flatMap { known ? Self.joined($0, path) : nil }
+            }
         }
         for parameter in template.parameters
         where stage.stagefileArguments.contains(parameter.name) || globalArguments.contains(parameter.name) {
@@ -780,7 +808,10 @@ private struct CompositionSession {
                     "stage template '\(template.name)' needs a value for its parameter \(parameter.name)\(via)",
                     file: stagefile.displayPath, at: reference.location)
             }
-            if let earlier = stage.values[parameter.name], earlier.value != word {
+            // Values compare as the builder reads them, quotes removed: `3000` and `"3000"` agree.
+            if let earlier = stage.values[parameter.name],
+                Self.unquoted(earlier.value, escape: escape) != Self.unquoted(word, escape: escape)
+            {
                 throw CompositionError(
                     "parameter \(parameter.name) is \(earlier.value) in stage template '\(earlier.template)' but \(word) in "
                         + "'\(template.name)' within one build stage; give both the same value",

@@ -338,6 +338,32 @@ import Testing
         #expect(warning.message.hasSuffix("so its \(keyword) wins"))
     }
 
+    /// `compose-workdir-warning-relative`: a relative WORKDIR joins the one before it, and the
+    /// warning says where the later template's steps run.
+    @Test func aRelativeWorkdirAfterAnotherSaysWhereItLeads() throws {
+        let warnings = try Self.warnings(
+            "FROM debian:12\nUSE abs\nUSE rel\n",
+            templates: ["abs": "WORKDIR /abs\nUSER app\n", "rel": "WORKDIR sub\nRUN touch x\n"])
+        #expect(
+            warnings.map(\.message) == [
+                "WORKDIR sub of stage template 'rel' is relative, so after 'abs' it is /abs/sub "
+                    + "(alone it is relative to its base image's WORKDIR, / by default)"
+            ])
+        let unknown = try Self.warnings(
+            "FROM debian:12\nUSE abs\nUSE rel\n", templates: ["abs": "ARG DIR=/x\nWORKDIR $DIR\n", "rel": "WORKDIR sub\n"])
+        #expect(unknown.first?.message.contains("after 'abs' it is relative to that one") == true)
+    }
+
+    /// `compose-param-same-value-refused`: `3000` and `"3000"` are one value to the builder.
+    @Test func oneValueWrittenTwoWaysIsOneValue() throws {
+        let project = MemoryProject(templates: ["l1": "ARG PORT=3000\nRUN true\n", "l2": "ARG PORT=\"3000\"\nRUN true\n"])
+        #expect(try project.compose("FROM debian:12\nUSE l1\nUSE l2\n").contains("ARG PORT=\"3000\""))
+        #expect(try project.compose("FROM debian:12\nUSE l1 PORT=3000\nUSE l2\n").contains("ARG PORT=3000"))
+        #expect(
+            project.error(composing: "FROM debian:12\nUSE l1 PORT=3001\nUSE l2\n")?.message.contains("give both the same value")
+                == true)
+    }
+
     @Test func oneTemplateInEachBuildStageIsNoWarning() throws {
         let templates = ["user": "USER app\n"]
         #expect(try Self.warnings("FROM debian:12 AS a\nUSE user\nFROM debian:12 AS b\nUSE user\n", templates: templates).isEmpty)
