@@ -131,6 +131,8 @@ public struct StageTemplate: Sendable, Hashable {
                 "a stage template cannot use other templates with \(instruction.keyword); name them in '# requires:'",
                 file: displayPath, at: instruction.location)
         }
+        // A default as the builder reads it: quotes removed, references as written.
+        let lexer = ShellWordLexer(escape: tree.directives.escapeCharacter.scalar)
         for (index, instruction) in instructions.enumerated() {
             let isBeforeFrom = fromIndex.map { index < $0 } ?? false
             for declaration in instruction.asArg?.declarations ?? [] {
@@ -171,6 +173,7 @@ public struct StageTemplate: Sendable, Hashable {
                 parameters.append(
                     TemplateParameter(
                         name: name, defaultWord: defaultWord,
+                        defaultValue: defaultWord.map { word in (try? lexer.word(word)) ?? word },
                         documentation: metadata.documentation[name] ?? "", location: at, isInFrom: isBeforeFrom))
             }
         }

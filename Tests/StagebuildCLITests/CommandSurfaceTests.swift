@@ -77,6 +77,19 @@ import Testing
         #expect(object["path"] as? String == "Stages/service.Dockerfile")
     }
 
+    /// A default is given as its value (quotes removed), and as written beside it.
+    @Test func stagesAsJSONGivesADefaultAsItsValue() throws {
+        let scratch = try Scratch()
+        try scratch.write(
+            "# summary: go build\nARG LDFLAGS=\"-s -w\"\nARG OUT=${HOME}/bin\nARG TAG\nRUN go build\n", to: "Stages/go.Dockerfile"
+        )
+        let result = scratch.run(["stages", "go", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let parameters = try #require(object["parameters"] as? [[String: Any]])
+        #expect(parameters.map { $0["default"] as? String } == ["-s -w", "${HOME}/bin", nil])
+        #expect(parameters.map { $0["defaultWord"] as? String } == ["\"-s -w\"", "${HOME}/bin", nil])
+    }
+
     @Test func stagesWithAnUnknownNameSuggestsTheClosest() {
         let result = runStagebuild(["stages", "servce"], in: Self.catalogCase)
         #expect(result.status == .dataError)

@@ -36,7 +36,8 @@ enum TemplateReport {
     }
 
     /// Each template as an object with its keys sorted: `name`, `kind`, `summary`, `requires`,
-    /// `path`, `parameters` (`name`, `required`, `inFrom`, `documentation`, `default` or null) and
+    /// `path`, `parameters` (`name`, `required`, `inFrom`, `documentation`, `default` as the
+    /// builder reads it and `defaultWord` as written, or null) and
     /// `aptArchives` (`kind` and the fields as written); one object with `detailed`, else an array.
     static func json(_ templates: [StageTemplate], detailed: Bool, cwd: String) -> String {
         let objects: [JSONValue] = templates.map { template in
@@ -44,7 +45,8 @@ enum TemplateReport {
                 .sortedObject([
                     ("name", .string(parameter.name)), ("required", .bool(parameter.isRequired)),
                     ("inFrom", .bool(parameter.isInFrom)),
-                    ("documentation", .string(parameter.documentation)), ("default", .string(parameter.defaultWord)),
+                    ("documentation", .string(parameter.documentation)), ("default", .string(parameter.defaultValue)),
+                    ("defaultWord", .string(parameter.defaultWord)),
                 ])
             }
             return .sortedObject([
