@@ -72,7 +72,8 @@ def hadolint_findings(hadolint, path):
 
 def compare(stagebuild, hadolint, path):
     """The findings of both tools on one file, paired inside the same instruction for the rules
-    of RULES: (matched, hadolint-only, stagebuild-only), each a list of (rule, line, text)."""
+    of RULES: matched and hadolint-only as lists of (rule, line, text), stagebuild-only and all of
+    stagebuild's findings as its JSON objects."""
     try:
         spans = [(command.start_line, command.end_line) for command in dockerfile.parse_file(str(path))]
     except Exception:  # BuildKit's parser refuses the file: nothing to pair
@@ -90,8 +91,7 @@ def compare(stagebuild, hadolint, path):
             used.update(hits)
         else:
             missed.append((rule, finding["line"], f"hadolint {finding['code']} ({finding['message']})"))
-    extra = [(mine["rule"], mine["line"], mine["message"]) for index, mine in enumerate(ours)
-             if index not in used and mine["rule"] in RULES.values()]
+    extra = [mine for index, mine in enumerate(ours) if index not in used and mine["rule"] in RULES.values()]
     return matched, missed, extra, ours
 
 
@@ -105,9 +105,12 @@ def corpus_report(stagebuild, hadolint, folders, update):
             if path.name in ("SOURCES.md", "findings.txt") or not path.is_file():
                 continue
             matched, missed, extra, ours = compare(stagebuild, hadolint, path)
-            for counts, index in ((matched, 0), (missed, 1), (extra, 2)):
-                for rule, _, _ in counts:
-                    table[rule][index] += 1
+            for rule, _, _ in matched:
+                table[rule][0] += 1
+            for rule, _, _ in missed:
+                table[rule][1] += 1
+            for mine in extra:
+                table[mine["rule"]][2] += 1
             for rule, line, text in missed:
                 print(f"{path.name}:{line}: only hadolint: {text} ({rule}'s scope)")
             if folder == CORPUS:
@@ -134,22 +137,10 @@ def main(stagebuild, hadolint, update=False):
     problems = []
     matched = 0
     for path in sorted(HERE.glob("*.Dockerfile")):
-        spans = [(command.start_line, command.end_line) for command in dockerfile.parse_file(str(path))]
-        ours = stagebuild_findings(stagebuild, path)
-        theirs = [finding for finding in hadolint_findings(hadolint, path) if finding["code"] in RULES]
-        used = set()
-        for finding in theirs:
-            span = next(((start, end) for start, end in spans if start <= finding["line"] <= end), None)
-            rule = RULES[finding["code"]]
-            hits = [index for index, mine in enumerate(ours)
-                    if mine["rule"] == rule and span and span[0] <= mine["line"] <= span[1]]
-            if hits:
-                matched += 1
-                used.update(hits)
-            else:
-                problems.append(f"{path.name}:{finding['line']}: hadolint {finding['code']} ({finding['message']}) "
-                                f"has no {rule} in that instruction")
-        extra = [mine for index, mine in enumerate(ours) if index not in used and mine["rule"] in RULES.values()]
+        found, missed, extra, _ = compare(stagebuild, hadolint, path)
+        matched += len(found)
+        for rule, line, text in missed:
+            problems.append(f"{path.name}:{line}: {text} has no {rule} in that instruction")
         for mine in extra:
             print(f"{path.name}:{mine['line']}:{mine['column']}: only stagebuild: {mine['rule']} {mine['message']}")
     alarms_checked = 0

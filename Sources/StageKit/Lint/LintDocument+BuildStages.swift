@@ -68,6 +68,18 @@ extension LintDocument {
         return chain
     }
 
+    /// The command a container of the image runs, for `CMD` and `ENTRYPOINT`, or the check's
+    /// command for `HEALTHCHECK`; `nil` for other instructions and for `HEALTHCHECK NONE`.
+    ///
+    /// - Parameter entry: An instruction of this document.
+    func containerCommand(of entry: Entry) -> CommandForm? {
+        switch entry.kind {
+        case "CMD", "ENTRYPOINT": entry.instruction.command
+        case "HEALTHCHECK": entry.instruction.asHealthcheck?.command
+        default: nil
+        }
+    }
+
     /// The names of all build stages, lower-cased.
     var stageNames: Set<String> { Set(stages.compactMap(\.alias)) }
 

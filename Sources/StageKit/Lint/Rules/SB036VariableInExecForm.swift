@@ -36,12 +36,7 @@ struct SB036VariableInExecForm: LintRule {
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for (index, entry) in document.entries.enumerated() {
-            let command: CommandForm?
-            switch entry.kind {
-            case "CMD", "ENTRYPOINT": command = entry.instruction.command
-            case "HEALTHCHECK": command = entry.instruction.asHealthcheck?.command
-            default: continue
-            }
+            let command = document.containerCommand(of: entry)
             guard case .exec(let words) = command, !Self.runsShellScript(words.map(\.text)) else { continue }
             if entry.kind == "CMD", Self.entrypointIsShellScript(before: index, in: document) { continue }
             for word in words where Self.referencesVariable(word.text) {

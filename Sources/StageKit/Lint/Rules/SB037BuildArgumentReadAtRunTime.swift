@@ -41,12 +41,7 @@ struct SB037BuildArgumentReadAtRunTime: LintRule {
                 .flatMap { Self.names(declaredBy: "ARG", in: document.stages[$0], of: document) })
         var findings: [LintFinding] = []
         for (index, entry) in document.entries.enumerated() {
-            let command: CommandForm?
-            switch entry.kind {
-            case "CMD", "ENTRYPOINT": command = entry.instruction.command
-            case "HEALTHCHECK": command = entry.instruction.asHealthcheck?.command
-            default: continue
-            }
+            let command = document.containerCommand(of: entry)
             guard case .shell(let line) = command, let stage = document.stageIndex(ofEntry: index) else { continue }
             let chain = document.stageChain(of: stage).map { document.stages[$0] }
             let arguments = globalArguments.union(chain.flatMap { Self.names(declaredBy: "ARG", in: $0, of: document) })
