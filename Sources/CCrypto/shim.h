@@ -42,6 +42,25 @@ static inline void ccrypto_sha256_free(EVP_MD_CTX *context) {
     EVP_MD_CTX_free(context);
 }
 
+// A fresh SHA-1 context, or NULL. SHA-1 names content as git's default object format does (a
+// blob's ID); it is never used to trust anything.
+static inline EVP_MD_CTX *ccrypto_sha1_new(void) {
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    if (context == NULL) return NULL;
+    if (EVP_DigestInit_ex(context, EVP_sha1(), NULL) != 1) {
+        EVP_MD_CTX_free(context);
+        return NULL;
+    }
+    return context;
+}
+
+// Writes the 20-byte SHA-1 digest to `digest`; returns 1 on success. Updates go through
+// ccrypto_sha256_update (any EVP context) and the context is freed with ccrypto_sha256_free.
+static inline int ccrypto_sha1_final(EVP_MD_CTX *context, unsigned char *digest) {
+    unsigned int length = 0;
+    return EVP_DigestFinal_ex(context, digest, &length) == 1 && length == 20;
+}
+
 // Reads every PEM certificate in `bytes` with PEM_read_bio_X509. Returns how many were read;
 // when one cannot be read (damaged base64, DER that is no certificate), returns -1 and stores
 // its 0-based index in `failing`. Text outside BEGIN/END lines is skipped, as OpenSSL does.

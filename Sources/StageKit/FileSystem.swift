@@ -1,3 +1,4 @@
+import Digests
 import Foundation
 
 /// The file operations StageKit needs, so that tests and the CLI choose where files come from.
@@ -33,6 +34,21 @@ public protocol FileSystem: Sendable {
     ///
     /// - Parameter path: An absolute path.
     func entryExists(at path: String) -> Bool
+
+    /// What is at the path itself (a symbolic link is not followed), as a build context holds
+    /// it; `nil` when nothing is there.
+    ///
+    /// - Parameter path: An absolute path.
+    func status(at path: String) -> FileStatus?
+
+    /// The ID git gives a file's content (`GitObjectFormat.blobID(of:)`); a file system that
+    /// knows it without reading the file (a git revision's tree) gives it so.
+    ///
+    /// - Parameters:
+    ///   - path: An absolute path of a regular file.
+    ///   - format: The repository's object format.
+    /// - Throws: `FileSystemError` when the file cannot be read.
+    func blobID(at path: String, format: GitObjectFormat) throws(FileSystemError) -> String
 }
 
 extension FileSystem {
@@ -45,6 +61,20 @@ extension FileSystem {
     ///
     /// - Parameter path: An absolute path.
     public func entryExists(at path: String) -> Bool { resolvingSymlinks(path) != nil }
+
+    /// The blob ID of the file's bytes as read.
+    public func blobID(at path: String, format: GitObjectFormat) throws(FileSystemError) -> String {
+        format.blobID(of: try readBytes(at: path))
+    }
+
+    /// A file system that holds only text: a path with entries below it is a folder, one it
+    /// can read is a file with permissions 0644.
+    ///
+    /// - Parameter path: An absolute path.
+    public func status(at path: String) -> FileStatus? {
+        if (try? readText(at: path)) != nil { return .file(permissions: 0o644) }
+        return entryExists(at: path) ? .directory(permissions: 0o755) : nil
+    }
 
     /// The folders a project-level search looks in, nearest first: `directory` (symbolic links
     /// resolved) and each parent up to the repository root, the first folder that holds a
@@ -65,6 +95,19 @@ extension FileSystem {
             current = parent
         }
     }
+}
+
+/// What an entry of a folder is, with what a builder copies of it besides its bytes
+/// (permission bits; a symbolic link's target), from lstat(2).
+public enum FileStatus: Sendable, Hashable {
+    /// A regular file and its permission bits (e.g. `0o755`).
+    case file(permissions: Int)
+    /// A folder and its permission bits.
+    case directory(permissions: Int)
+    /// A symbolic link and the path it holds.
+    case symbolicLink(target: String)
+    /// A device, socket or pipe: builders skip or refuse it.
+    case other
 }
 
 /// A file that could not be read.
@@ -147,13 +190,30 @@ public struct LocalFileSystem: FileSystem {
     /// Sorted entry names; see `FileSystem.entries(ofDirectory:)`.
     public func entries(ofDirectory path: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// lstat(2): true for any entry, a dangling symbolic link included.
     public func entryExists(at path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0
+    }
+
+    /// lstat(2) and, for a symbolic link, readlink(2).
+    public func status(at path: String) -> FileStatus? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        let permissions = Int(status.st_mode) & 0o7777
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return .file(permissions: permissions)
+        case S_IFDIR: return .directory(permissions: permissions)
+        case S_IFLNK:
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &buffer, Int(PATH_MAX))
+            guard count >= 0 else { return .other }
+            return .symbolicLink(target: String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        default: return .other
+        }
     }
 
     /// Resolves symbolic links with realpath(3).

@@ -56,20 +56,27 @@ struct ChildProcess {
             throw Failure(reason: "cannot run \(program): \(error.localizedDescription)")
         }
         // Both outputs are drained on threads of their own, so a child that writes more than a
-        // pipe holds never blocks; its input is written on another, for the same reason.
+        // pipe holds never blocks; its input is written on another, for the same reason. Threads,
+        // not Dispatch's shared pool: on a machine with few cores the pool may run the two
+        // blocked readers and hold the writer back until it grows, and a child that waits for
+        // the end of its input (`git cat-file --batch`) would wait with it.
         let outputs = DispatchGroup()
         let output = Mutex(Data())
         let errorOutput = Mutex(Data())
-        DispatchQueue.global().async(group: outputs) {
+        outputs.enter()
+        outputs.enter()
+        Thread.detachNewThread {
             let data = stdout.fileHandleForReading.readDataToEndOfFile()
             output.withLock { $0 = data }
+            outputs.leave()
         }
-        DispatchQueue.global().async(group: outputs) {
+        Thread.detachNewThread {
             let data = stderr.fileHandleForReading.readDataToEndOfFile()
             errorOutput.withLock { $0 = data }
+            outputs.leave()
         }
         let bytes = input
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             try? stdin.fileHandleForWriting.write(contentsOf: Data(bytes))
             try? stdin.fileHandleForWriting.close()
         }

@@ -15,6 +15,16 @@ public struct Composition: Sendable {
         public var file: String
         /// The 1-based line there.
         public var line: Int
+
+        /// An origin.
+        ///
+        /// - Parameters:
+        ///   - file: The file as messages show it.
+        ///   - line: The 1-based line.
+        public init(file: String, line: Int) {
+            self.file = file
+            self.line = line
+        }
     }
 
     /// The origin of each line of ``text``, by 0-based line index; `nil` for the lines compose

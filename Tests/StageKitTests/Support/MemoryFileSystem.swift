@@ -12,10 +12,10 @@ struct MemoryFileSystem: FileSystem {
 
     func entries(ofDirectory path: String) -> [String] {
         let prefix = path + "/"
-        return files.keys.filter { $0.hasPrefix(prefix) }
-            .map { String($0.dropFirst(prefix.count)) }
-            .filter { !$0.contains("/") }
-            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        // A folder is there when a file below it is.
+        let names = files.keys.filter { $0.hasPrefix(prefix) }
+            .map { String($0.dropFirst(prefix.count).prefix { $0 != "/" }) }
+        return Set(names).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     func resolvingSymlinks(_ path: String) -> String? {
