@@ -49,6 +49,15 @@ public protocol FileSystem: Sendable {
     ///   - format: The repository's object format.
     /// - Throws: `FileSystemError` when the file cannot be read.
     func blobID(at path: String, format: GitObjectFormat) throws(FileSystemError) -> String
+
+    /// The blob IDs of many files at once (one helper process for all, where one is needed);
+    /// a file that cannot be read has none.
+    ///
+    /// - Parameters:
+    ///   - paths: Absolute paths of regular files.
+    ///   - format: The repository's object format.
+    /// - Returns: Each readable file's ID by path.
+    func blobIDs(at paths: [String], format: GitObjectFormat) -> [String: String]
 }
 
 extension FileSystem {
@@ -65,6 +74,13 @@ extension FileSystem {
     /// The blob ID of the file's bytes as read.
     public func blobID(at path: String, format: GitObjectFormat) throws(FileSystemError) -> String {
         format.blobID(of: try readBytes(at: path))
+    }
+
+    /// Each file's ``blobID(at:format:)``.
+    public func blobIDs(at paths: [String], format: GitObjectFormat) -> [String: String] {
+        var ids: [String: String] = [:]
+        for path in paths { ids[path] = try? blobID(at: path, format: format) }
+        return ids
     }
 
     /// A file system that holds only text: a path with entries below it is a folder, one it

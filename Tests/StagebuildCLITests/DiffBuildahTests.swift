@@ -49,12 +49,14 @@ struct DiffBuildahTests {
         RUN echo test > /test
         FROM stage:base AS runtime
         RUN echo runtime > /runtime
+        RUN --mount=type=bind,source=mounted.txt,target=/mnt/mounted.txt cat /mnt/mounted.txt > /mounted
         COPY --from=build /installed /installed
         COPY --from=test /test /test
         RUN echo after > /after
 
         """,
         "app/a.txt": "a\n",
+        "mounted.txt": "m\n",
         "app/b.txt": "b\n",
         ".dockerignore": "app/*.log\n",
         ".gitignore": "Dockerfile\n",
@@ -81,6 +83,7 @@ struct DiffBuildahTests {
         Change(description: "an ENV value", apply: replace("Stages/tool.Dockerfile", "GREETING=hello", "GREETING=hi")),
         Change(description: "a context file a COPY reads", apply: { try $0.write("changed\n", to: "app/a.txt") }),
         Change(description: "a new context file", apply: { try $0.write("new\n", to: "app/c.txt") }),
+        Change(description: "a file a RUN mounts", apply: { try $0.write("changed\n", to: "mounted.txt") }),
         Change(description: "a file .dockerignore keeps out", apply: { try $0.write("log\n", to: "app/debug.log") }),
         Change(description: "only a modification time", apply: { try $0.backdate("app/a.txt") }),
         Change(

@@ -71,7 +71,7 @@ import Testing
         #expect(result.stdout.contains("    because parameter APP_PORT of node-service: 3000 -> 3001 (ex/Stagefile:5:34)\n"))
         #expect(result.stdout.contains("  configuration: Stages/node-service.Dockerfile:23: EXPOSE ${APP_PORT}\n"))
         #expect(result.stdout.contains("build stage proxy: unchanged\n"))
-        #expect(result.stdout.contains("advice: Stages/node-service.Dockerfile:10: APP_PORT"))
+        #expect(result.stdout.contains("advice: Stages/node-service.Dockerfile:10: ARG APP_PORT"))
 
         let report = try Self.json(Self.diff(scratch, ["--format", "json"]))
         #expect(report["base"] as? String == "HEAD")
@@ -137,6 +137,49 @@ import Testing
         #expect(Self.diff(scratch).stdout.contains("build stage app: unchanged\n"))
     }
 
+    @Test func theWorkingTreeIsComparedAsAFreshCheckoutWouldHoldIt() throws {
+        let scratch = try Self.repository()
+        // The whole context copied: .git changes with every commit and a .gitignore'd build
+        // output is on no CI machine, so neither is a change; a new file git sees is.
+        try Self.edit(scratch, "ex/Stagefile", "LABEL org.opencontainers.image.title=\"myapp\"", "COPY . /context/")
+        try scratch.write("dist/\n", to: ".gitignore")
+        try Self.commit(scratch, "copies everything")
+        try scratch.write("built\n", to: "ex/dist/bundle.js")
+        let ignored = Self.diff(scratch)
+        #expect(ignored.stdout.contains("build stage app: unchanged\n"), "\(ignored.stdout)")
+        try scratch.write("new\n", to: "ex/notes.txt")
+        let result = Self.diff(scratch)
+        #expect(
+            result.stdout.contains("because context file of COPY source . changed: notes.txt (added)\n"), "\(result.stdout)")
+    }
+
+    @Test func aStagefileTheBaseLacksMakesEveryStageNewAndALinkedOneIsReadThrough() throws {
+        let scratch = try Self.repository()
+        #expect(symlink("Stagefile", scratch.url.appendingPathComponent("ex/linked.Stagefile").path) == 0)
+        try Self.commit(scratch, "a link")
+        let linked = scratch.run(["diff", "linked.Stagefile", "--base", "HEAD"], in: "ex")
+        #expect(linked.status == .success, "\(linked)")
+        #expect(linked.stdout.contains("build stage app: unchanged\n"))
+        try scratch.write(try #require(scratch.text("ex/Stagefile")), to: "ex/other.Stagefile")
+        let added = scratch.run(["diff", "other.Stagefile", "--base", "HEAD"], in: "ex")
+        #expect(added.status == .success, "\(added)")
+        #expect(added.stderr == "warning: HEAD:ex/other.Stagefile does not exist, so every build stage is new\n")
+        #expect(added.stdout.contains("build stage app: rebuilds 6 of 6 layers\n"), "\(added.stdout)")
+        #expect(added.stdout.contains("    because the build stage is new\n"))
+    }
+
+    @Test func markdownKeepsTheFilesTextAsText() throws {
+        let scratch = try Self.repository()
+        try Self.edit(
+            scratch, "ex/Stagefile", "LABEL org.opencontainers.image.title=\"myapp\"",
+            "RUN echo \"`date` <b>*x*</b> @octocat | done\"")
+        let result = Self.diff(scratch, ["--format", "markdown"])
+        #expect(result.status == .success, "\(result)")
+        // The instruction in a code span fenced past its own backtick, the `|` escaped for the table.
+        #expect(result.stdout.contains("`` RUN echo \"`date` <b>*x*</b> @octocat \\| done\" ``"), "\(result.stdout)")
+        #expect(!result.stdout.contains("@octocat |"))
+    }
+
     @Test func buildahsRulesAndTheGate() throws {
         let scratch = try Self.repository()
         try Self.edit(
@@ -192,6 +235,7 @@ import Testing
             ["diff", "--base", "HEAD", "--fail-on-rebuild", "web"],
             "--fail-on-rebuild web: no build stage has that name (app, proxy)"
         ),
+        (["diff", "--base", "HEAD", "--context", "nowhere"], "--context nowhere is not a folder"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let scratch = try Self.repository()

@@ -49,12 +49,18 @@ public struct BuildContextFiles: Sendable {
     ///   the folder a source names is not an entry of its own (its content is copied).
     public func fingerprints(of source: String) -> [String: String] {
         var result: [String: String] = [:]
+        var files: [(relative: String, absolute: String, executable: Bool)] = []
         for path in matchingPaths(DockerignorePatterns.cleaned(source)[...], under: []) {
             var ancestors = Array(repeating: false, count: ignored.patterns.count)
             for count in stride(from: 1, to: path.count, by: 1) {
                 ancestors = ignored.verdict(Array(path[..<count]), ancestors: ancestors).forEntries
             }
-            add(path, isSource: true, ancestors: ancestors, to: &result)
+            add(path, isSource: true, ancestors: ancestors, to: &result, files: &files)
+        }
+        // The files' contents named in one go.
+        let ids = fileSystem.blobIDs(at: files.map(\.absolute), format: objectFormat)
+        for file in files {
+            result[file.relative] = "file \(file.executable ? "x" : "-") \(ids[file.absolute] ?? "unreadable")"
         }
         return result
     }
@@ -72,9 +78,9 @@ public struct BuildContextFiles: Sendable {
         var paths: [[String]] = []
         for name in names {
             let path = prefix + [name]
-            guard fileSystem.status(at: absolute(path)) != nil, !ignored.excludes(segments: path) else {
-                continue
-            }
+            // An excluded folder is still entered when an exception may bring back some of it.
+            guard fileSystem.status(at: absolute(path)) != nil, ignored.hasExceptions || !ignored.excludes(segments: path)
+            else { continue }
             paths += matchingPaths(pattern.dropFirst(), under: path)
         }
         return paths
@@ -83,7 +89,10 @@ public struct BuildContextFiles: Sendable {
     /// Adds an entry, and for a folder everything in it, to the fingerprints.
     ///
     /// - Parameter ancestors: Per `.dockerignore` pattern, whether it matched a parent folder.
-    private func add(_ path: [String], isSource: Bool, ancestors: [Bool], to result: inout [String: String]) {
+    private func add(
+        _ path: [String], isSource: Bool, ancestors: [Bool], to result: inout [String: String],
+        files: inout [(relative: String, absolute: String, executable: Bool)]
+    ) {
         let relative = path.isEmpty ? "." : path.joined(separator: "/")
         // The context root itself is not excluded by a pattern for its content.
         let verdict = path.isEmpty ? (excluded: false, forEntries: ancestors) : ignored.verdict(path, ancestors: ancestors)
@@ -92,13 +101,13 @@ public struct BuildContextFiles: Sendable {
         switch fileSystem.status(at: absolute(path)) {
         case .file(let permissions)?:
             guard !excluded else { return }
-            let digest = (try? fileSystem.blobID(at: absolute(path), format: objectFormat)) ?? "unreadable"
-            result[relative] = "file \(permissions & 0o100 != 0 ? "x" : "-") \(digest)"
+            files.append((relative, absolute(path), permissions & 0o100 != 0))
         case .directory?:
             if !excluded && !isSource { result[relative] = "dir" }
             // An exception may bring back an entry of an excluded folder.
-            for name in fileSystem.entries(ofDirectory: absolute(path)) {
-                add(path + [name], isSource: false, ancestors: verdict.forEntries, to: &result)
+            // Two checkouts' .git folders are their own business, never the change's.
+            for name in fileSystem.entries(ofDirectory: absolute(path)) where !(path.isEmpty && name == ".git") {
+                add(path + [name], isSource: false, ancestors: verdict.forEntries, to: &result, files: &files)
             }
         case .symbolicLink(let target)?:
             if !excluded { result[relative] = "link \(target)" }

@@ -34,6 +34,13 @@ public struct BuildPlan: Sendable {
     /// The build stages in file order.
     public var stages: [Stage]
 
+    /// A plan of the given build stages.
+    ///
+    /// - Parameter stages: The build stages.
+    init(stages: [Stage]) {
+        self.stages = stages
+    }
+
     /// Plans a composed Dockerfile.
     ///
     /// - Parameters:
@@ -45,6 +52,7 @@ public struct BuildPlan: Sendable {
         var globals: [String: String] = [:]
         var stages: [Stage] = []
         var finalStates: [String: StageState] = [:]
+        var earlier: [String: String] = [:]
         for stage in document.stages {
             guard let from = stage.from, let fromView = from.instruction.asFrom else {
                 // The global arguments, before the first FROM.
@@ -79,14 +87,15 @@ public struct BuildPlan: Sendable {
                 let line = instruction.startLine
                 // A heredoc's body is part of what the builder runs or copies.
                 let text = ([instruction.logicalLine] + instruction.heredocs.map(\.content)).joined(separator: "\n")
-                var step = state.step(
-                    for: instruction, text: text, unquote: document.unquoted,
-                    stageNames: Set(finalStates.keys))
+                var step = state.step(for: instruction, text: text, unquote: document.unquoted, earlierStages: earlier)
                 step.origin = origin(line)
                 steps.append(step)
                 state.apply(instruction, line: line, globals: globals, unquote: document.unquoted)
             }
             finalStates[key] = state
+            // `--from=` names an earlier build stage by its alias or by its number from 0.
+            earlier[key] = key
+            earlier[String(stages.count)] = key
             stages.append(
                 Stage(
                     name: writtenAlias ?? "#\(number)", key: key, base: base, line: from.instruction.startLine,
@@ -156,7 +165,7 @@ struct StageState: Sendable {
 
     /// The step an instruction becomes, seen from this state.
     func step(
-        for instruction: Instruction, text: String, unquote: (String) -> String, stageNames: Set<String>
+        for instruction: Instruction, text: String, unquote: (String) -> String, earlierStages: [String: String]
     ) -> BuildStep {
         let keyword = instruction.kind
         var buildKit: [CacheKeyPart] = [.text(text)]
@@ -178,16 +187,14 @@ struct StageState: Sendable {
             buildKit += seen(Array(environment.keys))
             buildKit += [.user(user), .workingDirectory(workingDirectory)]
             if !instruction.isJSONForm { buildKit.append(.shell(shell)) }
+            // BuildKit keys a bind mount by the files it shows; buildah 1.28 records only the
+            // command, so a changed mounted file is no miss there (docs/cache-rules.md).
             for mount in instruction.asRun?.mounts ?? [] where mount.type == "bind" {
                 if let from = mount.from.map({ unquote($0.text) }) {
-                    if stageNames.contains(from.lowercased()) {
-                        buildKit.append(.stageFiles(from))
-                        buildah.append(.stageFiles(from))
-                    }
+                    if let stage = earlierStages[from.lowercased()] { buildKit.append(.stageFiles(stage)) }
                 } else {
                     let source = BuildPlan.expand(mount.option("source") ?? mount.option("src") ?? ".") { value(of: $0) }
                     buildKit.append(.contextFiles(source))
-                    buildah.append(.contextFiles(source))
                 }
             }
             // buildah records the build arguments declared in the stage, an ENV of the same
@@ -205,9 +212,9 @@ struct StageState: Sendable {
             }
             if let from = copy?.from.map({ unquote($0.text) }) {
                 let expanded = BuildPlan.expand(from) { value(of: $0) }
-                if stageNames.contains(expanded.lowercased()) {
-                    buildKit.append(.stageFiles(expanded))
-                    buildah.append(.stageFiles(expanded))
+                if let stage = earlierStages[expanded.lowercased()] {
+                    buildKit.append(.stageFiles(stage))
+                    buildah.append(.stageFiles(stage))
                 }
             } else {
                 for source in copy?.sources ?? [] {
@@ -263,7 +270,7 @@ struct StageState: Sendable {
                 lines[name] = line
             }
         case .user?:
-            user = instruction.singleValue.map { BuildPlan.expand(unquote($0.text)) { self.value(of: $0) } } ?? user
+            user = instruction.asUser.map { BuildPlan.expand(unquote($0.word.text)) { self.value(of: $0) } } ?? user
         case .workdir?:
             let path = instruction.singleValue.map { BuildPlan.expand(unquote($0.text)) { self.value(of: $0) } } ?? ""
             workingDirectory = Self.joined(workingDirectory, path)

@@ -52,8 +52,8 @@ public enum CacheKeyPart: Sendable, Hashable {
     /// Files of the build context a `COPY`, `ADD` or bind mount reads: the source, variables
     /// expanded; the files' content is compared when two sides are compared.
     case contextFiles(String)
-    /// Files read from another build stage (`COPY --from`, `RUN --mount=from=`), by its name
-    /// as the Dockerfile writes it.
+    /// Files read from another build stage (`COPY --from`, `RUN --mount=from=`), by the
+    /// stage's key (`BuildPlan.Stage.key`), however `--from` names it.
     case stageFiles(String)
 }
 

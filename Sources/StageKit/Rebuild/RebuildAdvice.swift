@@ -1,3 +1,5 @@
+import DockerfileSyntax
+
 /// A way to make a change rebuild less, found where a prediction shows a first miss that an
 /// ordering of the template would have avoided.
 public struct RebuildAdvice: Sendable, Hashable {
@@ -10,8 +12,9 @@ public struct RebuildAdvice: Sendable, Hashable {
 
     /// The advice for a prediction: for each build stage that rebuilds,
     ///
-    /// - a first miss caused only by an argument the step does not use (a `RUN` sees every
-    ///   `ARG` declared before it): declare the argument just before its first use;
+    /// - a first miss caused only by an argument the step's command does not name (a `RUN`
+    ///   sees every `ARG` declared before it): declare the argument just before its first use,
+    ///   unless the step reads it from its environment (a script may);
     /// - a first miss at a `COPY` of a whole folder of the context (`.` or a folder) with
     ///   `RUN` steps after it: copy first what those steps need.
     ///
@@ -27,21 +30,21 @@ public struct RebuildAdvice: Sendable, Hashable {
             let variables = first.causes.compactMap { if case .variable(let change) = $0 { change } else { nil } }
             if !variables.isEmpty, variables.count == first.causes.count {
                 let used = Set(BuildPlan.references(in: first.step.text))
-                for change in variables where !used.contains(change.name) {
-                    let use = later.first { BuildPlan.references(in: $0.step.text).contains(change.name) }
-                    let kept = later.prefix { $0.step.line != use?.step.line }.filter(\.addsLayer).count + 1
+                // Only an ARG can move: an ENV is the image's, and a later step may read it.
+                for change in variables where change.setBy == Keyword.arg.rawValue && !used.contains(change.name) {
+                    guard let use = later.first(where: { BuildPlan.references(in: $0.step.text).contains(change.name) })
+                    else { continue }
+                    let kept = later.prefix { $0.step.line != use.step.line }.filter(\.addsLayer).count + 1
                     let declared = change.setAt.map { "\($0.file):\($0.line)" } ?? "its ARG"
-                    let firstUse = use.map {
-                        "its first use (\($0.step.origin.map { "\($0.file):\($0.line)" } ?? "line \($0.step.line)"))"
-                    }
+                    let firstUse = use.step.origin.map { "\($0.file):\($0.line)" } ?? "line \(use.step.line)"
                     advice.append(
                         RebuildAdvice(
                             origin: change.setAt, stage: outcome.name,
                             message:
-                                "\(change.name) (declared at \(declared)) reaches \(first.step.keyword) at \(place) only as an "
-                                + "environment variable it does not use; declare the ARG just before "
-                                + (firstUse ?? "the step that uses it")
-                                + " so that \(kept) layer(s) keep their cache when it changes"))
+                                "ARG \(change.name) (declared at \(declared)) reaches \(first.step.keyword) at \(place), "
+                                + "whose command does not name it, as an environment variable; unless that step reads "
+                                + "\(change.name) from its environment, declaring the ARG just before its first use "
+                                + "(\(firstUse)) keeps \(kept) layer(s) cached when it changes"))
                 }
             }
             let wholeFolders = first.causes.compactMap { cause -> String? in

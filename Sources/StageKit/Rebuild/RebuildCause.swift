@@ -44,6 +44,8 @@ public struct VariableChange: Sendable, Hashable {
     public var binding: Composition.ParameterBinding?
     /// Whether it is a snapshot parameter (`DEBIAN_SNAPSHOT`, …; `lock --snapshot` moves it).
     public var isSnapshot: Bool
+    /// The instruction that sets it, `ARG` or `ENV`; `nil` when not known.
+    public var setBy: String?
 }
 
 /// One context file that differs between two sides.
@@ -89,7 +91,7 @@ extension RebuildCause: CustomStringConvertible {
             }
             return "base image \(old) -> \(new)"
         case .baseStage(let name):
-            return "it starts from build stage \(name), which rebuilds"
+            return "it starts from build stage \(name), whose image changes"
         case .instructionChanged(let old, let new):
             let (before, after) = Self.changedWords(old, new)
             return "instruction changed: \(Self.short(before)) -> \(Self.short(after))"

@@ -25,6 +25,19 @@ public struct RebuildPrediction: Sendable {
             plan = try BuildPlan(text: composition.text, lineOrigins: composition.lineOrigins)
             self.context = context
         }
+
+        /// A side with no build stages: the base of a change that adds the Stagefile.
+        ///
+        /// - Parameter context: Its build context.
+        public static func empty(context: BuildContextFiles) -> Side {
+            Side(composition: Composition(text: "", templates: [], images: []), plan: BuildPlan(stages: []), context: context)
+        }
+
+        private init(composition: Composition, plan: BuildPlan, context: BuildContextFiles) {
+            self.composition = composition
+            self.plan = plan
+            self.context = context
+        }
     }
 
     /// Whether a step's cached result is used.
@@ -85,6 +98,8 @@ public struct RebuildPrediction: Sendable {
         public var rebuiltLayers: Int { steps.filter { $0.addsLayer && $0.cache != .hit }.count }
         /// The first step that misses or may miss.
         public var firstMiss: StepOutcome? { steps.first { $0.cache != .hit } }
+        /// The first step that misses for certain.
+        public var firstCertainMiss: StepOutcome? { steps.first { $0.cache == .miss } }
     }
 
     /// The rules followed.
@@ -103,13 +118,21 @@ public struct RebuildPrediction: Sendable {
         var comparer = StepComparer(base: base, new: new)
         var outcomes: [String: StageOutcome] = [:]
         var stages: [StageOutcome] = []
-        for stage in new.plan.stages {
-            let baseStage = base.plan.stages.first { $0.key == stage.key }
+        var matched: Set<String> = []
+        let newKeys = Set(new.plan.stages.map(\.key))
+        for (index, stage) in new.plan.stages.enumerated() {
+            // By name; a stage renamed (its old name gone) is the one at its place: builders
+            // key their caches on content, never on a stage's name.
+            var baseStage = base.plan.stages.first { $0.key == stage.key }
+            if baseStage == nil, index < base.plan.stages.count, !newKeys.contains(base.plan.stages[index].key) {
+                baseStage = base.plan.stages[index]
+            }
+            if let baseStage { matched.insert(baseStage.key) }
             let outcome = Self.predict(stage, base: baseStage, earlier: outcomes, rules: rules, comparer: &comparer)
             outcomes[stage.key] = outcome
             stages.append(outcome)
         }
-        for stage in base.plan.stages where !new.plan.stages.contains(where: { $0.key == stage.key }) {
+        for stage in base.plan.stages where !matched.contains(stage.key) {
             stages.append(
                 StageOutcome(
                     name: stage.name, stage: nil, status: .removed, steps: [], configurationChanges: [], startCauses: []))
@@ -161,7 +184,7 @@ public struct RebuildPrediction: Sendable {
                     following: index + 1 < chain.count ? chain[index + 1] : nil,
                     baseFollowing: index + 1 < baseChain.count ? baseChain[index + 1] : nil, rules: rules,
                     rebuilt: {
-                        earlier[$0.lowercased()].map { $0.status != .unchanged && $0.status != .configurationOnly } ?? false
+                        earlier[$0].map { $0.status == .rebuilds || $0.status == .mayRebuild } ?? false
                     })
                 if causes.contains(where: \.isCertain) {
                     state = .miss
@@ -178,23 +201,34 @@ public struct RebuildPrediction: Sendable {
         var configurationChanges: [StepOutcome] = []
         let configuration = stage.steps.filter { !$0.addsLayer(rules) }
         let baseConfiguration = (base?.steps ?? []).filter { !$0.addsLayer(rules) }
+        // BuildKit: a step that only sets configuration builds nothing; it is compared with the
+        // base side's step it corresponds to (the same text, or the same keyword between two
+        // such), so an added or removed one is told as that.
+        let counterparts = Self.align(baseConfiguration, configuration)
         for step in stage.steps {
             if let verdict = verdicts[step.line] {
                 steps.append(verdict)
                 continue
             }
-            // BuildKit: a step that only sets configuration is compared with the base side's
-            // at the same place among such steps; it builds nothing.
             let index = configuration.firstIndex { $0.line == step.line } ?? 0
             let causes = comparer.causes(
-                new: step, base: index < baseConfiguration.count ? baseConfiguration[index] : nil, following: nil,
-                baseFollowing: nil, rules: rules, rebuilt: { _ in false })
+                new: step, base: counterparts[index].map { baseConfiguration[$0] }, following: nil, baseFollowing: nil,
+                rules: rules, rebuilt: { _ in false })
             let outcome = StepOutcome(step: step, cache: .hit, causes: causes, addsLayer: false)
             steps.append(outcome)
             // An ARG is in no image configuration: what it changes shows in the steps that see it.
             if !causes.isEmpty && step.keyword != Keyword.arg.rawValue { configurationChanges.append(outcome) }
         }
-        let removedAtEnd = baseChain.count > chain.count || baseConfiguration.count > configuration.count
+        let kept = Set(counterparts.compactMap { $0 })
+        // (buildah's chain holds every step: a removed one is a miss there, told in the chain.)
+        for (index, removed) in baseConfiguration.enumerated()
+        where rules == .buildKit && !kept.contains(index) && removed.keyword != Keyword.arg.rawValue {
+            configurationChanges.append(
+                StepOutcome(
+                    step: removed, cache: .hit, causes: [.instructionRemoved(old: removed.text, origin: removed.origin)],
+                    addsLayer: false))
+        }
+        let removedAtEnd = baseChain.count > chain.count
         let status: Status =
             if steps.contains(where: { $0.addsLayer && $0.cache == .miss }) {
                 .rebuilds
@@ -210,5 +244,47 @@ public struct RebuildPrediction: Sendable {
         return StageOutcome(
             name: stage.name, stage: stage, status: status, steps: steps, configurationChanges: configurationChanges,
             startCauses: startCauses)
+    }
+
+    /// For each new step, the index of the base step it corresponds to: steps of the longest
+    /// common subsequence of the two texts, then, between two such, steps of the same keyword
+    /// in order (a changed one); `nil` for an added step.
+    static func align(_ base: [BuildStep], _ new: [BuildStep]) -> [Int?] {
+        // Longest common subsequence by text; the lists are a build stage's steps, so small.
+        var lengths = Array(repeating: Array(repeating: 0, count: new.count + 1), count: base.count + 1)
+        for i in stride(from: base.count - 1, through: 0, by: -1) {
+            for j in stride(from: new.count - 1, through: 0, by: -1) {
+                lengths[i][j] =
+                    base[i].text == new[j].text ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
+            }
+        }
+        var counterparts: [Int?] = Array(repeating: nil, count: new.count)
+        var anchors: [(Int, Int)] = []
+        var (i, j) = (0, 0)
+        while i < base.count && j < new.count {
+            if base[i].text == new[j].text {
+                anchors.append((i, j))
+                i += 1
+                j += 1
+            } else if lengths[i + 1][j] >= lengths[i][j + 1] {
+                i += 1
+            } else {
+                j += 1
+            }
+        }
+        for (i, j) in anchors { counterparts[j] = i }
+        // Between anchors, unmatched steps pair up by keyword, in order.
+        var previous = (-1, -1)
+        for (i, j) in anchors + [(base.count, new.count)] {
+            var unmatchedBase = Array((previous.0 + 1)..<i)
+            for newIndex in (previous.1 + 1)..<j {
+                if let position = unmatchedBase.firstIndex(where: { base[$0].keyword == new[newIndex].keyword }) {
+                    counterparts[newIndex] = unmatchedBase[position]
+                    unmatchedBase.removeSubrange(...position)
+                }
+            }
+            previous = (i, j)
+        }
+        return counterparts
     }
 }

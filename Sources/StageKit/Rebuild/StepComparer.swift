@@ -22,7 +22,7 @@ struct StepComparer {
     ///   - following: The new side's next step in the chain (to tell an added step).
     ///   - baseFollowing: The base side's next step (to tell a removed one).
     ///   - rules: Whose cache key.
-    ///   - rebuilt: Whether a build stage, by name as written, rebuilds (or may).
+    ///   - rebuilt: Whether a build stage, by its key, rebuilds (or may).
     mutating func causes(
         new step: BuildStep, base old: BuildStep?, following: BuildStep?, baseFollowing: BuildStep?, rules: CacheRules,
         rebuilt: (String) -> Bool
@@ -57,8 +57,8 @@ struct StepComparer {
             let changes = contextChanges(old: oldSources[index], new: source)
             if !changes.isEmpty { causes.append(.contextFiles(source: source, changes: changes)) }
         }
-        for case .stageFiles(let name) in newKey where rebuilt(name) {
-            causes.append(.copiedStage(name))
+        for case .stageFiles(let key) in newKey where rebuilt(key) {
+            causes.append(.copiedStage(new.plan.stages.first { $0.key == key }?.name ?? key))
         }
         return causes
     }
@@ -77,8 +77,11 @@ struct StepComparer {
             ?? base.composition.parameterBindings.last { $0.parameter == name && $0.value == old }
         let isSnapshot =
             new.composition.snapshotParameters.contains(name) || base.composition.snapshotParameters.contains(name)
+        let line = newStep.variableLines[name]
+        let setBy = line.flatMap { line in new.plan.stages.lazy.flatMap(\.steps).first { $0.line == line }?.keyword }
         return VariableChange(
-            name: name, old: old, new: value, setAt: setAt, binding: isSnapshot ? nil : binding, isSnapshot: isSnapshot)
+            name: name, old: old, new: value, setAt: setAt, binding: isSnapshot ? nil : binding, isSnapshot: isSnapshot,
+            setBy: setBy)
     }
 
     /// The context files that differ between the base side's source and the new side's.

@@ -26,6 +26,11 @@ enum DiffCommand: Subcommand {
 
         The build context is the Stagefile's folder unless --context names another.
 
+        With --base, the working tree is read as a fresh checkout of it would hold it: the files
+        git tracks and new ones it does not ignore, contents named as git names them (its
+        line-end attributes applied); .git is never compared. A base revision without the
+        Stagefile makes every build stage new.
+
         Exit status: 0 compared (whatever it found), 1 a build stage named by --fail-on-rebuild
         rebuilds or may rebuild, 64 usage, 65 a Stagefile, template or lockfile error on either
         side (file:line:column) or a revision git does not know, 74 a file that cannot be read.
@@ -86,11 +91,19 @@ enum DiffCommand: Subcommand {
             throw CommandFailure.usage("--base and --base-dir both name the base side; give one")
         }
         let stagefile = resolvedFolder + "/" + Paths.fileName(of: stagefilePath)
-        let contextRoot =
-            arguments.value("--context").map {
-                let path = Paths.absolute($0, from: cwd)
-                return fileSystem.resolvingSymlinks(path) ?? path
-            } ?? resolvedFolder
+        var contextRoot = resolvedFolder
+        if let folder = arguments.value("--context") {
+            let path = Paths.absolute(folder, from: cwd)
+            contextRoot = fileSystem.resolvingSymlinks(path) ?? path
+            guard case .directory? = fileSystem.status(at: contextRoot) else {
+                throw CommandFailure.usage("--context \(folder) is not a folder")
+            }
+            if checkout.basePath(of: contextRoot) == contextRoot {
+                context.warn(
+                    "the build context \(folder) is outside the repository, so both sides read the same files there: "
+                        + "no change of its files can show")
+            }
+        }
         let stages = arguments.all("--stages").map {
             let path = Paths.absolute($0, from: cwd)
             return fileSystem.resolvingSymlinks(path) ?? path
@@ -101,16 +114,24 @@ enum DiffCommand: Subcommand {
         let display = { @Sendable (path: String) in
             path.hasPrefix(workingRoot + "/") ? String(path.dropFirst(workingRoot.count + 1)) : Paths.shown(path, from: cwd)
         }
+        var newContext = context
+        newContext.fileSystem = checkout.workingFileSystem
         let new = try side(
             stagefile: stagefile, stages: stages, contextRoot: contextRoot, objectFormat: checkout.objectFormat,
-            display: display, context: context)
+            display: display, context: newContext)
         let baseDisplay = { @Sendable (path: String) in checkout.shown(path) }
         var baseContext = context
         baseContext.fileSystem = checkout.fileSystem
+        let baseStagefile = checkout.basePath(of: stagefile)
+        // A Stagefile the base side lacks (the change adds it): every build stage is new.
+        let baseHasStagefile = checkout.fileSystem.entryExists(at: baseStagefile)
+        if !baseHasStagefile {
+            context.warn("\(baseDisplay(baseStagefile)) does not exist, so every build stage is new")
+        }
         let base = try side(
-            stagefile: checkout.basePath(of: stagefile), stages: stages.map(checkout.basePath(of:)),
+            stagefile: baseStagefile, stages: stages.map(checkout.basePath(of:)),
             contextRoot: checkout.basePath(of: contextRoot), objectFormat: checkout.objectFormat, display: baseDisplay,
-            context: baseContext)
+            context: baseContext, isEmpty: !baseHasStagefile)
         let prediction = RebuildPrediction(base: base, new: new, rules: rules)
         let gated = arguments.all("--fail-on-rebuild")
         let names = prediction.stages.map(\.name)
@@ -138,9 +159,11 @@ enum DiffCommand: Subcommand {
     /// its build context.
     private static func side(
         stagefile path: String, stages: [String], contextRoot: String, objectFormat: GitObjectFormat,
-        display: @escaping @Sendable (String) -> String, context: CommandContext
+        display: @escaping @Sendable (String) -> String, context: CommandContext, isEmpty: Bool = false
     ) throws(CommandFailure) -> RebuildPrediction.Side {
         let fileSystem = context.fileSystem
+        let contextFiles = BuildContextFiles(root: contextRoot, fileSystem: fileSystem, objectFormat: objectFormat)
+        if isEmpty { return .empty(context: contextFiles) }
         let text: String
         do {
             text = try fileSystem.readText(at: path)
@@ -167,9 +190,7 @@ enum DiffCommand: Subcommand {
         let lockfile = try lock.load(context: context)
         do {
             let composition = try composer.composition(of: stagefile, lockfile: lockfile)
-            return try RebuildPrediction.Side(
-                composition: composition,
-                context: BuildContextFiles(root: contextRoot, fileSystem: fileSystem, objectFormat: objectFormat))
+            return try RebuildPrediction.Side(composition: composition, context: contextFiles)
         } catch let error as CompositionError {
             throw CommandFailure(error)
         } catch {

@@ -8,6 +8,8 @@ import StageKit
 struct BaseCheckout {
     /// Where the base side's files are read.
     var fileSystem: any FileSystem
+    /// Where the working tree's files are read: as git sees them when the base is a revision.
+    var workingFileSystem: any FileSystem
     /// The folder that stands for the repository root on the base side.
     var root: String
     /// The repository root of the working tree (or the working directory outside git).
@@ -75,7 +77,12 @@ struct BaseCheckout {
         }
         let repository = lines[0]
         guard parsed.status == 0, lines.count == 3 else {
-            throw CommandFailure.error(.dataError, "git knows no revision '\(revision)' in \(repository)")
+            let shallow = try run(["-C", repository, "rev-parse", "--is-shallow-repository"])
+            let hint =
+                String(decoding: shallow.output, as: UTF8.self).hasPrefix("true")
+                ? "; this clone is shallow: fetch the base first (git fetch --deepen=1, or fetch-depth: 0 with actions/checkout)"
+                : ""
+            throw CommandFailure.error(.dataError, "git knows no revision '\(revision)' in \(repository)\(hint)")
         }
         let format = lines[1]
         let commit = lines[2]
@@ -83,10 +90,15 @@ struct BaseCheckout {
         guard listing.status == 0 else {
             throw CommandFailure.error(.ioError, "git ls-tree \(revision) failed")
         }
-        let fileSystem = GitRevisionFileSystem(
-            root: repository, git: git, environment: environment, listing: listing.output)
+        let visible = try run(["-C", repository, "ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        guard visible.status == 0 else {
+            throw CommandFailure.error(.ioError, "git ls-files failed in \(repository)")
+        }
         return BaseCheckout(
-            fileSystem: fileSystem, root: repository, workingRoot: repository, label: revision,
+            fileSystem: GitRevisionFileSystem(root: repository, git: git, environment: environment, listing: listing.output),
+            workingFileSystem: GitWorkingTreeFileSystem(
+                root: repository, git: git, environment: environment, listing: visible.output),
+            root: repository, workingRoot: repository, label: revision,
             objectFormat: GitObjectFormat(rawValue: format) ?? .sha1)
     }
 
@@ -111,6 +123,7 @@ struct BaseCheckout {
         let found = fileSystem.foldersUpToRepositoryRoot(from: workingFolder).repositoryRoot
         let workingRoot = found ?? (fileSystem.resolvingSymlinks(context.currentDirectory) ?? context.currentDirectory)
         return BaseCheckout(
-            fileSystem: fileSystem, root: resolved, workingRoot: workingRoot, label: folder, objectFormat: .sha1)
+            fileSystem: fileSystem, workingFileSystem: fileSystem, root: resolved, workingRoot: workingRoot, label: folder,
+            objectFormat: .sha1)
     }
 }

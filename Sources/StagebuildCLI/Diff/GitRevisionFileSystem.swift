@@ -80,8 +80,20 @@ struct GitRevisionFileSystem: FileSystem {
     }
 
     func readBytes(at path: String) throws(FileSystemError) -> [UInt8] {
+        // A link is read through, as the working tree's would be (a bounded number of them).
+        var path = path
+        for _ in 0..<8 {
+            guard isInside(path), let entry = entries[path], entry.mode == "120000" else { break }
+            let target = String(decoding: try blob(of: entry, at: path), as: UTF8.self)
+            path = Paths.absolute(target, from: Paths.directory(of: path))
+        }
         guard isInside(path) else { return try local.readBytes(at: path) }
         guard let entry = entries[path] else { throw FileSystemError(path: path, reason: FileSystemError.missingReason) }
+        return try blob(of: entry, at: path)
+    }
+
+    /// An entry's own bytes (a link's are its target), with the files beside it read ahead.
+    private func blob(of entry: Entry, at path: String) throws(FileSystemError) -> [UInt8] {
         guard entry.mode.hasPrefix("100") || entry.mode == "120000" else {
             throw FileSystemError(path: path, reason: entry.mode == "040000" ? "is a directory" : "is not a file")
         }
@@ -176,7 +188,8 @@ struct GitRevisionFileSystem: FileSystem {
         case "100755": return .file(permissions: 0o755)
         case "100644": return .file(permissions: 0o644)
         case "120000":
-            return (try? readBytes(at: path)).map { .symbolicLink(target: String(decoding: $0, as: UTF8.self)) } ?? .other
+            return (try? blob(of: entry, at: path)).map { .symbolicLink(target: String(decoding: $0, as: UTF8.self)) }
+                ?? .other
         default: return .other
         }
     }

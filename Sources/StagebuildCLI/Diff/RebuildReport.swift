@@ -61,41 +61,82 @@ struct RebuildReport {
     /// The closing line: how many build stages rebuild and how many layers.
     func summary() -> String {
         let rebuilding = prediction.stages.filter { $0.status == .rebuilds || $0.status == .mayRebuild }
+        let possible = rebuilding.filter { $0.status == .mayRebuild }.count
         let layers = rebuilding.reduce(0) { $0 + $1.rebuiltLayers }
         let total = prediction.stages.reduce(0) { $0 + $1.layers }
-        return "\(rebuilding.count) of \(prediction.stages.count) build stage(s) rebuild: \(layers) of \(total) layers"
+        let stages = prediction.stages.filter { $0.status != .removed }.count
+        let may = possible > 0 ? " (\(possible) of them may)" : ""
+        return "\(rebuilding.count) of \(stages) build stage(s) rebuild\(may): \(layers) of \(total) layers"
     }
 
     /// The Markdown report: a table of build stages, then each rebuilding stage's steps.
+    ///
+    /// Text from the files (instructions, values, names) stays text in a pull-request comment:
+    /// in a table cell Markdown's punctuation is escaped, HTML and @mentions are made inert and
+    /// the cell is one line; instructions go in code spans fenced longer than any run of
+    /// backticks they hold (CommonMark, "Code spans").
     func markdown() -> String {
-        func cell(_ text: String) -> String {
-            text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-        }
-        func code(_ text: String) -> String { "`" + text.replacingOccurrences(of: "`", with: "'") + "`" }
         var text = "### What this change rebuilds\n\n"
-        text += "Base \(code(base)), \(prediction.rules.displayName)'s cache rules. \(summary()).\n\n"
+        text += "Base \(Self.code(base)), \(prediction.rules.displayName)'s cache rules. \(summary()).\n\n"
         text += "| build stage | layers rebuilt | first miss | because |\n| --- | --- | --- | --- |\n"
         for outcome in prediction.stages {
             let first = outcome.firstMiss
-            let place = first.map { code(Self.place($0.step)) + " " + code(RebuildCause.short($0.step.text)) } ?? "–"
-            let causes = first.map { $0.causes.map { cell($0.description) }.joined(separator: "; ") } ?? Self.verdict(outcome)
+            let place =
+                first.map { Self.code(Self.place($0.step)) + " " + Self.code(RebuildCause.short($0.step.text)) } ?? "–"
+            let causes =
+                first.map { $0.causes.map { Self.cell($0.description) }.joined(separator: "; ") }
+                ?? Self.cell(Self.verdict(outcome))
             let layers = outcome.status == .removed ? "–" : "\(outcome.rebuiltLayers) of \(outcome.layers)"
-            text += "| \(cell(outcome.name)) | \(layers) | \(cell(place)) | \(causes) |\n"
+            text += "| \(Self.cell(outcome.name)) | \(layers) | \(place) | \(causes) |\n"
         }
         for outcome in prediction.stages where outcome.status == .rebuilds || outcome.status == .mayRebuild {
-            text += "\n<details><summary>build stage \(cell(outcome.name)): \(Self.verdict(outcome))</summary>\n\n"
+            let summary = MarkupText.escaped("build stage \(outcome.name): \(Self.verdict(outcome))")
+            text += "\n<details><summary>\(summary)</summary>\n\n"
             text += "| line | instruction | cache |\n| --- | --- | --- |\n"
             for step in outcome.steps where step.addsLayer {
-                text +=
-                    "| \(code(Self.place(step.step))) | \(cell(code(RebuildCause.short(step.step.text)))) | \(step.cache.rawValue) |\n"
+                let place = Self.code(Self.place(step.step))
+                text += "| \(place) | \(Self.code(RebuildCause.short(step.step.text))) | \(step.cache.rawValue) |\n"
             }
             text += "\n</details>\n"
         }
         if !advice.isEmpty { text += "\n**Advice**\n\n" }
         for item in advice {
-            text += "- \(item.origin.map { code("\($0.file):\($0.line)") + ": " } ?? "")\(cell(item.message))\n"
+            text += "- \(item.origin.map { Self.code("\($0.file):\($0.line)") + ": " } ?? "")\(Self.cell(item.message))\n"
         }
         return text
+    }
+
+    /// Text as one Markdown table cell that reads as written.
+    static func cell(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\n", "\r": escaped += " "
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "@": escaped += "&#64;"
+            case "\\", "`", "*", "_", "[", "]", "|", "#", "~", "!": escaped += "\\" + String(character)
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// Text as a code span in a table cell: fenced by one backtick more than its longest run
+    /// of them, `|` escaped (it would end the cell even there), on one line.
+    static func code(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "\\|")
+        var longest = 0
+        var run = 0
+        for character in flat {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        // A space each side keeps a backtick at either end from joining the fence.
+        let padding = longest > 0 ? " " : ""
+        return fence + padding + flat + padding + fence
     }
 
     /// The JSON report.

@@ -42,6 +42,16 @@ import Testing
             ])
     }
 
+    @Test func anExceptionBringsBackAFileOfAnExcludedFolderAndDotGitIsNeverCompared() throws {
+        let scratch = try Scratch()
+        try scratch.write("x\n", to: "app/server.js")
+        try scratch.write("y\n", to: "app/other.js")
+        try scratch.write("ref: refs/heads/main\n", to: ".git/HEAD")
+        try scratch.write("app\n!app/server.js\n", to: ".dockerignore")
+        #expect(Set(context(scratch).fingerprints(of: "app/").keys) == ["app/server.js"])
+        #expect(Set(context(scratch).fingerprints(of: ".").keys) == [".dockerignore", "app/server.js"])
+    }
+
     @Test func aDockerfileOwnIgnoreFileWinsAndALinkIsItsTarget() throws {
         let scratch = try Scratch()
         try scratch.write("x\n", to: "a.txt")

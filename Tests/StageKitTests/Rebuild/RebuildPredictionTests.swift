@@ -78,7 +78,7 @@ import Testing
         // PORT is first used by ENV: declaring it there keeps the install.
         let advice = RebuildAdvice.advice(for: RebuildPrediction(base: try Side().side(), new: try new.side(), rules: rules))
         #expect(advice.count == 1)
-        #expect(advice.first?.message.contains("declare the ARG just before its first use (Stages/app.Dockerfile:8)") == true)
+        #expect(advice.first?.message.contains("declaring the ARG just before its first use (Stages/app.Dockerfile:8)") == true)
     }
 
     @Test func aLabelIsConfigurationForBuildKitAndAStepOfTheChainForBuildah() throws {
@@ -170,6 +170,21 @@ import Testing
         #expect(outcome.steps.filter(\.addsLayer).allSatisfy { $0.cache == .miss })
     }
 
+    @Test func aMountedContextFileIsAMissForBuildKitAndNoneForBuildah() throws {
+        var base = Side()
+        base.stagefile = "FROM stage:os AS app\nRUN --mount=type=bind,source=app/server.js,target=/s cat /s > /out\n"
+        var new = base
+        new.context["app/server.js"] = "changed\n"
+        let buildKit = try Self.predict(base, new, .buildKit).stages[0]
+        #expect(Self.missing(buildKit) == ["RUN"])
+        #expect(
+            buildKit.firstMiss?.causes == [
+                .contextFiles(source: "app/server.js", changes: [ContextFileChange(path: "app/server.js", kind: .changed)])
+            ])
+        // buildah 1.28 records the command only: it takes the step from its cache.
+        #expect(try Self.predict(base, new, .buildah).stages[0].status == .unchanged)
+    }
+
     @Test func aWorkdirFromAChangedArgumentIsALayerForBuildKitAndCachedTextForBuildah() throws {
         var base = Side()
         base.stagefile = "FROM stage:os AS app\nARG DIR=/srv\nWORKDIR ${DIR}\nRUN echo here > file\n"
@@ -204,6 +219,53 @@ import Testing
         #expect(Self.missing(stages[1]) == ["COPY"])
         #expect(stages[1].firstMiss?.causes == [.copiedStage("build")])
         #expect(stages[2].startCauses == [.baseStage("build")])
+    }
+
+    @Test func aChangedUserReachesTheStepsThatRunAsItUnderBuildKit() throws {
+        var base = Side()
+        base.stagefile = "FROM stage:os AS app\nUSER nobody\nWORKDIR /w\nRUN id\n"
+        var new = base
+        new.stagefile = base.stagefile.replacingOccurrences(of: "USER nobody", with: "USER root")
+        let outcome = try Self.predict(base, new, .buildKit).stages[0]
+        #expect(Self.missing(outcome) == ["WORKDIR", "RUN"])
+        #expect(outcome.firstMiss?.causes == [.runsWith(setting: "USER", old: "nobody", new: "root")])
+        #expect(outcome.configurationChanges.map(\.step.keyword) == ["USER"])
+    }
+
+    @Test func configurationStepsAddedOrRemovedAreToldSoAndShiftNothing() throws {
+        var new = Side()
+        new.templates["app"] = Side().templates["app"]!.replacingOccurrences(
+            of: "ENV PORT=${PORT}\n", with: "LABEL added=yes\nENV PORT=${PORT}\n")
+        let added = try Self.predict(Side(), new, .buildKit).stages[0]
+        #expect(added.status == .configurationOnly)
+        #expect(added.configurationChanges.map(\.step.text) == ["LABEL added=yes"])
+        #expect(added.configurationChanges.first?.causes == [.instructionAdded])
+        let removed = try Self.predict(new, Side(), .buildKit).stages[0]
+        #expect(removed.status == .configurationOnly)
+        #expect(removed.configurationChanges.map(\.step.text) == ["LABEL added=yes"])
+        guard case .instructionRemoved? = removed.configurationChanges.first?.causes.first else {
+            Issue.record("\(removed.configurationChanges)")
+            return
+        }
+    }
+
+    @Test(arguments: CacheRules.allCases)
+    func aRenamedStageIsTheSameStage(rules: CacheRules) throws {
+        var new = Side()
+        new.stagefile = "FROM stage:os AS service\nUSE app\n"
+        let prediction = try Self.predict(Side(), new, rules)
+        #expect(prediction.stages.map(\.name) == ["service"])
+        #expect(prediction.stages.map(\.status) == [.unchanged])
+    }
+
+    @Test func aStageNamedByItsNumberIsFollowed() throws {
+        var base = Side()
+        base.stagefile = "FROM stage:os AS build\nRUN echo one > /out\nFROM stage:os AS runtime\nCOPY --from=0 /out /out\n"
+        var new = base
+        new.stagefile = base.stagefile.replacingOccurrences(of: "echo one", with: "echo two")
+        let stages = try Self.predict(base, new, .buildKit).stages
+        #expect(stages.map(\.status) == [.rebuilds, .mayRebuild])
+        #expect(stages[1].firstMiss?.causes == [.copiedStage("build")])
     }
 
     @Test func aNewOrRemovedBuildStageIsSaidSo() throws {
