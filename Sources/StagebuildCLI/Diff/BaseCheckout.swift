@@ -90,14 +90,17 @@ struct BaseCheckout {
         guard listing.status == 0 else {
             throw CommandFailure.error(.ioError, "git ls-tree \(revision) failed")
         }
-        let visible = try run(["-C", repository, "ls-files", "-z", "--cached", "--others", "--exclude-standard"])
-        guard visible.status == 0 else {
-            throw CommandFailure.error(.ioError, "git ls-files failed in \(repository)")
+        let staged = try run(["-C", repository, "ls-files", "-z", "--stage"])
+        let untracked = try run(["-C", repository, "ls-files", "-z", "--others", "--exclude-standard"])
+        let modified = try run(["-C", repository, "diff-files", "-z", "--name-only"])
+        guard staged.status == 0, untracked.status == 0, modified.status == 0 else {
+            throw CommandFailure.error(.ioError, "git ls-files or diff-files failed in \(repository)")
         }
         return BaseCheckout(
             fileSystem: GitRevisionFileSystem(root: repository, git: git, environment: environment, listing: listing.output),
             workingFileSystem: GitWorkingTreeFileSystem(
-                root: repository, git: git, environment: environment, listing: visible.output),
+                root: repository, git: git, environment: environment, staged: staged.output, untracked: untracked.output,
+                modified: modified.output),
             root: repository, workingRoot: repository, label: revision,
             objectFormat: GitObjectFormat(rawValue: format) ?? .sha1)
     }
