@@ -226,7 +226,7 @@ struct StageState: Sendable {
             }
         case .workdir?:
             let path = instruction.singleValue.map { unquote($0.text) } ?? ""
-            let joined = Self.joined(workingDirectory, BuildPlan.expand(path) { value(of: $0) })
+            let joined = Paths.absolute(BuildPlan.expand(path) { value(of: $0) }, from: workingDirectory)
             addsLayerInBuildKit = joined != "/"
             buildKit += seen(BuildPlan.references(in: text)) + [.workingDirectory(workingDirectory), .user(user)]
         case .arg?:
@@ -273,17 +273,12 @@ struct StageState: Sendable {
             user = instruction.asUser.map { BuildPlan.expand(unquote($0.word.text)) { self.value(of: $0) } } ?? user
         case .workdir?:
             let path = instruction.singleValue.map { BuildPlan.expand(unquote($0.text)) { self.value(of: $0) } } ?? ""
-            workingDirectory = Self.joined(workingDirectory, path)
+            // Joined to the one before it, as the Dockerfile reference says.
+            workingDirectory = Paths.absolute(path, from: workingDirectory)
         case .shell?:
             if case .exec(let words)? = instruction.command { shell = words.map(\.text).joined(separator: " ") }
         default:
             break
         }
-    }
-
-    /// A `WORKDIR` path joined to the one before it, as the Dockerfile reference says.
-    static func joined(_ current: String, _ path: String) -> String {
-        let combined = path.hasPrefix("/") ? path : (current == "/" ? "/" : current + "/") + path
-        return "/" + DockerignorePatterns.cleaned(combined).joined(separator: "/")
     }
 }

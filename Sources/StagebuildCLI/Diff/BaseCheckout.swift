@@ -51,15 +51,13 @@ struct BaseCheckout {
     ) throws(CommandFailure)
         -> BaseCheckout
     {
-        guard let git = ChildProcess.find("git", in: context.environment["PATH"] ?? "/usr/bin:/bin") else {
+        guard let program = ChildProcess.find("git", in: context.environment["PATH"] ?? "/usr/bin:/bin") else {
             throw CommandFailure.usage("--base needs git, which is not on PATH; give another checkout with --base-dir DIR")
         }
-        var environment = context.environment
-        environment["LC_ALL"] = "C"
-        environment["GIT_TERMINAL_PROMPT"] = "0"
+        let git = GitCommand(program: program, environment: context.environment)
         func run(_ arguments: [String]) throws(CommandFailure) -> ChildProcess.Result {
             do {
-                return try ChildProcess(program: git, arguments: arguments, environment: environment, deadline: 300).run()
+                return try git.run(arguments)
             } catch {
                 throw CommandFailure.error(.ioError, error.reason)
             }
@@ -97,9 +95,9 @@ struct BaseCheckout {
             throw CommandFailure.error(.ioError, "git ls-files or diff-files failed in \(repository)")
         }
         return BaseCheckout(
-            fileSystem: GitRevisionFileSystem(root: repository, git: git, environment: environment, listing: listing.output),
+            fileSystem: GitRevisionFileSystem(root: repository, git: git, listing: listing.output),
             workingFileSystem: GitWorkingTreeFileSystem(
-                root: repository, git: git, environment: environment, staged: staged.output, untracked: untracked.output,
+                root: repository, git: git, staged: staged.output, untracked: untracked.output,
                 modified: modified.output),
             root: repository, workingRoot: repository, label: revision,
             objectFormat: GitObjectFormat(rawValue: format) ?? .sha1)

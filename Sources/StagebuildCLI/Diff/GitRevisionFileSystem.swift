@@ -20,10 +20,8 @@ struct GitRevisionFileSystem: FileSystem {
 
     /// The repository's root (its working tree's, symbolic links resolved).
     let root: String
-    /// The git program.
-    let git: String
-    /// The environment git runs with.
-    let environment: [String: String]
+    /// git, run in the repository.
+    let git: GitCommand
     /// Every entry by absolute path.
     let entries: [String: Entry]
     /// Each folder's entry names, sorted by byte value.
@@ -41,13 +39,11 @@ struct GitRevisionFileSystem: FileSystem {
     ///
     /// - Parameters:
     ///   - root: The repository's root.
-    ///   - git: The git program.
-    ///   - environment: git's environment.
+    ///   - git: git.
     ///   - listing: `git ls-tree -r -t -z --full-tree COMMIT`'s output.
-    init(root: String, git: String, environment: [String: String], listing: [UInt8]) {
+    init(root: String, git: GitCommand, listing: [UInt8]) {
         self.root = root
         self.git = git
-        self.environment = environment
         var entries: [String: Entry] = [:]
         var children: [String: [String]] = [root: []]
         // Each record: MODE SP TYPE SP ID TAB PATH NUL.
@@ -126,10 +122,7 @@ struct GitRevisionFileSystem: FileSystem {
     private func catFile(_ mode: String, _ ids: [String], for path: String) throws(FileSystemError) -> [UInt8] {
         let result: ChildProcess.Result
         do {
-            result = try ChildProcess(
-                program: git, arguments: ["-C", root, "cat-file", mode], environment: environment,
-                input: Array(ids.map { $0 + "\n" }.joined().utf8), deadline: 60
-            ).run()
+            result = try git.run(["-C", root, "cat-file", mode], input: Array(ids.map { $0 + "\n" }.joined().utf8))
         } catch {
             throw FileSystemError(path: path, reason: error.reason)
         }

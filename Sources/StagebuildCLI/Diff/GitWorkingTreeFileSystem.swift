@@ -20,10 +20,8 @@ struct GitWorkingTreeFileSystem: FileSystem {
 
     /// The repository's root.
     let root: String
-    /// The git program.
-    let git: String
-    /// The environment git runs with.
-    let environment: [String: String]
+    /// git, run in the repository.
+    let git: GitCommand
     /// Each folder's visible entry names, sorted by byte value.
     let children: [String: [String]]
     /// The tracked files the working tree has not changed, by absolute path.
@@ -35,18 +33,16 @@ struct GitWorkingTreeFileSystem: FileSystem {
     ///
     /// - Parameters:
     ///   - root: The repository's root.
-    ///   - git: The git program.
-    ///   - environment: git's environment.
+    ///   - git: git.
     ///   - staged: `git ls-files -z --stage`'s output (MODE SP ID SP STAGE TAB PATH NUL).
     ///   - untracked: `git ls-files -z --others --exclude-standard`'s output.
     ///   - modified: `git diff-files -z --name-only`'s output: tracked paths whose working-tree
     ///     copy differs from the index (content, mode, or gone).
     init(
-        root: String, git: String, environment: [String: String], staged: [UInt8], untracked: [UInt8], modified: [UInt8]
+        root: String, git: GitCommand, staged: [UInt8], untracked: [UInt8], modified: [UInt8]
     ) {
         self.root = root
         self.git = git
-        self.environment = environment
         let changed = Set(modified.split(separator: 0).map { root + "/" + String(decoding: $0, as: UTF8.self) })
         var unchanged: [String: IndexEntry] = [:]
         var paths: [String] = []
@@ -127,10 +123,9 @@ struct GitWorkingTreeFileSystem: FileSystem {
                 })
         }
         guard !toHash.contains(where: { $0.contains("\n") }),
-            let result = try? ChildProcess(
-                program: git, arguments: ["-C", root, "hash-object", "--stdin-paths"], environment: environment,
-                input: Array(toHash.map { $0 + "\n" }.joined().utf8), deadline: 300
-            ).run(), result.status == 0
+            let result = try? git.run(
+                ["-C", root, "hash-object", "--stdin-paths"], input: Array(toHash.map { $0 + "\n" }.joined().utf8)),
+            result.status == 0
         else { return ids.merging(asRead()) { known, _ in known } }
         let hashed = String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
         guard hashed.count == toHash.count else { return ids.merging(asRead()) { known, _ in known } }
