@@ -16,6 +16,8 @@ public enum Paths {
     /// - Parameter path: An absolute path.
     /// - Returns: The normal form, `/` for the root.
     public static func normalized(_ path: String) -> String {
+        // Most paths are already normal (a context walk asks for every file's folder).
+        if isNormal(path) { return path }
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             switch part {
@@ -25,6 +27,28 @@ public enum Paths {
             }
         }
         return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether an absolute path is in normal form: `/`, or `/` and components that are not
+    /// empty, `.` or `..`.
+    private static func isNormal(_ path: String) -> Bool {
+        let bytes = path.utf8
+        guard bytes.first == UInt8(ascii: "/") else { return false }
+        guard bytes.count > 1 else { return true }
+        // Bytes since the last slash; `1` and `2` count dots only while the component is all dots.
+        var length = 0
+        var dots = 0
+        for byte in bytes.dropFirst() {
+            if byte == UInt8(ascii: "/") {
+                guard length > 0, length != dots || dots > 2 else { return false }
+                length = 0
+                dots = 0
+            } else {
+                if byte == UInt8(ascii: "."), dots == length { dots += 1 }
+                length += 1
+            }
+        }
+        return length > 0 && (length != dots || dots > 2)
     }
 
     /// The path of `path` as seen from `directory`, e.g. `../../Stages/debian.Dockerfile`.
@@ -55,7 +79,10 @@ public enum Paths {
     ///
     /// - Parameter path: A path.
     public static func fileName(of path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        let bytes = path.utf8
+        guard let end = bytes.lastIndex(where: { $0 != UInt8(ascii: "/") }) else { return path }
+        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        return String(path[start...end])
     }
 
     /// A path as messages show it: relative to `directory` when it lies inside it, absolute

@@ -84,22 +84,35 @@ struct BaseCheckout {
         }
         let format = lines[1]
         let commit = lines[2]
-        let listing = try run(["-C", repository, "ls-tree", "-r", "-t", "-z", "--full-tree", commit])
+        // The base's tree and the working tree's three listings are read side by side.
+        let listings: [ChildProcess.Result]
+        do {
+            listings = try git.runSideBySide([
+                ["-C", repository, "ls-tree", "-r", "-t", "-z", "--full-tree", commit],
+                ["-C", repository, "ls-files", "-z", "--stage"],
+                ["-C", repository, "ls-files", "-z", "--others", "--exclude-standard"],
+                ["-C", repository, "diff-files", "-z", "--name-only"],
+            ])
+        } catch {
+            throw CommandFailure.error(.ioError, error.reason)
+        }
+        let (listing, staged, untracked, modified) = (listings[0], listings[1], listings[2], listings[3])
         guard listing.status == 0 else {
             throw CommandFailure.error(.ioError, "git ls-tree \(revision) failed")
         }
-        let staged = try run(["-C", repository, "ls-files", "-z", "--stage"])
-        let untracked = try run(["-C", repository, "ls-files", "-z", "--others", "--exclude-standard"])
-        let modified = try run(["-C", repository, "diff-files", "-z", "--name-only"])
         guard staged.status == 0, untracked.status == 0, modified.status == 0 else {
             throw CommandFailure.error(.ioError, "git ls-files or diff-files failed in \(repository)")
         }
+        let (revisionFiles, workingFiles) = sideBySide(
+            { GitRevisionFileSystem(root: repository, git: git, listing: listing.output) },
+            {
+                GitWorkingTreeFileSystem(
+                    root: repository, git: git, staged: staged.output, untracked: untracked.output,
+                    modified: modified.output)
+            })
         return BaseCheckout(
-            fileSystem: GitRevisionFileSystem(root: repository, git: git, listing: listing.output),
-            workingFileSystem: GitWorkingTreeFileSystem(
-                root: repository, git: git, staged: staged.output, untracked: untracked.output,
-                modified: modified.output),
-            root: repository, workingRoot: repository, label: revision,
+            fileSystem: revisionFiles, workingFileSystem: workingFiles, root: repository, workingRoot: repository,
+            label: revision,
             objectFormat: GitObjectFormat(rawValue: format) ?? .sha1)
     }
 

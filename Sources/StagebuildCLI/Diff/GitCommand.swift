@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// git as `diff` runs it: the program found on `PATH`, the command's environment in the C
 /// locale and never prompting, each run through `ChildProcess` with a deadline.
 struct GitCommand: Sendable {
@@ -28,5 +31,21 @@ struct GitCommand: Sendable {
     /// - Throws: `ChildProcess.Failure` when it cannot start or runs past 300 s.
     func run(_ arguments: [String], input: [UInt8] = []) throws(ChildProcess.Failure) -> ChildProcess.Result {
         try ChildProcess(program: program, arguments: arguments, environment: environment, input: input, deadline: 300).run()
+    }
+
+    /// Runs several gits side by side, each to its end: listings that do not depend on one
+    /// another (each one reads the disk or the object store, so two cores halve the wait).
+    ///
+    /// - Parameter argumentLists: Each run's arguments.
+    /// - Returns: Each run's status and outputs, in the order given.
+    /// - Throws: The first run's `ChildProcess.Failure`, in the order given, when one cannot
+    ///   start or runs past its deadline.
+    func runSideBySide(_ argumentLists: [[String]]) throws(ChildProcess.Failure) -> [ChildProcess.Result] {
+        let results = Mutex([Result<ChildProcess.Result, ChildProcess.Failure>?](repeating: nil, count: argumentLists.count))
+        DispatchQueue.concurrentPerform(iterations: argumentLists.count) { index in
+            let result = Result { () throws(ChildProcess.Failure) in try run(argumentLists[index]) }
+            results.withLock { $0[index] = result }
+        }
+        return try results.withLock { $0 }.map { result throws(ChildProcess.Failure) in try result!.get() }
     }
 }
