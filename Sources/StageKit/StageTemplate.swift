@@ -78,7 +78,7 @@ public struct StageTemplate: Sendable, Hashable {
         requiresLine = metadata.requiresLine
 
         let instructions = tree.instructions
-        for instruction in instructions { try Stagefile.checkKeyword(of: instruction, file: displayPath) }
+        for instruction in instructions { try Stagefile.checkInstruction(instruction, file: displayPath) }
         // A last instruction left open by a line continuation ends only at the end of the file;
         // pasted into a composed file it would swallow the instruction after it.
         if let last = instructions.last, last.heredocs.isEmpty, last.continuesPastEndOfFile {

@@ -75,10 +75,9 @@ public struct Stagefile: Sendable {
                 continue
             }
             let locate = instruction.lineMap.location(ofOffset:)
-            try Self.checkKeyword(of: instruction, file: displayPath)
-            if instruction.continuesPastEndOfFile {
-                throw CompositionError.openContinuation(instruction, file: displayPath)
-            }
+            // A last instruction left open by a continuation stays last in the composed file, where
+            // nothing follows for it to swallow (BuildKit reads it to the end of the file).
+            try Self.checkInstruction(instruction, file: displayPath)
             if instruction.isLayerTemplateReference {
                 guard instruction.flags.isEmpty else {
                     throw CompositionError(
@@ -111,14 +110,61 @@ public struct Stagefile: Sendable {
     ///   - instruction: A parsed instruction.
     ///   - file: The path shown in the error.
     /// - Throws: `CompositionError` at the keyword.
-    static func checkKeyword(of instruction: Instruction, file: String) throws(CompositionError) {
+    static func checkInstruction(_ instruction: Instruction, file: String) throws(CompositionError) {
         if let message = unknownInstructionMessage(for: instruction) {
             throw CompositionError(message, file: file, at: instruction.location)
+        }
+        if let fault = unreadableFromWords(of: instruction).first {
+            throw CompositionError(fault.message, file: file, at: fault.location)
         }
         if let trigger = instruction.onbuildTrigger, [.use, .from, .onbuild].contains(trigger.knownKeyword) {
             throw CompositionError(
                 "ONBUILD cannot trigger \(trigger.keyword); USE the template directly", file: file, at: instruction.location)
         }
+    }
+
+    /// The stage or image names written so that no builder reads them as meant: a `COPY --from` or
+    /// `RUN --mount=…,from=` holding a variable reference, which BuildKit refuses (Dockerfile
+    /// frontend 1.18 and later, `dockerfile2llb/convert.go`: "variable expansion is not supported
+    /// for --from"; its stage graph is built from the words as written) and buildah looks up as
+    /// written, finding no stage of that name; and a quoted `COPY --from` image, which BuildKit's
+    /// flag reader unquotes but `compose --locked` cannot replace with its pinned reference.
+    /// compose, lock and lint (SB041) say the same.
+    ///
+    /// - Parameter instruction: A parsed instruction.
+    /// - Returns: Each such word's message and place.
+    static func unreadableFromWords(of instruction: Instruction) -> [(message: String, location: SourceLocation)] {
+        var words: [(flag: String, word: InstructionWord)] = []
+        if let copy = instruction.asCopy, let from = copy.from { words.append(("\(instruction.kind) --from", from)) }
+        for mount in instruction.asRun?.mounts ?? [] {
+            if let from = mount.from { words.append(("RUN --mount from", from)) }
+        }
+        var faults: [(message: String, location: SourceLocation)] = []
+        for (flag, word) in words where !LintDocument.references(in: word.text).isEmpty {
+            faults.append(
+                (
+                    "\(flag)=\(word.text) names its stage through a variable, which builders do not expand there "
+                        + "(BuildKit: \"variable expansion is not supported for --from\"; buildah finds no stage of "
+                        + "that name): name the stage itself, or for a choice made by a build argument, add a stage "
+                        + "FROM ${ARG} AS name after a global ARG and copy --from=name",
+                    instruction.location(of: word)
+                ))
+        }
+        if instruction.asCopy != nil, let index = instruction.flags.firstIndex(where: { $0.hasPrefix("--from=") }),
+            instruction.flagRanges.indices.contains(index)
+        {
+            let written = String(String.UnicodeScalarView(instruction.logicalLine.scalars[instruction.flagRanges[index]]))
+            if written.contains(where: { $0 == "\"" || $0 == "'" }) {
+                faults.append(
+                    (
+                        "\(instruction.kind) \(written) is quoted: write the stage or image name without quotes, "
+                            + "as every other place that reads it does (compose --locked cannot put a pinned reference "
+                            + "in place of a quoted one)",
+                        instruction.lineMap.location(ofOffset: instruction.flagRanges[index].lowerBound)
+                    ))
+            }
+        }
+        return faults
     }
 
     /// "unknown instruction COPPY; did you mean COPY?" for a keyword that is no `Keyword`;

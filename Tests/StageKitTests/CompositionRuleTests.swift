@@ -210,10 +210,49 @@ import Testing
         #expect(error.message.hasPrefix("the last instruction ends with a line continuation"))
     }
 
-    @Test func refusesAStagefileEndingInsideAContinuation() throws {
+    /// A Stagefile's last instruction stays last in the composed file: BuildKit reads a
+    /// continuation open at the end of the file to its end, and so does compose (generated
+    /// Stagefiles end so).
+    @Test(arguments: [
+        ("\\\r\n", "\\\n"), ("\\", "\\\n"), ("\\\n# trailing comment\n", "\\\n# trailing comment\n"),
+    ])
+    func acceptsAStagefileEndingInsideAContinuation(ending: String, composed: String) throws {
+        let project = MemoryProject(templates: ["tidy": "# summary: tidy\nRUN rm -rf /tmp/*\n"])
+        let output = try project.compose("FROM debian:12\nUSE tidy\nRUN echo last \(ending)")
+        #expect(output.hasSuffix("\nRUN echo last \(composed)"))
+    }
+
+    /// `COPY --from` and a mount's `from=` with a variable (BuildKit: "variable expansion is not
+    /// supported for --from") and a quoted `COPY --from`, in a template or a Stagefile.
+    @Test(arguments: [
+        ("COPY --from=${BUILDER} /out/app /app", 13, "names its stage through a variable"),
+        ("COPY --from=\"registry.example/bb:1\" /bin/bb /bb", 6, "is quoted"),
+        ("COPY --chown=1:1 --from=$B /x /x", 25, "names its stage through a variable"),
+        ("RUN --mount=type=bind,from=${B},target=/m true", 28, "names its stage through a variable"),
+    ])
+    func refusesAFromWordNoBuilderReads(line: String, column: Int, what: String) throws {
+        let project = MemoryProject(templates: ["copy": "# summary: copy\nARG BUILDER=build\nARG B=build\n\(line)\n"])
+        let error = try #require(project.error(composing: "FROM debian:12 AS build\nFROM debian:12\nUSE copy\n"))
+        #expect(error.file == "Stages/copy.Dockerfile")
+        #expect(error.location == SourceLocation(line: 4, column: column))
+        #expect(error.message.contains(what))
+        let inStagefile = try #require(project.error(composing: "FROM debian:12 AS build\nFROM debian:12\n\(line)\n"))
+        #expect(inStagefile.location == SourceLocation(line: 3, column: column))
+    }
+
+    @Test func acceptsFromWordsBuildersRead() throws {
         let project = MemoryProject(templates: [:])
-        let error = try #require(project.error(composing: "FROM debian:12\r\nRUN echo last \\\r\n"))
-        #expect(error.location == SourceLocation(line: 2, column: 1))
+        let stagefile = """
+            ARG BASE=debian:12
+            FROM ${BASE} AS build
+            FROM debian:12
+            COPY --from=build /a /a
+            COPY --from=0 /b /b
+            RUN --mount=type=bind,from=registry.example/tools:1,target=/t ls /t
+            COPY --from=registry.example/tools:1 /c /c
+
+            """
+        _ = try project.compose(stagefile)
     }
 
     @Test func refusesAnUnknownInstructionInATemplateAsInAStagefile() throws {

@@ -55,6 +55,29 @@ import Testing
         #expect(scratch.run(["compose", "--check", "--stages", "linked"], in: "project").status == .success)
     }
 
+    /// A shared catalog checked out once per machine, the project at a laptop's depth and at a
+    /// CI runner's: the header names the catalog as DIR, so the committed file is current in both.
+    @Test func aCatalogOutsideTheProjectGivenByOptionLeavesNoPathInTheOutput() throws {
+        let scratch = try Scratch()
+        try scratch.write("# summary: base\nFROM alpine:3.20\n", to: "catalog/Stages/base.Dockerfile")
+        for checkout in ["laptop/app", "ci/w/app/app"] {
+            try scratch.write("", to: checkout + "/.git/HEAD")
+            try scratch.write("FROM stage:base\n", to: checkout + "/Stagefile")
+        }
+        let catalog = scratch.path + "/catalog/Stages"
+        let laptop = scratch.run(["compose", "--stages", catalog, "-o", "Dockerfile"], in: "laptop/app")
+        #expect(laptop.status == .success, "\(laptop.stderr)")
+        let composed = try #require(scratch.text("laptop/app/Dockerfile"))
+        #expect(
+            composed.contains(
+                "# Regenerate with: stagebuild compose Stagefile -o Dockerfile --stages DIR (run in the Stagefile's "
+                    + "folder; DIR: the catalog folder outside the project that --stages named)\n"))
+        #expect(!composed.contains(scratch.path) && !composed.contains("../"))
+        try scratch.write(composed, to: "ci/w/app/app/Dockerfile")
+        let ci = scratch.run(["compose", "--check", "--stages", "../../../../catalog/Stages"], in: "ci/w/app/app")
+        #expect(ci.status == .success, "\(ci.stdout)\(ci.stderr)")
+    }
+
     @Test func namesACatalogOutsideTheProjectByItsSearchPathEntry() throws {
         let scratch = try Scratch()
         try scratch.write("FROM alpine:3.20\n", to: "shared/base.Dockerfile")

@@ -145,7 +145,8 @@ import Testing
         let output = try #require(scratch.text("project/Dockerfile"))
         #expect(
             output.contains(
-                "\n# Regenerate with: stagebuild compose Stagefile -o Dockerfile --stages ../catalog (run in the Stagefile's folder)\n"
+                "\n# Regenerate with: stagebuild compose Stagefile -o Dockerfile --stages DIR (run in the Stagefile's folder; "
+                    + "DIR: the catalog folder outside the project that --stages named)\n"
             ))
         // Outside the Stagefile's folder and repository: named by the search-path entry, so
         // the output does not depend on where the catalog lies.

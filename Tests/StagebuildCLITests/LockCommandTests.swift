@@ -96,6 +96,19 @@ import Testing
         #expect(!scratch.exists("stagebuild.lock"))
     }
 
+    /// A quoted `--from` image is no image any builder reads: lock refuses the Stagefile before
+    /// any registry is asked, and writes no lockfile for it; lint says the same (SB041).
+    @Test func refusesAQuotedFromImageInsteadOfPinningIt() throws {
+        let scratch = try Self.project(
+            stagefile: "FROM 127.0.0.1:9/tiny:1.0 AS one\nCOPY --from=\"127.0.0.1:9/bb:1\" /bin/busybox /bb\n")
+        let result = scratch.run(["lock"])
+        #expect(result.status == .dataError, "\(result.stderr)")
+        #expect(result.stderr.contains("Stagefile:2:6: error: COPY --from=\"127.0.0.1:9/bb:1\" is quoted"))
+        #expect(!scratch.exists("stagebuild.lock"))
+        let lint = scratch.run(["lint", "Stagefile"])
+        #expect(lint.stdout.contains("Stagefile:2:6: error: SB041") || lint.stderr.contains("Stagefile:2:6: error:"))
+    }
+
     @Test func refusesMalformedCredentialsFromTheEnvironmentWithoutShowingThem() throws {
         let scratch = try Self.project()
         let result = scratch.run(["lock"], environment: ["STAGEBUILD_REGISTRY_AUTH": "justasecret"])
@@ -257,9 +270,9 @@ import Testing
 
 extension LockCommandTests {
     @Test func composeLockedRefusesAnImageItCannotPinInPlace() throws {
-        // BuildKit removes the quotes of a flag value, so the lock holds nginx:1.27, but the
-        // composed text says "nginx:1.27" where the pinned reference would have to go.
-        let scratch = try Self.project(stagefile: "FROM stage:base\nCOPY --from=\"nginx:1.27\" /a /b\nUSER 1000\n")
+        // BuildKit joins the continued line, so the lock holds nginx:1.27, but the composed text
+        // has the reference over two lines where the pinned one would have to go.
+        let scratch = try Self.project(stagefile: "FROM stage:base\nCOPY --from=nginx:\\\n1.27 /a /b\nUSER 1000\n")
         try Self.writeLockfile(in: scratch)
         let locked = scratch.run(["compose", "--locked"])
         #expect(locked.status == .dataError, "\(locked.stderr)")

@@ -113,6 +113,19 @@ extension LintDocument {
         return Self.expand(text) { variables.globalValue(of: $0) }
     }
 
+    /// The names a word refers to (`$NAME`, `${NAME…}`), in order, each once.
+    ///
+    /// - Parameter text: The word, e.g. `${A}-$B`.
+    /// - Returns: The names, e.g. `["A", "B"]`.
+    static func references(in text: String) -> [String] {
+        var names: [String] = []
+        _ = expand(text) { name in
+            if !name.isEmpty && !names.contains(name) { names.append(name) }
+            return .known("")
+        }
+        return names
+    }
+
     /// Expands `$NAME`, `${NAME}`, `${NAME:-default}` and `${NAME-default}` through a lookup.
     ///
     /// - Parameters:

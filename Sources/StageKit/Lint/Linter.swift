@@ -44,6 +44,7 @@ public struct Linter: Sendable {
         SB038PipefailUnderDash(),
         SB039InsecureRunOption(),
         SB040ToolInstallWithoutVersion(),
+        SB041UnreadableFromWord(),
     ]
 
     /// Every rule a finding can name, in id order: the rules that check a document, then the

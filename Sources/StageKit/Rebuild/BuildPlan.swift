@@ -108,16 +108,6 @@ public struct BuildPlan: Sendable {
     static func expand(_ text: String, lookup: (String) -> String?) -> String {
         LintDocument.expand(text) { .known(lookup($0) ?? "") } ?? text
     }
-
-    /// The names a word refers to (`$NAME`, `${NAME…}`), in order, each once.
-    static func references(in text: String) -> [String] {
-        var names: [String] = []
-        _ = LintDocument.expand(text) { name in
-            if !name.isEmpty && !names.contains(name) { names.append(name) }
-            return .known("")
-        }
-        return names
-    }
 }
 
 /// What the instructions of a build stage so far leave for the next one to see: variables,
@@ -206,7 +196,7 @@ struct StageState: Sendable {
             addsLayerInBuildKit = true
             addsLayerInBuildah = true
             let copy = instruction.asCopy
-            buildKit += seen(BuildPlan.references(in: text))
+            buildKit += seen(LintDocument.references(in: text))
             if let destination = copy?.destination.map({ unquote($0.text) }), !destination.hasPrefix("/") {
                 buildKit.append(.workingDirectory(workingDirectory))
             }
@@ -228,15 +218,15 @@ struct StageState: Sendable {
             let path = instruction.singleValue.map { unquote($0.text) } ?? ""
             let joined = Paths.absolute(BuildPlan.expand(path) { value(of: $0) }, from: workingDirectory)
             addsLayerInBuildKit = joined != "/"
-            buildKit += seen(BuildPlan.references(in: text)) + [.workingDirectory(workingDirectory), .user(user)]
+            buildKit += seen(LintDocument.references(in: text)) + [.workingDirectory(workingDirectory), .user(user)]
         case .arg?:
-            buildKit += seen(BuildPlan.references(in: text))
+            buildKit += seen(LintDocument.references(in: text))
             // buildah records only the names of the stage's arguments (getBuildArgsKey).
             var names = Set(arguments.map(\.name))
             for declaration in instruction.asArg?.declarations ?? [] { names.insert(declaration.name.text) }
             buildah = [.text("ARG " + names.sorted().joined(separator: " "))]
         case .env?, .label?, .expose?, .user?, .volume?, .stopsignal?:
-            buildKit += seen(BuildPlan.references(in: text))
+            buildKit += seen(LintDocument.references(in: text))
         default:
             break
         }

@@ -215,7 +215,9 @@ enum ComposeCommand: Subcommand {
     /// `compose > Dockerfile` and `compose -o Dockerfile` write the same bytes. Catalog folders
     /// from `--stages` or, inside the project, from `STAGEBUILD_STAGES` become `--stages`; the
     /// project's own `Stages/` is found again without one; a `STAGEBUILD_STAGES` folder with
-    /// templates outside the project is named as the variable.
+    /// templates outside the project is named as the variable, and a `--stages` folder outside
+    /// the project as `DIR` (its path differs between a laptop's checkout and a CI runner's, and
+    /// the composed bytes must not).
     static func regenerateCommand(
         _ arguments: ArgumentScanner.Arguments, stagefilePath: String, outputPath: String?, catalog: StageCatalog
     ) -> String {
@@ -225,21 +227,29 @@ enum ComposeCommand: Subcommand {
         command += " -o \(ShellQuoting.quoted(Paths.relative(output, from: base)))"
         let resolvedBase = catalog.resolved(base)
         var named: Set<String> = []
-        var environmentOutsideProject = false
-        for folder in catalog.folders {
-            let origin = catalog.origins[folder]
-            guard origin == .option || origin == .environment else { continue }
-            if origin == .environment && !catalog.isInProject(folder) {
-                // Only a folder that holds templates can change what is composed.
-                environmentOutsideProject = environmentOutsideProject || !catalog.names(in: folder).isEmpty
-                continue
-            }
-            let resolved = catalog.resolved(folder)
-            guard resolved != catalog.projectFolder, named.insert(resolved).inserted else { continue }
-            command += " --stages \(ShellQuoting.quoted(Paths.relative(resolved, from: resolvedBase)))"
+        // Only a folder that holds templates can change what is composed.
+        let outside = catalog.folders.filter { !catalog.isInProject($0) && !catalog.names(in: $0).isEmpty }
+        let environmentOutsideProject = outside.contains { catalog.origins[$0] == .environment }
+        var outsideProject: [String] = []
+        for folder in outside where catalog.origins[folder] == .option && !outsideProject.contains(catalog.resolved(folder)) {
+            outsideProject.append(catalog.resolved(folder))
         }
-        let environment = environmentOutsideProject ? " with STAGEBUILD_STAGES set" : ""
-        return command + " (run in the Stagefile's folder\(environment))"
+        let placeholders = outsideProject.count == 1 ? ["DIR"] : outsideProject.indices.map { "DIR\($0 + 1)" }
+        for folder in catalog.folders where catalog.origins[folder] == .option || catalog.origins[folder] == .environment {
+            let resolved = catalog.resolved(folder)
+            if let index = outsideProject.firstIndex(of: resolved) {
+                if named.insert(resolved).inserted { command += " --stages \(placeholders[index])" }
+            } else if catalog.isInProject(folder), resolved != catalog.projectFolder, named.insert(resolved).inserted {
+                command += " --stages \(ShellQuoting.quoted(Paths.relative(resolved, from: resolvedBase)))"
+            }
+        }
+        var notes = ["run in the Stagefile's folder" + (environmentOutsideProject ? " with STAGEBUILD_STAGES set" : "")]
+        if !placeholders.isEmpty {
+            notes.append(
+                "\(placeholders.joined(separator: ", ")): the catalog \(placeholders.count == 1 ? "folder" : "folders") "
+                    + "outside the project that --stages named")
+        }
+        return command + " (\(notes.joined(separator: "; ")))"
     }
 
     /// Refuses an output path that is the Stagefile itself (by inode, so also through links and
