@@ -157,7 +157,15 @@ private struct CompositionSession {
         var workdir: String?
         /// The names the Stagefile's own `ARG` lines declare in this build stage.
         var stagefileArguments: Set<String> = []
+        /// The `ENV` names set so far in this build stage (or the build stage it starts from):
+        /// where, `Stagefile:4` or a template's `file:line`, whether a template set it, and the
+        /// value as the builder reads it.
+        var environment: [String: (place: String, byTemplate: Bool, value: String)] = [:]
     }
+
+    /// Each finished build stage's `ENV` names by alias, lower-cased: a build stage that starts
+    /// `FROM alias` inherits them.
+    var environments: [String: [String: (place: String, byTemplate: Bool, value: String)]] = [:]
 
     /// Where composition does something a reader of the parts would not expect.
     var warnings: [CompositionError] = []
@@ -180,7 +188,7 @@ private struct CompositionSession {
                 if case .instruction(let instruction) = element.kind {
                     if let from = instruction.asFrom {
                         flushStagefileLines()
-                        stage = BuildStageState()
+                        startBuildStage(from: from.base?.text)
                         inBuildStage = true
                         stageRecords.append(
                             StageRecord(alias: from.alias?.text, image: from.base?.text, stagefileStart: instruction.startLine))
@@ -188,6 +196,20 @@ private struct CompositionSession {
                     } else if let arg = instruction.asArg {
                         let names = arg.declarations.map(\.name.text)
                         if inBuildStage { stage.stagefileArguments.formUnion(names) } else { globalArguments.formUnion(names) }
+                        if inBuildStage {
+                            for declaration in arg.declarations {
+                                guard let value = declaration.defaultValue?.text,
+                                    let set = stage.environment[declaration.name.text], set.byTemplate
+                                else { continue }
+                                try refuseEnvironmentSplit(
+                                    declaration.name.text, what: "the Stagefile's ARG \(declaration.name.text)",
+                                    value: Self.unquoted(value, escape: escape),
+                                    file: stagefile.displayPath, at: instruction.location(of: declaration.word))
+                            }
+                        }
+                    } else if inBuildStage, instruction.knownKeyword == .env {
+                        noteEnvironment(
+                            instruction, place: "\(stagefile.displayPath):\(instruction.startLine)", byTemplate: false)
                     } else if !inBuildStage {
                         throw CompositionError(
                             "\(instruction.keyword) comes before any FROM; only ARG may (Dockerfile reference, "
@@ -199,7 +221,7 @@ private struct CompositionSession {
             case .baseTemplate(let reference, let alias):
                 let pragmas = takeTrailingLintPragmas()
                 flushStagefileLines()
-                stage = BuildStageState()
+                startBuildStage(from: nil)
                 inBuildStage = true
                 stageRecords.append(StageRecord(alias: alias, image: nil, stagefileStart: reference.location.line))
                 try noteAlias(alias, at: reference.location)
@@ -415,6 +437,77 @@ private struct CompositionSession {
         }
     }
 
+    /// Starts a new build stage, keeping the last one's `ENV` names under its alias.
+    ///
+    /// - Parameter base: The image or build stage the `FROM` names, as written.
+    mutating func startBuildStage(from base: String?) {
+        if let alias = stageRecords.last?.alias { environments[alias.lowercased()] = stage.environment }
+        stage = BuildStageState()
+        if let base { stage.environment = environments[base.lowercased()] ?? [:] }
+    }
+
+    /// Notes the names an `ENV` sets in this build stage.
+    mutating func noteEnvironment(_ instruction: Instruction, place: String, byTemplate: Bool) {
+        for pair in instruction.asKeyValue?.pairs ?? [] {
+            stage.environment[pair.key.text] = (place, byTemplate, Self.unquoted(pair.value.text, escape: escape))
+        }
+    }
+
+    /// Refuses an `ARG` with a value after an `ENV` of the same name in one build stage, unless
+    /// both give the same text: BuildKit lets the later `ARG` win (`dockerfile2llb` `dispatchArg`
+    /// adds it to the environment), buildah and podman keep the `ENV` (imagebuilder; Dockerfile
+    /// reference, "ARG": "Environment variables defined using the ENV instruction always
+    /// override an ARG instruction of the same name"), so the built image would depend on the
+    /// builder.
+    ///
+    /// - Parameters:
+    ///   - name: The name.
+    ///   - what: The `ARG` as the message names it, e.g. `parameter APP_DIR of stage template 'app'`.
+    ///   - value: Its value as the builder reads it.
+    ///   - file: The file of the `ARG`.
+    ///   - location: Where it declares the name.
+    func refuseEnvironmentSplit(
+        _ name: String, what: String, value: String, file: String, at location: SourceLocation
+    ) throws(CompositionError) {
+        guard let set = stage.environment[name], set.value != value else { return }
+        throw CompositionError(
+            "\(what) comes after ENV \(name) (\(set.place)) in this build stage, so the builders disagree on "
+                + "\(name) from here on: BuildKit reads the ARG's value (\(value)), buildah and podman keep the ENV's "
+                + "(\(set.value)), as the Dockerfile reference says an ENV always overrides an ARG of the same name; "
+                + "rename the \(what.hasPrefix("parameter") ? "parameter" : "ARG"), or drop the ENV", file: file, at: location)
+    }
+
+    /// Refuses a template `ARG` with a value that an earlier `ENV` of its build stage shadows for
+    /// some builders (``refuseEnvironmentSplit(_:what:value:file:at:)``), and notes the template's
+    /// own `ENV` names, in the template's order.
+    mutating func checkEnvironment(
+        of template: StageTemplate, values: [String: BoundValue], file: String
+    )
+        throws(CompositionError)
+    {
+        var seenFrom = template.kind == .layer
+        for instruction in template.syntax.instructions {
+            if instruction.knownKeyword == .from { seenFrom = true }
+            // The ARGs a base template's FROM reads go into the FROM, before any ENV.
+            guard seenFrom else { continue }
+            if instruction.knownKeyword == .env {
+                noteEnvironment(instruction, place: "\(file):\(instruction.startLine)", byTemplate: true)
+                continue
+            }
+            for declaration in instruction.asArg?.declarations ?? [] {
+                let name = declaration.name.text
+                guard let value = values[name]?.value ?? declaration.defaultValue.map({ Self.unquoted($0.text, escape: escape) })
+                else { continue }
+                let what =
+                    template.parameters.contains { $0.name == name }
+                    ? "parameter \(name) of stage template '\(template.name)'"
+                    : "ARG \(name) of stage template '\(template.name)'"
+                try refuseEnvironmentSplit(
+                    name, what: what, value: value, file: file, at: instruction.location(of: declaration.word))
+            }
+        }
+    }
+
     /// Writes the Stagefile's own lines collected since the last template as one block,
     /// labelled with where they come from unless they start with a comment of their own.
     mutating func flushStagefileLines() {
@@ -602,6 +695,7 @@ private struct CompositionSession {
         let shown = composer.catalog.shownPath(of: template, from: composer.stagefileDirectory)
         let file = composer.catalog.display(template.path)
         noteOverrides(in: template, file: file)
+        try checkEnvironment(of: template, values: values, file: file)
         var label = "# [\(template.name)] stage template \(Self.commentSafe(shown))"
         if let requiredBy { label += " (required by \(requiredBy))" }
         let fromParameters = try fromParameterValues(template, bound: values, reference: reference)

@@ -171,8 +171,13 @@ public struct StageCatalog: Sendable {
                 throw .malformed(error)
             }
         }
-        let existing = folders.filter { fileSystem.resolvingSymlinks($0) != nil }
-        throw .notFound(name: name, suggestions: NameSuggestions.closest(to: name, in: names), folders: existing.map(display))
+        throw .notFound(name: name, suggestions: NameSuggestions.closest(to: name, in: names), folders: searchedFolders)
+    }
+
+    /// The folders of the search path that exist, as shown to the user, in search order: what a
+    /// message says was searched when no template was found.
+    public var searchedFolders: [String] {
+        folders.filter { fileSystem.resolvingSymlinks($0) != nil }.map(display)
     }
 }
 

@@ -453,3 +453,61 @@ import Testing
         #expect(error.location == SourceLocation(line: 1, column: 16))
     }
 }
+
+/// A value whose meaning depends on the builder: an `ARG` with a value after an `ENV` of the same
+/// name in one build stage is the ARG's value under BuildKit and the ENV's under buildah and
+/// podman (Dockerfile reference, "ARG"); compose refuses it at the ARG, naming the ENV.
+@Suite struct EnvironmentSplitTests {
+    static let templates = [
+        "app": "# summary: app\n# param APP_DIR: where\nARG APP_DIR=/srv/app\nWORKDIR ${APP_DIR}\nENV PORT=8080\n",
+        "metrics": "# summary: metrics\n# param PORT: port\nARG PORT=9100\nLABEL metrics.port=${PORT}\n",
+        "dir": "# summary: dir\n# param DIR: where\nARG DIR=/x\nWORKDIR ${DIR}\n",
+    ]
+
+    @Test func refusesAParameterAfterTheStagefilesEnvOfTheSameName() throws {
+        let project = MemoryProject(templates: Self.templates)
+        let error = try #require(
+            project.error(composing: "FROM debian:12\nENV APP_DIR=/srv/from-env\nUSE app APP_DIR=/opt/app\n"))
+        #expect(error.file == "Stages/app.Dockerfile")
+        #expect(error.location == SourceLocation(line: 3, column: 5))
+        #expect(error.message.hasPrefix("parameter APP_DIR of stage template 'app' comes after ENV APP_DIR (Stagefile:2)"))
+        #expect(
+            error.message.contains("BuildKit reads the ARG's value (/opt/app), buildah and podman keep the ENV's (/srv/from-env)")
+        )
+    }
+
+    @Test func refusesAParameterAfterAnotherTemplatesEnv() throws {
+        let project = MemoryProject(templates: Self.templates)
+        let error = try #require(project.error(composing: "FROM debian:12\nUSE app\nUSE metrics PORT=9300\n"))
+        #expect(error.file == "Stages/metrics.Dockerfile")
+        #expect(error.message.contains("comes after ENV PORT (Stages/app.Dockerfile:5)"))
+    }
+
+    @Test func refusesAnEnvInheritedFromTheBuildStageItStartsFrom() throws {
+        let project = MemoryProject(templates: Self.templates)
+        let error = try #require(
+            project.error(composing: "FROM debian:12 AS base\nENV DIR=/from-base\nFROM base\nUSE dir DIR=/y\n"))
+        #expect(error.message.contains("comes after ENV DIR (Stagefile:2)"))
+    }
+
+    @Test func refusesTheStagefilesArgAfterATemplatesEnv() throws {
+        let project = MemoryProject(templates: Self.templates)
+        let error = try #require(project.error(composing: "FROM debian:12\nUSE app\nARG PORT=9000\nRUN echo $PORT\n"))
+        #expect(error.file == "Stagefile")
+        #expect(error.location == SourceLocation(line: 3, column: 5))
+        #expect(error.message.hasSuffix("rename the ARG, or drop the ENV"))
+    }
+
+    @Test(arguments: [
+        // Other names; the same value; an ENV of another build stage; an ARG without a value;
+        // the Stagefile's own ENV and ARG (a plain Dockerfile's business, passed through).
+        "FROM debian:12\nENV OTHER=1\nUSE app APP_DIR=/opt/app\n",
+        "FROM debian:12\nENV APP_DIR=/opt/app\nUSE app APP_DIR=/opt/app\n",
+        "FROM debian:12 AS one\nENV DIR=/a\nFROM debian:12\nUSE dir DIR=/b\n",
+        "FROM debian:12\nUSE app\nARG PORT\n",
+        "FROM debian:12\nENV X=1\nARG X=2\n",
+    ])
+    func composesWhereEveryBuilderReadsTheSameValue(stagefile: String) throws {
+        _ = try MemoryProject(templates: Self.templates).compose(stagefile)
+    }
+}

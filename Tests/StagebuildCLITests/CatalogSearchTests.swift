@@ -78,6 +78,14 @@ import Testing
         #expect(ci.status == .success, "\(ci.stdout)\(ci.stderr)")
     }
 
+    @Test func anEmptyCatalogListingNamesTheFoldersSearched() throws {
+        let scratch = try Scratch()
+        try scratch.write("not a template\n", to: "empty/README")
+        let result = scratch.run(["stages", "--stages", "empty"])
+        #expect(result.status == .success, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("no stage templates found on the catalog search path (searched empty"))
+    }
+
     @Test func namesACatalogOutsideTheProjectByItsSearchPathEntry() throws {
         let scratch = try Scratch()
         try scratch.write("FROM alpine:3.20\n", to: "shared/base.Dockerfile")

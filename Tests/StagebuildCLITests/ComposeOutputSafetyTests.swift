@@ -99,13 +99,20 @@ import Testing
         #expect(missingNewline.status == .checkFailed)
         #expect(missingNewline.stdout.contains("\n\\ No newline at end of file\n"), "\(missingNewline.stdout)")
 
-        try scratch.write(current.replacingOccurrences(of: "\n", with: "\r\n"), to: "Dockerfile")
+        // Line ends alone: one line that says so (ComposeOutputTests); with a changed line too,
+        // the diff, each CRLF line's carriage return visible.
+        let crlfText = current.replacingOccurrences(of: "\n", with: "\r\n")
+        try scratch.write(crlfText, to: "Dockerfile")
+        let onlyLineEnds = scratch.run(["compose", "--check"])
+        #expect(onlyLineEnds.status == .checkFailed)
+        #expect(onlyLineEnds.stdout.isEmpty && onlyLineEnds.stderr.contains("differs only in its line ends"))
+        try scratch.write(crlfText + "LABEL extra=1\r\n", to: "Dockerfile")
         let crlf = scratch.run(["compose", "--check"])
         #expect(crlf.status == .checkFailed)
         // Count on Unicode scalars: to Swift a CRLF is one Character, not a "\n".
         let lines = crlf.stdout.unicodeScalars.split(separator: "\n").map { String($0) }
         let removed = lines.filter { $0.hasPrefix("-") && !$0.hasPrefix("---") }
-        #expect(removed.count == current.unicodeScalars.filter { $0 == "\n" }.count, "every CRLF line differs, one line each")
+        #expect(removed.count == current.unicodeScalars.filter { $0 == "\n" }.count + 1, "every CRLF line differs, one line each")
         #expect(removed.allSatisfy { $0.hasSuffix("\r") }, "the carriage return stays visible in its line")
     }
 

@@ -65,6 +65,21 @@ import Testing
         #expect(after.modified == stamp.modified && after.inode == stamp.inode)
     }
 
+    /// A checkout that wrote CRLF: one line that says so, not a diff of every line.
+    @Test func checkSaysWhenOnlyTheLineEndsDiffer() throws {
+        let scratch = try Scratch(fixture: "composed", "requires-order")
+        let current = try #require(scratch.text("Dockerfile"))
+        try scratch.write(current.replacingOccurrences(of: "\n", with: "\r\n"), to: "Dockerfile")
+        let result = scratch.run(["compose", "--check"])
+        #expect(result.status == .checkFailed)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "error: Dockerfile differs only in its line ends: it has CRLF where compose writes LF, as a checkout "
+                + "with core.autocrlf=true or an eol=crlf attribute writes it; keep it LF with a .gitattributes line "
+                + "'Dockerfile text eol=lf', or regenerate it with: stagebuild compose Stagefile -o Dockerfile\n")
+    }
+
     @Test func checkTreatsAMissingFileAsStaleWithoutCreatingIt() throws {
         let scratch = try Scratch(fixture: "composed", "requires-order")
         let expected = try #require(scratch.text("Dockerfile"))

@@ -140,6 +140,15 @@ enum ComposeCommand: Subcommand {
                 return error.isMalformedText ? .dataError : .ioError
             }
             guard current != composed else { return .success }
+            // A checkout that writes CRLF (core.autocrlf, an eol=crlf attribute) changes every
+            // line invisibly: say that instead of showing a diff of every line.
+            if current.replacingOccurrences(of: "\r\n", with: "\n") == composed {
+                context.reportError(
+                    "\(outputDisplay) differs only in its line ends: it has CRLF where compose writes LF, as a checkout "
+                        + "with core.autocrlf=true or an eol=crlf attribute writes it; keep it LF with a .gitattributes "
+                        + "line '\(Paths.fileName(of: outputPath)) text eol=lf', or regenerate it with: \(rerun)")
+                return .checkFailed
+            }
             context.standardOutput.write(
                 UnifiedDiff.diff(old: current, new: composed, oldName: "a/\(outputDisplay)", newName: "b/\(outputDisplay)"))
             context.reportError("\(outputDisplay) is stale; regenerate it with: \(rerun)")

@@ -63,7 +63,9 @@ enum StagesCommand: Subcommand {
                 "\(file) is skipped: a template name has letters, digits, '.', '_' and '-', and starts with a letter or digit")
         }
         context.standardOutput.write(
-            format == "json" ? TemplateReport.json(templates, detailed: false, cwd: cwd) : TemplateReport.list(templates))
+            format == "json"
+                ? TemplateReport.json(templates, detailed: false, cwd: cwd)
+                : TemplateReport.list(templates, searched: catalog.searchedFolders))
         return status
     }
 

@@ -4,8 +4,16 @@ import StageKit
 
 /// The text and JSON that `stagebuild stages` prints.
 enum TemplateReport {
-    static func list(_ templates: [StageTemplate]) -> String {
-        guard !templates.isEmpty else { return "no stage templates found on the catalog search path\n" }
+    /// The table of `stagebuild stages`; with no template, what was searched.
+    ///
+    /// - Parameters:
+    ///   - templates: The templates, in name order.
+    ///   - searched: The catalog folders that exist, as shown.
+    static func list(_ templates: [StageTemplate], searched: [String]) -> String {
+        guard !templates.isEmpty else {
+            let folders = searched.isEmpty ? "no catalog folder exists" : "searched " + searched.joined(separator: ", ")
+            return "no stage templates found on the catalog search path (\(folders))\n"
+        }
         let width = max(4, templates.map(\.name.count).max() ?? 0)
         var text = "NAME".padding(toLength: width + 2, withPad: " ", startingAt: 0) + "KIND   SUMMARY\n"
         for template in templates {
