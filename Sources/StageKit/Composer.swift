@@ -157,6 +157,9 @@ private struct CompositionSession {
         var workdir: String?
         /// The names the Stagefile's own `ARG` lines declare in this build stage.
         var stagefileArguments: Set<String> = []
+        /// The Stagefile's `USER` (not root), `SHELL` and relative `WORKDIR` in effect, as
+        /// written and where: the templates placed after them run their commands under them.
+        var stagefileSettings: [Keyword: (text: String, location: SourceLocation)] = [:]
         /// The `ENV` names set so far in this build stage (or the build stage it starts from):
         /// where, `Stagefile:4` or a template's `file:line`, whether a template set it, and the
         /// value as the builder reads it.
@@ -210,6 +213,8 @@ private struct CompositionSession {
                     } else if inBuildStage, instruction.knownKeyword == .env {
                         noteEnvironment(
                             instruction, place: "\(stagefile.displayPath):\(instruction.startLine)", byTemplate: false)
+                    } else if inBuildStage, let keyword = instruction.knownKeyword, [.user, .shell, .workdir].contains(keyword) {
+                        noteStagefileSetting(instruction, keyword: keyword)
                     } else if !inBuildStage {
                         throw CompositionError(
                             "\(instruction.keyword) comes before any FROM; only ARG may (Dockerfile reference, "
@@ -218,14 +223,14 @@ private struct CompositionSession {
                     }
                 }
                 pending.append(element)
-            case .baseTemplate(let reference, let alias):
+            case .baseTemplate(let reference, let alias, let platform):
                 let pragmas = takeTrailingLintPragmas()
                 flushStagefileLines()
                 startBuildStage(from: nil)
                 inBuildStage = true
                 stageRecords.append(StageRecord(alias: alias, image: nil, stagefileStart: reference.location.line))
                 try noteAlias(alias, at: reference.location)
-                try placeBase(reference, alias: alias, pragmas: pragmas)
+                try placeBase(reference, alias: alias, platform: platform, pragmas: pragmas)
             case .layerTemplate(let reference):
                 guard inBuildStage else {
                     throw CompositionError(
@@ -401,7 +406,7 @@ private struct CompositionSession {
 
     /// Warns when a template sets what another template already set in this build stage (the
     /// later one wins), and when a template parameter shadows an `ARG` of the Stagefile.
-    mutating func noteOverrides(in template: StageTemplate, file: String) {
+    mutating func noteOverrides(in template: StageTemplate, values: [String: BoundValue], file: String) {
         for instruction in template.syntax.instructions {
             guard let keyword = instruction.knownKeyword, Self.overridingKeywords.contains(keyword) else { continue }
             let path = keyword == .workdir ? instruction.arguments.first : nil
@@ -427,13 +432,62 @@ private struct CompositionSession {
                     path.hasPrefix("/") ? (known ? path : nil) : stage.workdir.flatMap { known ? Self.joined($0, path) : nil }
             }
         }
+        // A required parameter left unbound reads the global ARG: that is no shadow.
         for parameter in template.parameters
-        where stage.stagefileArguments.contains(parameter.name) || globalArguments.contains(parameter.name) {
+        where (stage.stagefileArguments.contains(parameter.name) || globalArguments.contains(parameter.name))
+            && (values[parameter.name] != nil || !parameter.isRequired || stage.stagefileArguments.contains(parameter.name))
+        {
             warnings.append(
                 CompositionError(
                     "parameter \(parameter.name) of stage template '\(template.name)' shadows the Stagefile's ARG "
                         + "\(parameter.name): from the template's ARG on, the build sees the template's value",
                     file: file, at: parameter.location))
+        }
+    }
+
+    /// Notes a Stagefile `USER`, `SHELL` or `WORKDIR` that the templates placed after it inherit:
+    /// a user other than root, any shell, a relative folder (whose meaning depends on the base
+    /// image's `WORKDIR`); an absolute `WORKDIR` or `USER root` ends the one before.
+    mutating func noteStagefileSetting(_ instruction: Instruction, keyword: Keyword) {
+        let text = instruction.arguments.joined(separator: " ")
+        let isRoot = ["root", "0", "root:root", "0:0"].contains(text)
+        if (keyword == .user && isRoot) || (keyword == .workdir && text.hasPrefix("/")) {
+            stage.stagefileSettings[keyword] = nil
+        } else {
+            // As written (a SHELL's JSON form too).
+            let scalars = instruction.logicalLine.scalars
+            let written = String(String.UnicodeScalarView(scalars[min(instruction.argumentsOffset, scalars.count)...]))
+            stage.stagefileSettings[keyword] = ("\(instruction.keyword) \(written)", instruction.location)
+        }
+    }
+
+    /// Warns when a template runs commands under a `USER`, `SHELL` or relative `WORKDIR` the
+    /// Stagefile set before it, as compose warns between templates: a template's `apt-get` needs
+    /// root, its `RUN` lines were written for `/bin/sh -c`, its relative paths for a known folder.
+    mutating func noteStagefileSettings(before template: StageTemplate) {
+        let instructions = template.syntax.instructions
+        let keywords: [Keyword] = [.user, .shell, .workdir]
+        if let firstRun = instructions.firstIndex(where: { $0.knownKeyword == .run }) {
+            for keyword in keywords {
+                guard let setting = stage.stagefileSettings[keyword] else { continue }
+                // The template sets its own before its first command: the Stagefile's does not reach it.
+                if instructions[..<firstRun].contains(where: { $0.knownKeyword == keyword }) { continue }
+                let effect =
+                    switch keyword {
+                    case .user: "its commands run as that user, and package installs (apt-get, apk) need root"
+                    case .shell: "its RUN lines run in that shell, not in the /bin/sh -c they were written for"
+                    default: "its relative paths land in a folder that depends on the base image's WORKDIR"
+                    }
+                warnings.append(
+                    CompositionError(
+                        "\(setting.text) comes before stage template '\(template.name)', which runs commands: \(effect); "
+                            + "move it after the template, or set it in a template", file: stagefile.displayPath,
+                        at: setting.location))
+            }
+        }
+        // The template's own settings take over from the Stagefile's.
+        for keyword in keywords where instructions.contains(where: { $0.knownKeyword == keyword }) {
+            stage.stagefileSettings[keyword] = nil
         }
     }
 
@@ -626,7 +680,7 @@ private struct CompositionSession {
     }
 
     mutating func placeBase(
-        _ reference: Stagefile.Reference, alias: String?, pragmas: [ComposedLine] = []
+        _ reference: Stagefile.Reference, alias: String?, platform: String? = nil, pragmas: [ComposedLine] = []
     ) throws(CompositionError) {
         let template = try load(reference)
         guard template.kind == .base else {
@@ -635,7 +689,7 @@ private struct CompositionSession {
                 file: stagefile.displayPath, at: reference.location)
         }
         stage.placed[template.name] = .base(template.name)
-        try emit(template, reference: reference, alias: alias, requiredBy: nil, pragmas: pragmas)
+        try emit(template, reference: reference, alias: alias, platform: platform, requiredBy: nil, pragmas: pragmas)
         for name in template.requires.sorted() {
             let required = requirement(name, of: template, reference: reference)
             try placeLayer(required, requiredBy: template.name, path: [template.name])
@@ -678,10 +732,11 @@ private struct CompositionSession {
     /// alias (`AS` in the keyword's case, so BuildKit's FromAsCasing check stays quiet); each
     /// parameter's `ARG` stays where the template declares it, with the bound value in place of
     /// the default, because BuildKit evaluates a default and exposes the argument from there on.
-    /// Ignore pragmas directly above the first instruction stay above it.
+    /// Ignore pragmas directly above the first instruction stay above it. The Stagefile's
+    /// `FROM --platform=…` takes the place of the template's own `--platform`, if any.
     mutating func emit(
-        _ template: StageTemplate, reference: Stagefile.Reference, alias: String?, requiredBy: String?,
-        pragmas stagefilePragmas: [ComposedLine] = []
+        _ template: StageTemplate, reference: Stagefile.Reference, alias: String?, platform: String? = nil,
+        requiredBy: String?, pragmas stagefilePragmas: [ComposedLine] = []
     ) throws(CompositionError) {
         let values = try bind(template, reference: reference, requiredBy: requiredBy)
         for name in values.keys.sorted() {
@@ -694,7 +749,8 @@ private struct CompositionSession {
         let relative = Paths.relative(template.path, from: composer.stagefileDirectory)
         let shown = composer.catalog.shownPath(of: template, from: composer.stagefileDirectory)
         let file = composer.catalog.display(template.path)
-        noteOverrides(in: template, file: file)
+        noteOverrides(in: template, values: values, file: file)
+        noteStagefileSettings(before: template)
         try checkEnvironment(of: template, values: values, file: file)
         var label = "# [\(template.name)] stage template \(Self.commentSafe(shown))"
         if let requiredBy { label += " (required by \(requiredBy))" }
@@ -720,7 +776,12 @@ private struct CompositionSession {
                     seenFrom = true
                     // The flags as written, quotes kept; the template's FROM names its image alone.
                     let scalars = instruction.logicalLine.scalars
-                    let flags = instruction.flagRanges.map { String(String.UnicodeScalarView(scalars[$0])) + " " }.joined()
+                    var written = instruction.flagRanges.map { String(String.UnicodeScalarView(scalars[$0])) }
+                    if let platform {
+                        written.removeAll { $0.lowercased().hasPrefix("--platform=") }
+                        written.insert(platform, at: 0)
+                    }
+                    let flags = written.map { $0 + " " }.joined()
                     let asKeyword = instruction.keyword == instruction.keyword.lowercased() ? "as" : "AS"
                     let prefix = "\(instruction.keyword) \(flags)"
                     let image = try fromImage(base.text, of: template, values: fromParameters, reference: reference)
@@ -895,6 +956,11 @@ private struct CompositionSession {
                     isFromLockfile: fromLockfile.contains(parameter.name))
             } else if let defaultWord = parameter.defaultWord {
                 word = defaultWord
+            } else if globalArguments.contains(parameter.name) && !parameter.isInFrom {
+                // The template's `ARG NAME` reads the Stagefile's global ARG of that name, as a
+                // build stage's ARG without a default reads a global one (Dockerfile reference,
+                // "Understand how ARG and FROM interact").
+                continue
             } else {
                 let via =
                     requiredBy.map { " (it is required by '\($0)'; USE \(template.name) \(parameter.name)=… before it)" } ?? ""

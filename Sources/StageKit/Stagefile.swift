@@ -37,8 +37,8 @@ public struct Stagefile: Sendable {
 
     /// One part of a Stagefile in order.
     public enum Item: Sendable, Hashable {
-        /// `FROM stage:NAME [AS alias]`.
-        case baseTemplate(Reference, alias: String?)
+        /// `FROM [--platform=…] stage:NAME [AS alias]`; the flag as written, quotes kept.
+        case baseTemplate(Reference, alias: String?, platform: String?)
         /// `USE NAME KEY=VALUE…`.
         case layerTemplate(Reference)
         /// Any other element, copied as written.
@@ -88,14 +88,23 @@ public struct Stagefile: Sendable {
                     instruction, isBase: false, escape: escape, locate: locate, file: displayPath)
                 items.append(.layerTemplate(reference))
             } else if instruction.isBaseTemplateReference {
-                guard instruction.flags.isEmpty else {
-                    throw CompositionError(
-                        "FROM stage: takes no flags; put --platform on the base template's FROM",
-                        file: displayPath, at: locate(0))
+                // --platform chooses the build stage's platform (a $BUILDPLATFORM builder stage and
+                // a target stage from one base template); no other flag means anything here.
+                var platform: String?
+                for (index, flag) in instruction.flags.enumerated() {
+                    let at = locate(instruction.flagRanges.indices.contains(index) ? instruction.flagRanges[index].lowerBound : 0)
+                    guard flag.hasPrefix("--platform="), platform == nil, instruction.flagRanges.indices.contains(index)
+                    else {
+                        throw CompositionError(
+                            "FROM stage: takes one flag, --platform=PLATFORM, passed to the base template's FROM",
+                            file: displayPath, at: at)
+                    }
+                    let scalars = instruction.logicalLine.scalars
+                    platform = String(String.UnicodeScalarView(scalars[instruction.flagRanges[index]]))
                 }
                 let (reference, alias) = try Self.reference(
                     instruction, isBase: true, escape: escape, locate: locate, file: displayPath)
-                items.append(.baseTemplate(reference, alias: alias))
+                items.append(.baseTemplate(reference, alias: alias, platform: platform))
             } else {
                 items.append(.element(element))
             }

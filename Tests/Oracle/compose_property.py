@@ -4,9 +4,10 @@
 For generated catalogs and Stagefiles (seeded, so a failure reproduces), runs
 `stagebuild compose` and compares BuildKit's parse of the output (PyPI `dockerfile`, the
 parser of BuildKit v0.12.5) with BuildKit's parses of the parts: the base template's
-instructions (its FROM with the Stagefile's alias), each layer template's instructions in
-order with the bound values in place of the parameters' defaults, and the Stagefile's own
-instructions. Heredoc bodies must come through byte for byte (CRLF included); every other
+instructions (its FROM with the Stagefile's alias, and the Stagefile's `--platform` in place
+of the template's), each layer template's instructions in order with the bound values in place
+of the parameters' defaults (a required parameter left unbound reads the Stagefile's global ARG
+of its name, its ARG line unchanged), and the Stagefile's own instructions. Heredoc bodies must come through byte for byte (CRLF included); every other
 instruction keeps its keyword, flags and arguments.
 
 Usage: compose_property.py STAGEBUILD [CASES] [SEED]
@@ -62,7 +63,8 @@ def template(rng: random.Random, name: str, base: bool) -> tuple[str, list[str],
     text = f"# summary: generated {name}{end}"
     parameters = [f"{name.upper().replace('-', '_')}_P{i}" for i in range(rng.randrange(3))]
     if base:
-        text += f"FROM debian:bookworm-slim{end}"
+        platform = rng.choice(["", "", "--platform=linux/amd64 "])
+        text += f"FROM {platform}debian:bookworm-slim{end}"
     declared: list[str] = []
     required: set[str] = set()
     for _ in range(rng.randrange(1, 6)):
@@ -102,14 +104,21 @@ def case(rng: random.Random, root: Path) -> list[tuple]:
         (stages / f"{name}.Dockerfile").write_bytes(text.encode())
         layers[name] = (parameters, required)
     end = line_end(rng)
-    stagefile = f"FROM stage:base AS app{end}"
-    parts: list[tuple] = [("template", "base", {})]
+    # A required parameter may be left to the Stagefile's global ARG of its name.
+    globals_ = {p: value(rng) for _, required in layers.values() for p in sorted(required) if rng.random() < 0.4}
+    stagefile = "".join(f"ARG {k}={quote_for_stagefile(v)}{end}" for k, v in globals_.items())
+    parts: list[tuple] = [("own", stagefile)] if stagefile else []
+    platform = rng.choice([None, None, "$BUILDPLATFORM", "linux/arm64"])
+    stagefile += f"FROM {'--platform=' + platform + ' ' if platform else ''}stage:base AS app{end}"
+    parts.append(("template", "base", {}, platform))
     for name in rng.sample(sorted(layers), k=len(layers)):
         parameters, required = layers[name]
-        bindings = {p: value(rng) for p in parameters if p in required or rng.random() < 0.6}
+        bindings = {
+            p: value(rng) for p in parameters if (p in required and p not in globals_) or rng.random() < 0.6
+        }
         written = " ".join(f"{k}={quote_for_stagefile(v)}" for k, v in bindings.items())
         stagefile += f"USE {name} {written}".rstrip() + end
-        parts.append(("template", name, bindings))
+        parts.append(("template", name, bindings, None))
         if rng.random() < 0.5:
             own = instruction(rng, [], end)
             stagefile += own
@@ -157,12 +166,18 @@ def expected(root: Path, parts: list[tuple]) -> list[tuple]:
     result = []
     for part in parts:
         if part[0] == "own":
-            result += [shape(c) for c in commands(part[1])]
+            for command in commands(part[1]):
+                if command.cmd == "ARG":
+                    pairs = [word.split("=", 1) for word in command.value]
+                    result.append(("ARG", tuple((p[0], unquote(p[1]) if len(p) == 2 else None) for p in pairs)))
+                else:
+                    result.append(shape(command))
             continue
-        _, name, bindings = part
+        _, name, bindings, platform = part
         for command in commands((root / "Stages" / f"{name}.Dockerfile").read_bytes().decode()):
             if command.cmd == "FROM":
-                result.append(("FROM", tuple(command.flags), tuple(command.value) + ("as", "app"), False, ()))
+                flags = (f"--platform={platform}",) if platform else tuple(command.flags)
+                result.append(("FROM", flags, tuple(command.value) + ("as", "app"), False, ()))
             elif command.cmd == "ARG":
                 values = []
                 for word in command.value:

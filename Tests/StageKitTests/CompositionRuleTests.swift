@@ -511,3 +511,80 @@ import Testing
         _ = try MemoryProject(templates: Self.templates).compose(stagefile)
     }
 }
+
+/// What templates can say: `FROM --platform=… stage:NAME`, and a required parameter that reads
+/// the Stagefile's global ARG when USE binds none.
+@Suite struct TemplateFormTests {
+    static let templates = [
+        "go": "# summary: go\n# param GO_VERSION: go\nARG GO_VERSION=1.23\nFROM --platform=linux/amd64 golang:${GO_VERSION}\n",
+        "versioned": "# summary: v\n# param VERSION: the release\nARG VERSION\nRUN echo \"$VERSION\" > /version\n",
+    ]
+
+    @Test func fromPlatformOfTheStagefileTakesThePlaceOfTheTemplates() throws {
+        let output = try MemoryProject(templates: Self.templates).compose(
+            "FROM --platform=$BUILDPLATFORM stage:go AS build GO_VERSION=1.22\nFROM stage:go AS target\n")
+        #expect(output.contains("\nFROM --platform=$BUILDPLATFORM golang:1.22 AS build\n"))
+        #expect(output.contains("\nFROM --platform=linux/amd64 golang:1.23 AS target\n"))
+    }
+
+    @Test(arguments: ["FROM --platform=a --platform=b stage:go\n", "FROM --network=none stage:go\n"])
+    func fromStageTakesOnlyOnePlatformFlag(stagefile: String) throws {
+        let error = try #require(MemoryProject(templates: Self.templates).error(composing: stagefile))
+        #expect(error.message.hasPrefix("FROM stage: takes one flag, --platform=PLATFORM"))
+    }
+
+    @Test func aRequiredParameterReadsTheStagefilesGlobalArg() throws {
+        let project = MemoryProject(templates: Self.templates)
+        let composition = try project.composer.composition(
+            of: try Stagefile(text: "ARG VERSION=1.2\nFROM debian:12\nUSE versioned\n", displayPath: "Stagefile"))
+        #expect(composition.text.contains("\nARG VERSION\nRUN echo \"$VERSION\" > /version\n"))
+        #expect(composition.warnings.isEmpty, "\(composition.warnings)")
+        // Bound, the value is the USE's, and the global ARG is shadowed from there on.
+        let bound = try project.composer.composition(
+            of: try Stagefile(text: "ARG VERSION=1.2\nFROM debian:12\nUSE versioned VERSION=2.0\n", displayPath: "Stagefile"))
+        #expect(bound.text.contains("\nARG VERSION=2.0\n"))
+        #expect(bound.warnings.map(\.message).contains { $0.contains("shadows the Stagefile's ARG VERSION") })
+        // Without the global ARG it is still required.
+        let error = try #require(project.error(composing: "FROM debian:12\nUSE versioned\n"))
+        #expect(error.message.contains("needs a value for its parameter VERSION"))
+    }
+}
+
+/// The Stagefile's `USER`, `SHELL` and relative `WORKDIR` reach the commands of the templates
+/// placed after them: compose warns at the Stagefile's line, as it warns between templates.
+@Suite struct StagefileSettingWarningTests {
+    static let templates = [
+        "apt": "# summary: apt\nRUN apt-get update && apt-get install -y curl\n",
+        "own-user": "# summary: own user\nUSER root\nRUN apt-get update\n",
+        "labels": "# summary: labels only\nLABEL a=b\n",
+    ]
+
+    @Test(arguments: [
+        ("FROM debian:12\nUSER nobody\nUSE apt\n", "USER nobody comes before stage template 'apt'", "run as that user"),
+        (
+            "FROM debian:12\nSHELL [\"/bin/bash\", \"-c\"]\nUSE apt\n", "SHELL [\"/bin/bash\", \"-c\"] comes before",
+            "in that shell"
+        ),
+        ("FROM debian:12\nWORKDIR app\nUSE apt\n", "WORKDIR app comes before stage template 'apt'", "base image's WORKDIR"),
+    ])
+    func warnsAtTheStagefilesLine(stagefile: String, start: String, effect: String) throws {
+        let project = MemoryProject(templates: Self.templates)
+        let composition = try project.composer.composition(of: try Stagefile(text: stagefile, displayPath: "Stagefile"))
+        let warning = try #require(composition.warnings.first)
+        #expect(warning.file == "Stagefile" && warning.location?.line == 2)
+        #expect(warning.message.hasPrefix(start) && warning.message.contains(effect), "\(warning.message)")
+    }
+
+    @Test(arguments: [
+        // Root, an absolute folder, a template without commands, one that sets its own user
+        // first, and the setting after the template.
+        "FROM debian:12\nUSER root\nUSE apt\n", "FROM debian:12\nWORKDIR /srv\nUSE apt\n",
+        "FROM debian:12\nUSER nobody\nUSE labels\n", "FROM debian:12\nUSER nobody\nUSE own-user\n",
+        "FROM debian:12\nUSE apt\nUSER nobody\n", "FROM debian:12\nUSER nobody\nUSER 0\nUSE apt\n",
+    ])
+    func staysQuietWhereNothingIsInherited(stagefile: String) throws {
+        let project = MemoryProject(templates: Self.templates)
+        let composition = try project.composer.composition(of: try Stagefile(text: stagefile, displayPath: "Stagefile"))
+        #expect(composition.warnings.isEmpty, "\(composition.warnings)")
+    }
+}

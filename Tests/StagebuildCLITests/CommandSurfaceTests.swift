@@ -53,7 +53,7 @@ import Testing
                 requires: -
                 usage:    USE web [KEY=VALUE ...]
                 parameters:
-                  PORT  required
+                  PORT  required, unless the Stagefile has a global ARG of that name
                       port to listen on (required)
                   ROOT  default /srv/www
                       document root

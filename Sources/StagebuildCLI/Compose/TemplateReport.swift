@@ -32,7 +32,9 @@ enum TemplateReport {
         guard !template.parameters.isEmpty else { return text + "parameters: none\n" }
         text += "parameters:\n"
         for parameter in template.parameters {
-            let value = parameter.defaultWord.map { "default \($0.isEmpty ? "(empty)" : $0)" } ?? "required"
+            let value =
+                parameter.defaultWord.map { "default \($0.isEmpty ? "(empty)" : $0)" }
+                ?? (parameter.isInFrom ? "required" : "required, unless the Stagefile has a global ARG of that name")
             text += "  \(parameter.name)  \(value)\(parameter.isInFrom ? "  (in FROM)" : "")\n"
             if !parameter.documentation.isEmpty { text += "      \(parameter.documentation)\n" }
         }
