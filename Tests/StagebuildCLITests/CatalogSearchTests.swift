@@ -76,6 +76,10 @@ import Testing
         try scratch.write(composed, to: "ci/w/app/app/Dockerfile")
         let ci = scratch.run(["compose", "--check", "--stages", "../../../../catalog/Stages"], in: "ci/w/app/app")
         #expect(ci.status == .success, "\(ci.stdout)\(ci.stderr)")
+        // The same catalog checked out elsewhere composes the same bytes.
+        try scratch.write("# summary: base\nFROM alpine:3.20\n", to: "opt/shared/Stages/base.Dockerfile")
+        let elsewhere = scratch.run(["compose", "--stages", scratch.path + "/opt/shared/Stages"], in: "ci/w/app/app")
+        #expect(elsewhere.stdout == composed, "\(elsewhere.stderr)")
     }
 
     @Test func anEmptyCatalogListingNamesTheFoldersSearched() throws {
