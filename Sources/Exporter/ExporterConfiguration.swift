@@ -2,11 +2,12 @@ import YAML
 
 /// An exporter's modules, read from blackbox_exporter's own config format (`blackbox.yml`):
 /// `modules:` maps a name to a module with `prober`, `timeout` and a prober section. The `http`
-/// prober is supported; modules of the other probers (`tcp`, `icmp`, `dns`, `grpc`) load and
-/// are listed as unsupported, so blackbox's own example file loads unchanged.
+/// prober is supported; modules of the other probers (`tcp`, `icmp`, `dns`, `grpc`), and `http`
+/// modules holding a key this exporter cannot act on (`oauth2`, a CEL body check), load and are
+/// listed as not run with why, so blackbox's own example file loads unchanged.
 ///
 /// Keys are blackbox's (config/config.go, and prometheus/common's `HTTPClientConfig` inlined in
-/// `http:`). A key this exporter does not act on is an error naming it, never ignored.
+/// `http:`). An unknown key is an error naming it; no key is ever ignored.
 public struct ExporterConfiguration: Sendable {
     /// The modules, in the file's order.
     public var modules: [ExporterModule]
@@ -51,8 +52,16 @@ public struct ExporterModule: Sendable {
     /// The `http` prober's settings.
     public var http: HTTPModuleSettings
 
-    /// Whether this exporter runs the module's prober.
-    public var isSupported: Bool { prober == "http" }
+    /// Whether this exporter runs the module: its prober is `http` and it holds no key the
+    /// exporter cannot act on.
+    public var isSupported: Bool { notRunReason == nil }
+
+    /// Why this exporter does not run the module, in a sentence; `nil` when it does.
+    public var notRunReason: String? {
+        guard prober == "http" else { return "the \(prober) prober is not run by this exporter" }
+        guard !http.notActedOn.isEmpty else { return nil }
+        return "not run: " + http.notActedOn.map { "\($0.key): \($0.why)" }.joined(separator: "; ")
+    }
 
     init(name: String, node: YAMLNode, reader: YAMLConfigReader) throws(YAMLConfigError) {
         self.name = name

@@ -139,8 +139,7 @@ public final class ExporterHandler: RequestHandler {
         }
         guard let module = modules.probes[name] else {
             statistics.recordRefusal("unknown_module")
-            return .now(
-                Self.text(400, "Module \"\(name)\" uses the \(declared.prober) prober, which this exporter does not run\n"))
+            return .now(Self.text(400, "Module \"\(name)\": \(declared.notRunReason ?? "not run")\n"))
         }
         if let allowed = options.allowedTargets, !allowed.allows(target) {
             statistics.recordRefusal("target_not_allowed")

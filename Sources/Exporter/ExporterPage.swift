@@ -14,7 +14,7 @@ enum ExporterPage {
 
             """
         for module in modules {
-            let note = module.isSupported ? "" : " (the \(MarkupText.escaped(module.prober)) prober: not run by this exporter)"
+            let note = module.notRunReason.map { " (\(MarkupText.escaped($0)))" } ?? ""
             page += "<li><code>\(MarkupText.escaped(module.name))</code>\(note)</li>\n"
         }
         page += "</ul>\n<h2>Recent probes</h2>\n<table><tr><th>module</th><th>target</th><th>outcome</th><th>seconds</th></tr>\n"

@@ -1,3 +1,4 @@
+import Curl
 import ProbeKit
 import YAML
 
@@ -92,18 +93,38 @@ public struct HTTPModuleSettings: Sendable {
     /// none (`0`). blackbox reads the whole body by default; this exporter stops at 64 MiB
     /// unless told (a longer body then fails the probe, as blackbox's limit does).
     public var bodySizeLimit: Int? = Expectations.defaultBodySizeLimit
+    /// `valid_http_versions`: the protocol versions a response may come in, as Go writes
+    /// them (`HTTP/1.1`, `HTTP/2.0`); empty for any.
+    public var validHTTPVersions: [String] = []
+    /// `accept_any_response`: any status passes the status check.
+    public var acceptsAnyResponse = false
+    /// `body_file`: a file whose bytes are the request body.
+    public var bodyFile: String?
+    /// `enable_http2` (true by default, as prometheus/common's): `false` asks for HTTP/1.1.
+    public var enablesHTTP2 = true
+    /// `compression`: the content coding asked for and decoded (`gzip`, `br`, `deflate`,
+    /// `identity`); `nil` for none.
+    public var compression: String?
+    /// `tls_config.min_version` and `max_version` (`TLS10` … `TLS13`).
+    public var minimumTLSVersion: EasyOption.TLSVersion?
+    /// See ``minimumTLSVersion``.
+    public var maximumTLSVersion: EasyOption.TLSVersion?
+    /// `tls_config.cert_file` and `key_file`: the client certificate sent to the target.
+    public var clientCertificateFile: String?
+    /// See ``clientCertificateFile``.
+    public var clientKeyFile: String?
+    /// The keys this module holds that this exporter cannot act on, each with why: the module
+    /// loads, is listed as not run, and `/probe` refuses it naming them (never a key ignored).
+    public var notActedOn: [(key: String, why: String)] = []
 
     init() {}
 
-    /// Keys blackbox knows that this exporter does not act on yet, with why.
+    /// Keys blackbox knows that this exporter cannot act on, with why.
     static let unsupported: [String: String] = [
         "oauth2": "the probe does not fetch OAuth 2.0 tokens; give one with authorization: {credentials_file: …}",
-        "valid_http_versions": "the HTTP version is reported (probe_http_version), not checked",
-        "compression": "responses are not decompressed",
-        "enable_http2": "the probe speaks HTTP/1.1",
+        "fail_if_body_json_not_matches_cel": "the exporter has no CEL interpreter",
         "use_proxy_dns": "names behind a proxy are always resolved by the proxy",
-        "skip_resolve_phase_with_proxy":
-            "names behind a proxy are always resolved by the proxy",
+        "http_headers": "header values from files are not read; give headers in headers:",
     ]
 
     init(node: YAMLNode, reader: YAMLConfigReader, module: String) throws(YAMLConfigError) {
@@ -114,8 +135,38 @@ public struct HTTPModuleSettings: Sendable {
             "fail_if_header_not_matches", "proxy_url", "no_proxy", "proxy_from_environment", "proxy_connect_header",
             "tls_config", "preferred_ip_protocol", "ip_protocol_fallback", "stagebuild", "body_size_limit",
             "follow_redirects", "basic_auth", "authorization", "bearer_token", "bearer_token_file",
+            "valid_http_versions", "accept_any_response", "body_file", "skip_resolve_phase_with_proxy", "enable_http2",
+            "compression",
         ]
-        let fields = try reader.mapping(node, allowed: known, in: place, unsupported: Self.unsupported)
+        let fields = try reader.mapping(node, allowed: known.union(Self.unsupported.keys), in: place)
+        for (key, why) in Self.unsupported where fields[key] != nil { notActedOn.append((key, why)) }
+        notActedOn.sort { $0.key < $1.key }
+        if let versions = fields["valid_http_versions"] {
+            validHTTPVersions = try reader.strings(versions)
+            for (index, version) in validHTTPVersions.enumerated() where !version.hasPrefix("HTTP/") {
+                throw reader.error(
+                    versions.sequence?[index] ?? versions, "valid_http_versions holds versions such as HTTP/1.1, not '\(version)'"
+                )
+            }
+        }
+        if let value = fields["accept_any_response"] { acceptsAnyResponse = try reader.bool(value) }
+        if let value = fields["enable_http2"] { enablesHTTP2 = try reader.bool(value) }
+        if let value = fields["compression"] {
+            let coding = try reader.string(value).lowercased()
+            guard ["gzip", "br", "deflate", "identity", ""].contains(coding) else {
+                throw reader.error(value, "compression is gzip, br, deflate or identity, not '\(coding)'")
+            }
+            compression = coding.isEmpty ? nil : coding
+        }
+        if let value = fields["body_file"] {
+            guard fields["body"] == nil else { throw reader.error(value, "at most one of body and body_file may be set") }
+            bodyFile = try reader.string(value)
+        }
+        // The probe never resolves a name it sends to a proxy: true is what it does; false (blackbox's
+        // default) would resolve it here first, which it cannot be made to do.
+        if let value = fields["skip_resolve_phase_with_proxy"], !(try reader.bool(value)) {
+            notActedOn.append(("skip_resolve_phase_with_proxy", "the probe lets the proxy resolve the target's name"))
+        }
         if let codes = fields["valid_status_codes"] {
             for text in try reader.strings(codes) {
                 guard let code = Int(text), (100...599).contains(code) else {
@@ -161,13 +212,32 @@ public struct HTTPModuleSettings: Sendable {
         credential = try Self.credential(fields, reader, place: place)
         if let value = fields["tls_config"] {
             let tls = try reader.mapping(
-                value, allowed: ["insecure_skip_verify", "ca_file", "server_name"], in: "\(place) tls_config",
-                unsupported: [
-                    "cert_file": "no client certificate is sent",
-                    "key_file": "no client certificate is sent", "min_version": "OpenSSL's defaults apply",
-                    "max_version": "OpenSSL's defaults apply",
-                ])
+                value,
+                allowed: [
+                    "insecure_skip_verify", "ca_file", "server_name", "cert_file", "key_file", "min_version", "max_version",
+                ],
+                in: "\(place) tls_config")
             if let skip = tls["insecure_skip_verify"] { insecureSkipVerify = try reader.bool(skip) }
+            /// Go's names (prometheus/common `TLSVersions`).
+            func version(_ key: String) throws(YAMLConfigError) -> EasyOption.TLSVersion? {
+                guard let node = tls[key] else { return nil }
+                let text = try reader.string(node)
+                guard let number = Int(text.dropFirst(3)), text.hasPrefix("TLS"),
+                    let found = EasyOption.TLSVersion(rawValue: number)
+                else { throw reader.error(node, "\(key) is TLS10, TLS11, TLS12 or TLS13, not '\(text)'") }
+                return found
+            }
+            minimumTLSVersion = try version("min_version")
+            maximumTLSVersion = try version("max_version")
+            if let minimum = minimumTLSVersion, let maximum = maximumTLSVersion, maximum < minimum, let node = tls["max_version"]
+            {
+                throw reader.error(node, "max_version is lower than min_version")
+            }
+            if let file = tls["cert_file"] { clientCertificateFile = try reader.string(file) }
+            if let file = tls["key_file"] { clientKeyFile = try reader.string(file) }
+            if (clientCertificateFile == nil) != (clientKeyFile == nil), let node = tls["cert_file"] ?? tls["key_file"] {
+                throw reader.error(node, "cert_file and key_file are given together")
+            }
             if let file = tls["ca_file"] { caFile = try reader.string(file) }
             if let name = tls["server_name"] { serverName = try reader.string(name) }
         }
@@ -176,13 +246,7 @@ public struct HTTPModuleSettings: Sendable {
             guard text == "ip4" || text == "ip6" else { throw reader.error(value, "preferred_ip_protocol is ip4 or ip6") }
             preferredIPProtocol = text
         }
-        if let value = fields["ip_protocol_fallback"] {
-            ipProtocolFallback = try reader.bool(value)
-            // Never ignored: libcurl tries every address of a name, so no fallback cannot be honoured.
-            if !ipProtocolFallback {
-                throw reader.error(value, "ip_protocol_fallback: false is not supported: the probe tries every address of a name")
-            }
-        }
+        if let value = fields["ip_protocol_fallback"] { ipProtocolFallback = try reader.bool(value) }
         if let value = fields["stagebuild"] {
             let own = try reader.mapping(
                 value, allowed: ["validate_domain_name", "pinned_public_keys", "apple_clients"], in: "\(place) stagebuild")

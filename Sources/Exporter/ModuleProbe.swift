@@ -42,6 +42,16 @@ public struct ModuleProbe: Sendable {
         settings.security = SecurityPolicy(
             validatesDomainName: http.validatesDomainName && !http.insecureSkipVerify,
             allowsInvalidCertificates: http.insecureSkipVerify, caFile: http.caFile, pinnedPublicKeys: pins)
+        settings.security.minimumTLSVersion = http.minimumTLSVersion
+        settings.security.maximumTLSVersion = http.maximumTLSVersion
+        if let certificate = http.clientCertificateFile {
+            settings.security.clientCertificate = (certificate, http.clientKeyFile)
+        }
+        // prometheus/common asks for HTTP/2 unless told not to, as libcurl does by default.
+        settings.httpVersion = http.enablesHTTP2 ? nil : .http1_1
+        settings.acceptEncoding = http.compression
+        // blackbox prefers IPv6 unless told; without fallback only the preferred family is tried.
+        if !http.ipProtocolFallback { settings.ipFamily = http.preferredIPProtocol == "ip4" ? .ipv4 : .ipv6 }
         settings.followsRedirects = http.followsRedirects
         settings.maxRedirects = 10
         var connectHeaders: [RequestHeader] = []
@@ -63,9 +73,12 @@ public struct ModuleProbe: Sendable {
         var headers: [RequestHeader] = []
         for header in http.headers { headers.append(try RequestHeader(parsing: "\(header.name): \(header.value)")) }
         self.headers = headers
-        var expectations = Expectations(
-            statuses: http.validStatusCodes.isEmpty
-                ? StatusList(ranges: [200...299]) : StatusList(ranges: http.validStatusCodes.map { $0...$0 }))
+        let statuses =
+            http.acceptsAnyResponse
+            ? StatusList(ranges: [100...599])
+            : http.validStatusCodes.isEmpty
+                ? StatusList(ranges: [200...299]) : StatusList(ranges: http.validStatusCodes.map { $0...$0 })
+        var expectations = Expectations(statuses: statuses)
         expectations.bodySizeLimit = http.bodySizeLimit
         for pattern in http.failIfBodyNotMatches { expectations.requiredBodyPatterns.append(try BodyPattern(pattern)) }
         for pattern in http.failIfBodyMatches { expectations.forbiddenBodyPatterns.append(try BodyPattern(pattern)) }
@@ -127,6 +140,13 @@ public struct ModuleProbe: Sendable {
         var request = try ProbeRequest(
             url: url, method: module.http.method, headers: headers, expectations: expectations)
         request.body = module.http.body.map { Array($0.utf8) }
+        if let file = module.http.bodyFile {
+            // Read for each probe, as blackbox opens it for each request.
+            guard let bytes = FileManager.default.contents(atPath: file) else {
+                throw .invalidTarget(file, reason: "body_file cannot be read")
+            }
+            request.body = Array(bytes)
+        }
         settings.maxTime = timeout
         settings.connectTimeout = timeout
         settings.allowedTargets = allowedTargets
@@ -137,7 +157,16 @@ public struct ModuleProbe: Sendable {
         if module.http.serverName != nil { result.target = Redaction.url(text) }
         // As blackbox: the last response decides (an https:// target redirected to http:// is not SSL).
         let isHTTPS = result.hops.last?.isHTTPS ?? request.isHTTPS
-        if result.outcome == .succeeded && module.http.failIfSSL && isHTTPS {
+        // As blackbox: the response's protocol as Go names it (resp.Proto), compared as written.
+        let proto = result.httpVersion.map { "HTTP/" + ($0.contains(".") ? $0 : $0 + ".0") }
+        if result.outcome == .succeeded, !module.http.validHTTPVersions.isEmpty, let proto,
+            !module.http.validHTTPVersions.contains(proto)
+        {
+            result.outcome = .failed(
+                .expectationFailed(
+                    "the response came in \(proto), which valid_http_versions (\(module.http.validHTTPVersions.joined(separator: ", "))) does not list"
+                ))
+        } else if result.outcome == .succeeded && module.http.failIfSSL && isHTTPS {
             result.outcome = .failed(.expectationFailed("the target was reached over TLS, and fail_if_ssl is set"))
         } else if result.outcome == .succeeded && module.http.failIfNotSSL && !isHTTPS {
             result.outcome = .failed(.expectationFailed("the target was reached without TLS, and fail_if_not_ssl is set"))

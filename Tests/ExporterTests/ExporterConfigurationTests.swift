@@ -115,14 +115,80 @@ import Testing
                 "b.yml:6:7: unknown key 'metod' in module m http") == true)
     }
 
-    @Test func aKeyBlackboxKnowsButTheProbeDoesNotActOnSaysWhy() {
-        #expect(
-            Self.error("modules:\n  m:\n    prober: http\n    http:\n      oauth2: {client_id: a}\n")?
-                .hasPrefix("b.yml:5:7: oauth2 in module m http is not supported: the probe does not fetch OAuth 2.0 tokens")
-                == true)
-        #expect(
-            Self.error("modules:\n  m:\n    prober: http\n    http:\n      tls_config:\n        cert_file: a\n")?
-                .hasPrefix("b.yml:6:9: cert_file in module m http tls_config is not supported") == true)
+    /// A module with a key the exporter cannot act on loads, is not run, and says why; the file
+    /// loads with it (as blackbox's newer example file holds an oauth2 and a CEL module).
+    @Test func aModuleWithAKeyTheProbeCannotActOnLoadsAndIsNotRun() throws {
+        let configuration = try ExporterConfiguration(
+            parsing: """
+                modules:
+                  token:
+                    prober: http
+                    http:
+                      oauth2: {client_id: a, client_secret: b, token_url: "https://auth.internal/token"}
+                  cel:
+                    prober: http
+                    http:
+                      fail_if_body_json_not_matches_cel: "body.ok == true"
+                  plain:
+                    prober: http
+                  ping:
+                    prober: icmp
+
+                """, file: "b.yml")
+        let token = try #require(configuration.module(named: "token"))
+        #expect(!token.isSupported)
+        #expect(token.notRunReason?.hasPrefix("not run: oauth2: the probe does not fetch OAuth 2.0 tokens") == true)
+        #expect(try #require(configuration.module(named: "cel")).notRunReason?.contains("no CEL interpreter") == true)
+        #expect(try #require(configuration.module(named: "plain")).isSupported)
+        #expect(try #require(configuration.module(named: "ping")).notRunReason == "the icmp prober is not run by this exporter")
+    }
+
+    /// The keys of blackbox's http prober the exporter acts on, read as blackbox reads them.
+    @Test func readsTheTransportAndResponseKeys() throws {
+        let configuration = try ExporterConfiguration(
+            parsing: """
+                modules:
+                  m:
+                    prober: http
+                    http:
+                      valid_http_versions: ["HTTP/1.1", "HTTP/2.0"]
+                      accept_any_response: true
+                      body_file: /etc/probe/body.json
+                      enable_http2: false
+                      compression: gzip
+                      preferred_ip_protocol: ip4
+                      ip_protocol_fallback: false
+                      skip_resolve_phase_with_proxy: true
+                      follow_redirects: false
+                      tls_config:
+                        min_version: TLS12
+                        max_version: TLS13
+                        cert_file: /etc/probe/client.pem
+                        key_file: /etc/probe/client.key
+
+                """, file: "b.yml")
+        let http = try #require(configuration.module(named: "m")).http
+        #expect(http.validHTTPVersions == ["HTTP/1.1", "HTTP/2.0"])
+        #expect(http.acceptsAnyResponse && !http.enablesHTTP2 && !http.ipProtocolFallback && !http.followsRedirects)
+        #expect(http.bodyFile == "/etc/probe/body.json" && http.compression == "gzip")
+        #expect(http.minimumTLSVersion == .tls1_2 && http.maximumTLSVersion == .tls1_3)
+        #expect(http.clientCertificateFile == "/etc/probe/client.pem" && http.clientKeyFile == "/etc/probe/client.key")
+        #expect(http.notActedOn.isEmpty)
+        let wrong: [(String, String)] = [
+            ("tls_config: {min_version: TLS14}", "min_version is TLS10, TLS11, TLS12 or TLS13, not 'TLS14'"),
+            ("tls_config: {min_version: TLS13, max_version: TLS12}", "max_version is lower than min_version"),
+            ("tls_config: {cert_file: /c.pem}", "cert_file and key_file are given together"),
+            ("compression: lzma", "compression is gzip, br, deflate or identity, not 'lzma'"),
+            ("valid_http_versions: [1.1]", "valid_http_versions holds versions such as HTTP/1.1, not '1.1'"),
+            ("{body: x, body_file: /b}", "at most one of body and body_file may be set"),
+        ]
+        for (http, message) in wrong {
+            let text =
+                http.hasPrefix("{")
+                ? "modules:\n  m:\n    prober: http\n    http: \(http)\n"
+                : "modules:\n  m:\n    prober: http\n    http:\n      \(http)\n"
+            #expect(Self.error(text)?.contains(message) == true, "\(http): \(Self.error(text) ?? "loaded")")
+        }
     }
 
     @Test func valuesOfTheWrongKindAreErrors() {

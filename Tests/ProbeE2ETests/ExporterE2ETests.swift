@@ -101,6 +101,53 @@ struct ExporterE2ETests {
         return try configFile(text)
     }
 
+    /// Modules with keys newer than blackbox 0.23, which the comparison with it cannot load.
+    static func writeNewerKeysConfig(_ servers: E2EServers) throws -> String {
+        let text = """
+            modules:
+              http_2xx:
+                prober: http
+              only_http2:
+                prober: http
+                http:
+                  valid_http_versions: ["HTTP/2.0"]
+              any_status:
+                prober: http
+                http:
+                  accept_any_response: true
+              posted_file:
+                prober: http
+                http:
+                  method: POST
+                  body_file: \(servers["CA_CERT"])
+                  enable_http2: false
+                  compression: gzip
+                  fail_if_body_not_matches_regexp: ["method=POST"]
+
+            """
+        return try configFile(text)
+    }
+
+    /// blackbox's response keys acted on: the HTTP version checked, any status accepted, a
+    /// body sent from a file.
+    @Test(.timeLimit(.minutes(1)))
+    func theResponseKeysOfBlackboxAreActedOn() throws {
+        let servers = try E2EServers.current()
+        let exporter = try RunningExporter(config: try Self.writeNewerKeysConfig(servers))
+        let origin = servers.url("http", "127.0.0.1", "HTTP_PORT")
+        let version = try #require(Self.get("\(exporter.url)/probe?module=only_http2&target=\(origin)"))
+        #expect(
+            version.body.contains("\nprobe_success 0\n") && version.body.contains("\nprobe_http_version 1.1\n"), "\(version.body)"
+        )
+        let missing = origin + "/status/404"
+        #expect(try #require(Self.get("\(exporter.url)/probe?target=\(missing)")).body.contains("\nprobe_success 0\n"))
+        let any = try #require(Self.get("\(exporter.url)/probe?module=any_status&target=\(missing)"))
+        #expect(any.body.contains("\nprobe_success 1\n") && any.body.contains("\nprobe_http_status_code 404\n"), "\(any.body)")
+        let posted = try #require(Self.get("\(exporter.url)/probe?module=posted_file&target=\(origin)"))
+        #expect(posted.body.contains("\nprobe_success 1\n"), "\(posted.body)")
+        #expect(exporter.stop() == 0)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func eachProbeAnswersMetricsPromtoolAcceptsWithTheFailuresHopAndReason() throws {
         let servers = try E2EServers.current()
@@ -140,7 +187,7 @@ struct ExporterE2ETests {
         #expect(own.body.contains("stagebuild_exporter_probes_total{module=\"http_2xx\",outcome=\"succeeded\"} 1"), "\(own.body)")
         #expect(try Self.promtoolProblems(own.body) == nil)
         let page = try #require(Self.get("\(exporter.url)/"))
-        #expect(page.body.contains("tcp_connect</code> (the tcp prober: not run by this exporter)"))
+        #expect(page.body.contains("tcp_connect</code> (the tcp prober is not run by this exporter)"))
         #expect(exporter.stop() == 0)
     }
 
@@ -350,6 +397,14 @@ struct ExporterE2ETests {
         try #require(FileManager.default.fileExists(atPath: example), "Tests/e2e/servers/start installs it")
         let run = try await StagebuildProcess.run(["exporter", "--check-config", example])
         #expect(run.status == 0, "\(run.summary)")
+        // Its long example file too: every http module runs, the others are listed as not run.
+        let upstream = "/usr/share/doc/prometheus-blackbox-exporter/examples/example.yml"
+        if FileManager.default.fileExists(atPath: upstream) {
+            let full = try await StagebuildProcess.run(["exporter", "--check-config", upstream])
+            #expect(full.status == 0, "\(full.summary)")
+            #expect(full.stdout.contains("  icmp_example: the icmp prober is not run by this exporter\n"), "\(full.stdout)")
+            #expect(!full.stdout.contains("http_2xx_example"), "\(full.stdout)")
+        }
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).yml").path
         try "modules:\n  m:\n    prober: http\n    http:\n      methd: GET\n".write(
             toFile: bad, atomically: true, encoding: .utf8)

@@ -1,3 +1,4 @@
+import Curl
 import Foundation
 import ProbeKit
 import Testing
@@ -76,6 +77,37 @@ import Testing
         #expect(tls.notAfter?.hasSuffix("GMT") == true)
         #expect(result.timings?.tls != nil)
         #expect(result.warnings.isEmpty)
+    }
+
+    /// `CURLOPT_SSLVERSION` bounds the handshake: the test origin speaks TLS 1.2 and 1.3.
+    @Test func tlsVersionBoundsChooseTheHandshakesVersion() throws {
+        var capped = SecurityPolicy()
+        capped.maximumTLSVersion = .tls1_2
+        #expect(try probe(try lab.secure("good"), settings: try settings(policy: capped)).result.tls?.version == "TLSv1.2")
+        var floor = SecurityPolicy()
+        floor.minimumTLSVersion = .tls1_3
+        #expect(try probe(try lab.secure("good"), settings: try settings(policy: floor)).result.tls?.version == "TLSv1.3")
+        var impossible = SecurityPolicy()
+        (impossible.minimumTLSVersion, impossible.maximumTLSVersion) = (.tls1_0, .tls1_1)
+        #expect(try probe(try lab.secure("good"), settings: try settings(policy: impossible)).result.outcome != .succeeded)
+    }
+
+    /// The module settings the exporter reads reach libcurl as its options.
+    @Test func transportSettingsBecomeTheirCurlOptions() throws {
+        var settings = try settings()
+        settings.httpVersion = .http1_1
+        settings.acceptEncoding = "gzip"
+        settings.ipFamily = .ipv4
+        settings.security.clientCertificate = ("/c.pem", "/k.pem")
+        let request = try ProbeRequest(parsing: try lab.secure("good"))
+        let options = CurlProbeEngine(settings: settings).options(for: request, route: .direct(.noProxyConfigured), tunnel: false)
+        for option in [
+            EasyOption.httpVersion(.http1_1), .acceptEncoding("gzip"), .ipFamily(.ipv4), .clientCertificate(path: "/c.pem"),
+            .clientKey(path: "/k.pem"),
+        ] {
+            #expect(options.contains(option), "\(option)")
+        }
+        #expect(!options.contains { if case .tlsVersions = $0 { true } else { false } })
     }
 
     @Test func certificateForAnotherNameIsHostNameMismatchNamingBoth() throws {

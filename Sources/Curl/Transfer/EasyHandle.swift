@@ -98,6 +98,15 @@ public final class EasyHandle {
         case .protocols(let list): try setString(CURLOPT_PROTOCOLS_STR, list, name)
         case .freshConnect(let on): try setLong(CURLOPT_FRESH_CONNECT, on ? 1 : 0, name)
         case .proxyAuth(let schemes): try setLong(CURLOPT_PROXYAUTH, schemes.rawValue, name)
+        case .tlsVersions(let minimum, let maximum):
+            try setLong(CURLOPT_SSLVERSION, minimum.curlMinimum | (maximum?.curlMaximum ?? 0), name)
+        case .clientCertificate(let path): try setString(CURLOPT_SSLCERT, path, name)
+        case .clientKey(let path): try setString(CURLOPT_SSLKEY, path, name)
+        case .httpVersion(let version):
+            let value = version == .http1_1 ? CURL_HTTP_VERSION_1_1 : CURL_HTTP_VERSION_2TLS
+            try setLong(CURLOPT_HTTP_VERSION, value, name)
+        case .acceptEncoding(let codings): try setString(CURLOPT_ACCEPT_ENCODING, codings, name)
+        case .ipFamily(let family): try setLong(CURLOPT_IPRESOLVE, family == .ipv4 ? 1 : 2, name)
         case .postFields(let bytes):
             // The size first: COPYPOSTFIELDS copies that many bytes (a body may hold NUL).
             try check(ccurl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count)), name)

@@ -35,6 +35,37 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         public static let any = Self(rawValue: ~(1 << 4))
     }
 
+    /// A TLS protocol version, for `CURLOPT_SSLVERSION`.
+    public enum TLSVersion: Int, Sendable, Equatable, Comparable, CaseIterable {
+        /// TLS 1.0 (RFC 2246).
+        case tls1_0 = 10
+        /// TLS 1.1 (RFC 4346).
+        case tls1_1 = 11
+        /// TLS 1.2 (RFC 5246).
+        case tls1_2 = 12
+        /// TLS 1.3 (RFC 8446).
+        case tls1_3 = 13
+
+        /// Older versions first.
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The HTTP version asked for, for `CURLOPT_HTTP_VERSION`.
+    public enum HTTPVersion: Sendable, Equatable {
+        /// `CURL_HTTP_VERSION_1_1`.
+        case http1_1
+        /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 where TLS negotiates it (ALPN `h2`), else HTTP/1.1.
+        case http2OverTLS
+    }
+
+    /// The address family connections use, for `CURLOPT_IPRESOLVE`.
+    public enum IPFamily: Sendable, Equatable {
+        /// `CURL_IPRESOLVE_V4`: IPv4 addresses only.
+        case ipv4
+        /// `CURL_IPRESOLVE_V6`: IPv6 addresses only.
+        case ipv6
+    }
+
     /// `CURLOPT_URL`: the target, e.g. `"https://example.com/health"`.
     case url(String)
     /// `CURLOPT_PROXY`: the proxy as `scheme://host:port`; `""` means no proxy at all.
@@ -104,6 +135,20 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
     /// libcurl (curl's `--data-binary`); the method stays what `CURLOPT_CUSTOMREQUEST` says,
     /// else `POST`.
     case postFields([UInt8])
+    /// `CURLOPT_SSLVERSION`: the lowest TLS version the target's handshake may use, and the
+    /// highest (`nil`: libcurl's default, the highest it has).
+    case tlsVersions(minimum: TLSVersion, maximum: TLSVersion?)
+    /// `CURLOPT_SSLCERT`: a PEM file holding the client certificate sent to the target.
+    case clientCertificate(path: String)
+    /// `CURLOPT_SSLKEY`: a PEM file holding the client certificate's private key.
+    case clientKey(path: String)
+    /// `CURLOPT_HTTP_VERSION`.
+    case httpVersion(HTTPVersion)
+    /// `CURLOPT_ACCEPT_ENCODING`: the content codings asked for (`Accept-Encoding`), e.g.
+    /// `"gzip"`; libcurl decodes a response in one of them.
+    case acceptEncoding(String)
+    /// `CURLOPT_IPRESOLVE`: connect over one address family only.
+    case ipFamily(IPFamily)
 
     /// The option as curl's documentation names it, e.g. `"CURLOPT_URL"`.
     public var name: String {
@@ -137,6 +182,12 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .protocols: "CURLOPT_PROTOCOLS_STR"
         case .freshConnect: "CURLOPT_FRESH_CONNECT"
         case .postFields: "CURLOPT_COPYPOSTFIELDS"
+        case .tlsVersions: "CURLOPT_SSLVERSION"
+        case .clientCertificate: "CURLOPT_SSLCERT"
+        case .clientKey: "CURLOPT_SSLKEY"
+        case .httpVersion: "CURLOPT_HTTP_VERSION"
+        case .acceptEncoding: "CURLOPT_ACCEPT_ENCODING"
+        case .ipFamily: "CURLOPT_IPRESOLVE"
         case .connectTo: "CURLOPT_CONNECT_TO"
         }
     }
@@ -159,6 +210,11 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .httpHeaders(let lines), .proxyHeaders(let lines): "\(name)=\(lines.map { Redaction.headerLine(Substring($0)) })"
         case .userAgent(let agent): "\(name)=\(agent)"
         case .postFields(let bytes): "\(name)=\(bytes.count) bytes"
+        case .tlsVersions(let minimum, let maximum): "\(name)=\(minimum)-\(maximum.map { "\($0)" } ?? "")"
+        case .clientCertificate(let path), .clientKey(let path): "\(name)=\(path)"
+        case .httpVersion(let version): "\(name)=\(version)"
+        case .acceptEncoding(let codings): "\(name)=\(codings)"
+        case .ipFamily(let family): "\(name)=\(family)"
         case .connectTo(let entries): "\(name)=\(entries)"
         case .protocols(let list): "\(name)=\(list)"
         case .proxyTunnel(let on), .verifyPeer(let on), .verifyHost(let on), .proxyVerifyPeer(let on),
@@ -174,6 +230,28 @@ extension EasyOption.ProxyType {
         switch self {
         case .http: Int(CURLPROXY_HTTP.rawValue)
         case .https: Int(CURLPROXY_HTTPS.rawValue)
+        }
+    }
+}
+
+extension EasyOption.TLSVersion {
+    /// The `CURL_SSLVERSION_TLSv1_x` value.
+    var curlMinimum: Int {
+        switch self {
+        case .tls1_0: CURL_SSLVERSION_TLSv1_0
+        case .tls1_1: CURL_SSLVERSION_TLSv1_1
+        case .tls1_2: CURL_SSLVERSION_TLSv1_2
+        case .tls1_3: CURL_SSLVERSION_TLSv1_3
+        }
+    }
+
+    /// The `CURL_SSLVERSION_MAX_TLSv1_x` value.
+    var curlMaximum: Int {
+        switch self {
+        case .tls1_0: CURL_SSLVERSION_MAX_TLSv1_0
+        case .tls1_1: CURL_SSLVERSION_MAX_TLSv1_1
+        case .tls1_2: CURL_SSLVERSION_MAX_TLSv1_2
+        case .tls1_3: CURL_SSLVERSION_MAX_TLSv1_3
         }
     }
 }

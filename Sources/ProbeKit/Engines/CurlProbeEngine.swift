@@ -256,6 +256,10 @@ public struct CurlProbeEngine: ProbeEngine {
             if !policy.pinnedPublicKeys.isEmpty {
                 options.append(.pinnedPublicKey(policy.pinnedPublicKeys.map(\.text).joined(separator: ";")))
             }
+            if let client = policy.clientCertificate {
+                options.append(.clientCertificate(path: client.certificate))
+                if let key = client.key { options.append(.clientKey(path: key)) }
+            }
         }
         options.append(.verbose(true))
         return options
@@ -271,8 +275,14 @@ public struct CurlProbeEngine: ProbeEngine {
         }
         if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
         if request.isHTTPS { options.append(.certInfo(true)) }
+        let policy = settings.security
+        if request.isHTTPS, policy.minimumTLSVersion != nil || policy.maximumTLSVersion != nil {
+            options.append(.tlsVersions(minimum: policy.minimumTLSVersion ?? .tls1_0, maximum: policy.maximumTLSVersion))
+        }
+        if let version = settings.httpVersion { options.append(.httpVersion(version)) }
+        if let codings = settings.acceptEncoding { options.append(.acceptEncoding(codings)) }
+        if let family = settings.ipFamily { options.append(.ipFamily(family)) }
         if route.server?.scheme == .https {
-            let policy = settings.security
             if let proxyCAFile = policy.proxyCAFile { options.append(.proxyCAInfo(path: proxyCAFile)) }
             if policy.proxyInsecure { options += [.proxyVerifyPeer(false), .proxyVerifyHost(false)] }
         }

@@ -1,3 +1,5 @@
+import Curl
+
 /// What every call of a run shares: the proxy settings, the TLS policy, fixed addresses and
 /// time limits.
 public struct ProbeSettings: Sendable, Equatable {
@@ -49,6 +51,14 @@ public struct ProbeSettings: Sendable, Equatable {
     /// The targets the run may send requests to, checked again for every redirect before it is
     /// followed (the exporter's `--allow-target`); `nil` allows any.
     public var allowedTargets: TargetFilter?
+    /// The HTTP version asked for (the exporter's `enable_http2: false` asks for HTTP/1.1);
+    /// `nil` for libcurl's default, HTTP/2 where TLS negotiates it (`CURL_HTTP_VERSION_2TLS`).
+    public var httpVersion: EasyOption.HTTPVersion?
+    /// The content codings asked for and decoded (the exporter's `compression`); `nil` for none.
+    public var acceptEncoding: String?
+    /// One address family only (the exporter's `preferred_ip_protocol` with
+    /// `ip_protocol_fallback: false`); `nil` tries every address of a name.
+    public var ipFamily: EasyOption.IPFamily?
     /// The seconds a redirected call has left for its next hop: each transfer's limits are cut
     /// to it, while messages keep naming ``maxTime``. `nil` for a call's first request.
     var remainingTime: Double?

@@ -1,3 +1,5 @@
+import Curl
+
 /// How the probe checks TLS peers, named as app developers know it (AFNetworking's and
 /// Alamofire's `validatesDomainName` and `allowInvalidCertificates`).
 ///
@@ -23,6 +25,19 @@ public struct SecurityPolicy: Sendable, Equatable {
     /// Whether an `https://` proxy's certificate goes unchecked (`--proxy-insecure`,
     /// `CURLOPT_PROXY_SSL_VERIFYPEER` and `CURLOPT_PROXY_SSL_VERIFYHOST` 0).
     public var proxyInsecure: Bool
+    /// The lowest TLS version the target's handshake may use (the exporter's
+    /// `tls_config.min_version`, `CURLOPT_SSLVERSION`); `nil` for libcurl's default.
+    public var minimumTLSVersion: EasyOption.TLSVersion?
+    /// The highest (`tls_config.max_version`); `nil` for the highest libcurl has.
+    public var maximumTLSVersion: EasyOption.TLSVersion?
+    /// A PEM file with the client certificate sent to the target (`tls_config.cert_file`,
+    /// `CURLOPT_SSLCERT`), and one with its key (`key_file`, `CURLOPT_SSLKEY`).
+    public var clientCertificate: (certificate: String, key: String?)? {
+        get { clientCertificateFiles.map { ($0[0], $0.count > 1 ? $0[1] : nil) } }
+        set { clientCertificateFiles = newValue.map { [$0.certificate] + ($0.key.map { [$0] } ?? []) } }
+    }
+    /// ``clientCertificate`` as stored: a tuple is not `Equatable`.
+    private var clientCertificateFiles: [String]?
 
     /// Everything checked against the system's CAs, no pins.
     public static let `default` = SecurityPolicy()

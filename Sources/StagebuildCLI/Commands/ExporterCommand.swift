@@ -39,7 +39,8 @@ enum ExporterCommand: Subcommand {
         that does not is reported on stderr (and in the POST's 500 answer) and the old modules
         stay. blackbox_exporter_config_last_reload_successful on /metrics says which.
 
-        --check-config FILE exits 0 when the file loads, else 65 with FILE:LINE:COLUMN.
+        --check-config FILE exits 0 when the file loads (listing the modules it will not run, and
+        why), else 65 with FILE:LINE:COLUMN.
         SIGTERM or SIGINT stops it gracefully (exit 0); a port already taken exits 69.
         """
     static let options = [
@@ -64,8 +65,10 @@ enum ExporterCommand: Subcommand {
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw CommandFailure.usage("exporter takes no arguments") }
         if let file = arguments.value("--check-config") {
-            guard load(file, options: .init(), context: context) != nil else { return .dataError }
-            context.standardOutput.write("\(file): OK\n")
+            guard let (_, configuration) = load(file, options: .init(), context: context) else { return .dataError }
+            // A module that loads but is not run says why, so no key goes unnoticed.
+            let notRun = configuration.modules.compactMap { module in module.notRunReason.map { "  \(module.name): \($0)\n" } }
+            context.standardOutput.write("\(file): OK\n" + notRun.joined())
             return .success
         }
         guard let file = arguments.value("--config") else { throw CommandFailure.usage("exporter needs --config FILE") }
@@ -98,7 +101,7 @@ enum ExporterCommand: Subcommand {
         options.configurationSource = {
             try ExporterConfiguration(parsing: try fileSystem.readText(at: path), file: file)
         }
-        guard let handler = load(file, options: options, context: context) else { return .dataError }
+        guard let (handler, _) = load(file, options: options, context: context) else { return .dataError }
         let serverConfiguration = ServerConfiguration(host: host, port: port, name: "stagebuild-exporter")
         let log = context.standardError
         let server = SanityServer(configuration: serverConfiguration, handler: handler) { entries in
@@ -133,7 +136,7 @@ enum ExporterCommand: Subcommand {
     /// will use them; `nil` after reporting why it cannot be used.
     private static func load(
         _ file: String, options: ExporterHandler.Options, context: CommandContext
-    ) -> ExporterHandler? {
+    ) -> (ExporterHandler, ExporterConfiguration)? {
         let path = Paths.absolute(file, from: context.currentDirectory)
         let text: String
         do {
@@ -144,7 +147,10 @@ enum ExporterCommand: Subcommand {
         }
         do {
             let configuration = try ExporterConfiguration(parsing: text, file: file)
-            return try ExporterHandler(configuration: configuration, options: options, environment: context.environment)
+            return (
+                try ExporterHandler(configuration: configuration, options: options, environment: context.environment),
+                configuration
+            )
         } catch let error as YAMLConfigError {
             context.reportError(error.description)
         } catch {
