@@ -163,12 +163,27 @@ private struct CompositionSession {
         /// The `ENV` names set so far in this build stage (or the build stage it starts from):
         /// where, `Stagefile:4` or a template's `file:line`, whether a template set it, and the
         /// value as the builder reads it.
-        var environment: [String: (place: String, byTemplate: Bool, value: String)] = [:]
+        var environment: [String: EnvironmentEntry] = [:]
     }
 
-    /// Each finished build stage's `ENV` names by alias, lower-cased: a build stage that starts
-    /// `FROM alias` inherits them.
-    var environments: [String: [String: (place: String, byTemplate: Bool, value: String)]] = [:]
+    /// One `ENV` name set in a build stage.
+    struct EnvironmentEntry {
+        /// Where: `Stagefile:4` or a template's `file:line`.
+        var place: String
+        /// Whether a template set it.
+        var byTemplate: Bool
+        /// The value as the builder reads it, the template's parameters in place where known.
+        var value: String
+        /// The build stage it comes from, when an earlier one passed it on.
+        var inheritedFrom: String?
+    }
+
+    /// Each finished build stage's `ENV` names and the Stagefile settings in effect, by alias
+    /// lower-cased: a build stage that starts `FROM alias` inherits them.
+    var finishedStages:
+        [String: (environment: [String: EnvironmentEntry], settings: [Keyword: (text: String, location: SourceLocation)])] = [:]
+    /// The values the Stagefile's global `ARG`s (before the first `FROM`) give, unquoted.
+    var globalArgumentValues: [String: String] = [:]
 
     /// Where composition does something a reader of the parts would not expect.
     var warnings: [CompositionError] = []
@@ -199,7 +214,13 @@ private struct CompositionSession {
                     } else if let arg = instruction.asArg {
                         let names = arg.declarations.map(\.name.text)
                         if inBuildStage { stage.stagefileArguments.formUnion(names) } else { globalArguments.formUnion(names) }
-                        if inBuildStage {
+                        if !inBuildStage {
+                            for declaration in arg.declarations {
+                                globalArgumentValues[declaration.name.text] = declaration.defaultValue.map {
+                                    Self.unquoted($0.text, escape: escape)
+                                }
+                            }
+                        } else {
                             for declaration in arg.declarations {
                                 guard let value = declaration.defaultValue?.text,
                                     let set = stage.environment[declaration.name.text], set.byTemplate
@@ -432,10 +453,10 @@ private struct CompositionSession {
                     path.hasPrefix("/") ? (known ? path : nil) : stage.workdir.flatMap { known ? Self.joined($0, path) : nil }
             }
         }
-        // A required parameter left unbound reads the global ARG: that is no shadow.
+        // A required parameter left unbound reads what the Stagefile's ARG gives: that is no shadow.
         for parameter in template.parameters
         where (stage.stagefileArguments.contains(parameter.name) || globalArguments.contains(parameter.name))
-            && (values[parameter.name] != nil || !parameter.isRequired || stage.stagefileArguments.contains(parameter.name))
+            && (values[parameter.name] != nil || !parameter.isRequired)
         {
             warnings.append(
                 CompositionError(
@@ -449,9 +470,10 @@ private struct CompositionSession {
     /// a user other than root, any shell, a relative folder (whose meaning depends on the base
     /// image's `WORKDIR`); an absolute `WORKDIR` or `USER root` ends the one before.
     mutating func noteStagefileSetting(_ instruction: Instruction, keyword: Keyword) {
-        let text = instruction.arguments.joined(separator: " ")
+        let text = Self.unquoted(instruction.arguments.joined(separator: " "), escape: escape)
         let isRoot = ["root", "0", "root:root", "0:0"].contains(text)
-        if (keyword == .user && isRoot) || (keyword == .workdir && text.hasPrefix("/")) {
+        let isDefaultShell = keyword == .shell && instruction.arguments == ["/bin/sh", "-c"]
+        if (keyword == .user && isRoot) || (keyword == .workdir && text.hasPrefix("/")) || isDefaultShell {
             stage.stagefileSettings[keyword] = nil
         } else {
             // As written (a SHELL's JSON form too).
@@ -467,23 +489,26 @@ private struct CompositionSession {
     mutating func noteStagefileSettings(before template: StageTemplate) {
         let instructions = template.syntax.instructions
         let keywords: [Keyword] = [.user, .shell, .workdir]
-        if let firstRun = instructions.firstIndex(where: { $0.knownKeyword == .run }) {
-            for keyword in keywords {
-                guard let setting = stage.stagefileSettings[keyword] else { continue }
-                // The template sets its own before its first command: the Stagefile's does not reach it.
-                if instructions[..<firstRun].contains(where: { $0.knownKeyword == keyword }) { continue }
-                let effect =
-                    switch keyword {
-                    case .user: "its commands run as that user, and package installs (apt-get, apk) need root"
-                    case .shell: "its RUN lines run in that shell, not in the /bin/sh -c they were written for"
-                    default: "its relative paths land in a folder that depends on the base image's WORKDIR"
-                    }
-                warnings.append(
-                    CompositionError(
-                        "\(setting.text) comes before stage template '\(template.name)', which runs commands: \(effect); "
-                            + "move it after the template, or set it in a template", file: stagefile.displayPath,
-                        at: setting.location))
-            }
+        for keyword in keywords {
+            // An exec-form RUN runs no shell; it still runs as the user, in the folder.
+            guard let setting = stage.stagefileSettings[keyword],
+                let firstRun = instructions.firstIndex(where: {
+                    $0.knownKeyword == .run && (keyword != .shell || !$0.isJSONForm)
+                })
+            else { continue }
+            // The template sets its own before its first command: the Stagefile's does not reach it.
+            if instructions[..<firstRun].contains(where: { $0.knownKeyword == keyword }) { continue }
+            let effect =
+                switch keyword {
+                case .user: "its commands run as that user, and package installs (apt-get, apk) need root"
+                case .shell: "its RUN lines run in that shell, not in the /bin/sh -c they were written for"
+                default: "its relative paths land in a folder that depends on the base image's WORKDIR"
+                }
+            warnings.append(
+                CompositionError(
+                    "\(setting.text) comes before stage template '\(template.name)', which runs commands: \(effect); "
+                        + "move it after the template, or set it in a template", file: stagefile.displayPath,
+                    at: setting.location))
         }
         // The template's own settings take over from the Stagefile's.
         for keyword in keywords where instructions.contains(where: { $0.knownKeyword == keyword }) {
@@ -491,19 +516,35 @@ private struct CompositionSession {
         }
     }
 
-    /// Starts a new build stage, keeping the last one's `ENV` names under its alias.
+    /// Starts a new build stage, keeping the last one's `ENV` names and Stagefile settings under
+    /// its alias.
     ///
     /// - Parameter base: The image or build stage the `FROM` names, as written.
     mutating func startBuildStage(from base: String?) {
-        if let alias = stageRecords.last?.alias { environments[alias.lowercased()] = stage.environment }
+        if let alias = stageRecords.last?.alias {
+            finishedStages[alias.lowercased()] = (stage.environment, stage.stagefileSettings)
+        }
         stage = BuildStageState()
-        if let base { stage.environment = environments[base.lowercased()] ?? [:] }
+        // A stage named through a global ARG (`FROM ${BASE}`) is the one its default names.
+        guard let base = base.map({ BuildPlan.expand($0) { globalArgumentValues[$0] } }),
+            let parent = finishedStages[base.lowercased()]
+        else { return }
+        stage.environment = parent.environment.mapValues { entry in
+            var entry = entry
+            entry.inheritedFrom = entry.inheritedFrom ?? base
+            return entry
+        }
+        stage.stagefileSettings = parent.settings
     }
 
-    /// Notes the names an `ENV` sets in this build stage.
-    mutating func noteEnvironment(_ instruction: Instruction, place: String, byTemplate: Bool) {
+    /// Notes the names an `ENV` sets in this build stage, each value with the variables `known`
+    /// gives in place (a template's `ENV NODE_ENV=${NODE_ENV}` holds its parameter's value).
+    mutating func noteEnvironment(
+        _ instruction: Instruction, place: String, byTemplate: Bool, known: [String: String] = [:]
+    ) {
         for pair in instruction.asKeyValue?.pairs ?? [] {
-            stage.environment[pair.key.text] = (place, byTemplate, Self.unquoted(pair.value.text, escape: escape))
+            let value = BuildPlan.expand(Self.unquoted(pair.value.text, escape: escape)) { known[$0] ?? "${\($0)}" }
+            stage.environment[pair.key.text] = EnvironmentEntry(place: place, byTemplate: byTemplate, value: value)
         }
     }
 
@@ -524,8 +565,9 @@ private struct CompositionSession {
         _ name: String, what: String, value: String, file: String, at location: SourceLocation
     ) throws(CompositionError) {
         guard let set = stage.environment[name], set.value != value else { return }
+        let passedOn = set.inheritedFrom.map { ", which build stage \($0) passes on" } ?? " in this build stage"
         throw CompositionError(
-            "\(what) comes after ENV \(name) (\(set.place)) in this build stage, so the builders disagree on "
+            "\(what) comes after ENV \(name) (\(set.place))\(passedOn), so the builders disagree on "
                 + "\(name) from here on: BuildKit reads the ARG's value (\(value)), buildah and podman keep the ENV's "
                 + "(\(set.value)), as the Dockerfile reference says an ENV always overrides an ARG of the same name; "
                 + "rename the \(what.hasPrefix("parameter") ? "parameter" : "ARG"), or drop the ENV", file: file, at: location)
@@ -539,18 +581,25 @@ private struct CompositionSession {
     )
         throws(CompositionError)
     {
+        // What each ARG of the template gives: the Stagefile's value, its default, or for a
+        // required parameter left unbound the Stagefile's global ARG.
+        var known: [String: String] = [:]
+        for parameter in template.parameters {
+            known[parameter.name] =
+                values[parameter.name]?.value ?? parameter.defaultValue ?? globalArgumentValues[parameter.name]
+        }
         var seenFrom = template.kind == .layer
         for instruction in template.syntax.instructions {
             if instruction.knownKeyword == .from { seenFrom = true }
             // The ARGs a base template's FROM reads go into the FROM, before any ENV.
             guard seenFrom else { continue }
             if instruction.knownKeyword == .env {
-                noteEnvironment(instruction, place: "\(file):\(instruction.startLine)", byTemplate: true)
+                noteEnvironment(instruction, place: "\(file):\(instruction.startLine)", byTemplate: true, known: known)
                 continue
             }
             for declaration in instruction.asArg?.declarations ?? [] {
                 let name = declaration.name.text
-                guard let value = values[name]?.value ?? declaration.defaultValue.map({ Self.unquoted($0.text, escape: escape) })
+                guard let value = known[name] ?? declaration.defaultValue.map({ Self.unquoted($0.text, escape: escape) })
                 else { continue }
                 let what =
                     template.parameters.contains { $0.name == name }
@@ -566,7 +615,13 @@ private struct CompositionSession {
     /// labelled with where they come from unless they start with a comment of their own.
     mutating func flushStagefileLines() {
         defer { pending = [] }
-        let body = Self.trimmedBlock(pending.flatMap { ComposedLine.lines(of: $0, in: stagefile.displayPath) })
+        // An instruction left open at the end of the file holds the blank lines after it (BuildKit
+        // counts them as its lines): they stay.
+        let openAtEnd = pending.contains {
+            if case .instruction(let instruction) = $0.kind { instruction.continuesPastEndOfFile } else { false }
+        }
+        let body = Self.trimmedBlock(
+            pending.flatMap { ComposedLine.lines(of: $0, in: stagefile.displayPath) }, keepingTrailing: openAtEnd)
         guard let first = body.first else { return }
         let firstInstruction = pending.first { if case .instruction = $0.kind { true } else { false } }
         let line = firstInstruction?.startLine ?? pending[0].startLine
@@ -606,13 +661,14 @@ private struct CompositionSession {
         return result
     }
 
-    /// Lines with the leading and trailing blank ones removed.
-    static func trimmedBlock(_ lines: [ComposedLine]) -> [ComposedLine] {
+    /// Lines with the leading and trailing blank ones removed (the trailing ones kept when
+    /// `keepingTrailing`).
+    static func trimmedBlock(_ lines: [ComposedLine], keepingTrailing: Bool = false) -> [ComposedLine] {
         let isBlank = { (line: ComposedLine) in line.text.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" } }
         guard let first = lines.firstIndex(where: { !isBlank($0) }), let last = lines.lastIndex(where: { !isBlank($0) }) else {
             return []
         }
-        return Array(lines[first...last])
+        return Array(lines[first...(keepingTrailing ? lines.count - 1 : last)])
     }
 
     mutating func load(_ reference: Stagefile.Reference) throws(CompositionError) -> StageTemplate {
@@ -776,7 +832,9 @@ private struct CompositionSession {
                     seenFrom = true
                     // The flags as written, quotes kept; the template's FROM names its image alone.
                     let scalars = instruction.logicalLine.scalars
-                    var written = instruction.flagRanges.map { String(String.UnicodeScalarView(scalars[$0])) }
+                    var written = try instruction.flagRanges.map { (range) throws(CompositionError) in
+                        try fromFlag(String(String.UnicodeScalarView(scalars[range])), of: template, values: fromParameters)
+                    }
                     if let platform {
                         written.removeAll { $0.lowercased().hasPrefix("--platform=") }
                         written.insert(platform, at: 0)
@@ -875,6 +933,31 @@ private struct CompositionSession {
         return image
     }
 
+    /// A base template's FROM flag (`--platform=${PLAT}`) with the values of the parameters it
+    /// reads in place, as in its image (their ARG lines are not written, so nothing else would
+    /// give them); other references (`$BUILDPLATFORM`) stay as written.
+    func fromFlag(
+        _ written: String, of template: StageTemplate, values: [String: BoundValue]
+    ) throws(CompositionError)
+        -> String
+    {
+        let read = LintDocument.references(in: written).compactMap { values[$0] }
+        guard !read.isEmpty else { return written }
+        if let bad = read.first(where: { value in
+            !value.value.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-/,".unicodeScalars.contains($0))
+            }
+        }) {
+            throw CompositionError(
+                "value of \(bad.name) goes into stage template '\(template.name)''s FROM flag \(written), which takes "
+                    + "letters, digits and . _ - / , only", file: stagefile.displayPath, at: bad.location)
+        }
+        var lexer = ShellWordLexer(
+            escape: template.syntax.directives.escapeCharacter.scalar, keepsQuotes: true, keepsEscapes: true)
+        lexer.values = values.mapValues(\.value)
+        return (try? lexer.word(written)) ?? written
+    }
+
     /// A template's parameter `ARG` as composed: `nil` (keep it as written) when no name on it
     /// is bound, otherwise the line with each bound name's value in place of its default.
     func argumentLine(_ instruction: Instruction, values: [String: BoundValue]) throws(CompositionError) -> String? {
@@ -956,14 +1039,21 @@ private struct CompositionSession {
                     isFromLockfile: fromLockfile.contains(parameter.name))
             } else if let defaultWord = parameter.defaultWord {
                 word = defaultWord
-            } else if globalArguments.contains(parameter.name) && !parameter.isInFrom {
+            } else if globalArgumentValues[parameter.name] != nil && !parameter.isInFrom {
                 // The template's `ARG NAME` reads the Stagefile's global ARG of that name, as a
                 // build stage's ARG without a default reads a global one (Dockerfile reference,
                 // "Understand how ARG and FROM interact").
                 continue
             } else {
-                let via =
+                var via =
                     requiredBy.map { " (it is required by '\($0)'; USE \(template.name) \(parameter.name)=… before it)" } ?? ""
+                if parameter.isInFrom && globalArguments.contains(parameter.name) {
+                    via +=
+                        "; a global ARG does not reach a base template's FROM: bind it with FROM stage:\(template.name) "
+                        + "\(parameter.name)=…"
+                } else if globalArguments.contains(parameter.name) {
+                    via += "; the Stagefile's global ARG \(parameter.name) has no value to give it"
+                }
                 throw CompositionError(
                     "stage template '\(template.name)' needs a value for its parameter \(parameter.name)\(via)",
                     file: stagefile.displayPath, at: reference.location)

@@ -123,12 +123,37 @@ public struct Stagefile: Sendable {
         if let message = unknownInstructionMessage(for: instruction) {
             throw CompositionError(message, file: file, at: instruction.location)
         }
-        if let fault = unreadableFromWords(of: instruction).first {
+        if let fault = (flagsWithoutValue(of: instruction) + unreadableFromWords(of: instruction)).first {
             throw CompositionError(fault.message, file: file, at: fault.location)
         }
         if let trigger = instruction.onbuildTrigger, [.use, .from, .onbuild].contains(trigger.knownKeyword) {
             throw CompositionError(
                 "ONBUILD cannot trigger \(trigger.keyword); USE the template directly", file: file, at: instruction.location)
+        }
+    }
+
+    /// The builder flags written without their value (`FROM --platform $BUILDPLATFORM …`,
+    /// `COPY --from build …`): BuildKit stops at them ("missing a value on flag", its
+    /// `instructions/bflag.go`); `--link`, `--parents` and `--keep-git-dir` stand alone.
+    /// compose and lint (SB042) say the same.
+    ///
+    /// - Parameter instruction: A parsed instruction.
+    /// - Returns: Each such flag's message and place.
+    static func flagsWithoutValue(of instruction: Instruction) -> [(message: String, location: SourceLocation)] {
+        // The flags of the Dockerfile reference that take a value (an unknown flag is another fault).
+        let takingValues: Set<String> = [
+            "platform", "from", "mount", "network", "security", "chown", "chmod", "checksum", "exclude", "interval",
+            "timeout", "start-period", "start-interval", "retries",
+        ]
+        return instruction.flags.enumerated().compactMap { index, flag in
+            let name = flag.drop { $0 == "-" }
+            guard !name.contains("="), takingValues.contains(name.lowercased()) else { return nil }
+            let offset = instruction.flagRanges.indices.contains(index) ? instruction.flagRanges[index].lowerBound : 0
+            return (
+                "\(instruction.kind) \(flag) has no value: write it \(flag)=VALUE, as BuildKit reads flags (\"missing a "
+                    + "value on flag\"); \(instruction.kind) would otherwise not build",
+                instruction.lineMap.location(ofOffset: offset)
+            )
         }
     }
 
@@ -159,19 +184,26 @@ public struct Stagefile: Sendable {
                     instruction.location(of: word)
                 ))
         }
-        if instruction.asCopy != nil, let index = instruction.flags.firstIndex(where: { $0.hasPrefix("--from=") }),
-            instruction.flagRanges.indices.contains(index)
-        {
-            let written = String(String.UnicodeScalarView(instruction.logicalLine.scalars[instruction.flagRanges[index]]))
-            if written.contains(where: { $0 == "\"" || $0 == "'" }) {
-                faults.append(
-                    (
-                        "\(instruction.kind) \(written) is quoted: write the stage or image name without quotes, "
-                            + "as every other place that reads it does (compose --locked cannot put a pinned reference "
-                            + "in place of a quoted one)",
-                        instruction.lineMap.location(ofOffset: instruction.flagRanges[index].lowerBound)
-                    ))
+        // The flags as written, quotes kept: a quoted `--from=` or mount `from=`.
+        let scalars = instruction.logicalLine.scalars
+        for (index, flag) in instruction.flags.enumerated() where instruction.flagRanges.indices.contains(index) {
+            let written = String(String.UnicodeScalarView(scalars[instruction.flagRanges[index]]))
+            let quotedFrom: Bool
+            if instruction.asCopy != nil && flag.hasPrefix("--from=") {
+                quotedFrom = written.contains { $0 == "\"" || $0 == "'" }
+            } else if instruction.knownKeyword == .run && flag.hasPrefix("--mount=") {
+                quotedFrom = written.lowercased().contains("from=\"") || written.lowercased().contains("from='")
+            } else {
+                quotedFrom = false
             }
+            guard quotedFrom else { continue }
+            faults.append(
+                (
+                    "\(instruction.kind) \(written) is quoted: write the stage or image name without quotes, "
+                        + "as every other place that reads it does (compose --locked cannot put a pinned reference "
+                        + "in place of a quoted one)",
+                    instruction.lineMap.location(ofOffset: instruction.flagRanges[index].lowerBound)
+                ))
         }
         return faults
     }

@@ -69,6 +69,11 @@ def _cmds(golden: dict) -> list[str]:
     return [(e["cmd"] or "").lower() for e in golden["instructions"]]
 
 
+# The Dockerfile reference's flags that take a value (BuildKit's builder refuses them bare).
+VALUE_FLAGS = {"platform", "from", "mount", "network", "security", "chown", "chmod", "checksum", "exclude", "interval",
+               "timeout", "start-period", "start-interval", "retries"}
+
+
 def _from_flag_holds(golden: dict, text: str) -> bool:
     """True when a COPY/ADD --from or a RUN mount's from= holds the text, as BuildKit read it."""
     for e in golden["instructions"]:
@@ -112,8 +117,11 @@ REFUSALS: list[tuple[str, str, Callable[[dict, Path], bool]]] = [
     (r"(COPY|ADD|RUN) (--from|--mount from)=.* names its stage through a variable",
      "a --from or mount from= naming its stage through a variable (compose and lint SB041)",
      lambda g, p: _from_flag_holds(g, "$")),
-    (r"(COPY|ADD) --from=.* is quoted", "a quoted COPY --from (compose and lint SB041)",
-     lambda g, p: re.search(r"--from=[^\s]*[\"']", p.read_text("utf-8")) is not None),
+    (r"\S+ --\S+ has no value", "a builder flag without =VALUE (compose and lint SB042; BuildKit's builder refuses it)",
+     lambda g, p: any("=" not in f and f.lstrip("-").lower() in VALUE_FLAGS
+                      for e in g["instructions"] for f in e.get("flags") or [])),
+    (r"(COPY|ADD|RUN) --\S+ is quoted", "a quoted COPY --from or mount from= (compose and lint SB041)",
+     lambda g, p: re.search(r"(--from=|from=)[^\s]*[\"']", p.read_text("utf-8")) is not None),
     (r"USE needs a template name|USE takes no flags|FROM stage: takes no flags|expected KEY=VALUE|"
      r"no stage template|stage template '", "a template reference (USE or FROM stage:)",
      lambda g, p: any(c == "use" for c in _cmds(g))

@@ -498,6 +498,34 @@ import Testing
         #expect(error.message.hasSuffix("rename the ARG, or drop the ENV"))
     }
 
+    /// A required parameter left to the Stagefile's global ARG reads its value after the ENV too.
+    @Test func refusesARequiredParameterReadingTheGlobalArgAfterAnEnv() throws {
+        let project = MemoryProject(templates: Self.templates.merging(["req": "# summary: r\nARG PORT\nRUN echo $PORT\n"]) { $1 })
+        let error = try #require(project.error(composing: "ARG PORT=1\nFROM debian:12\nENV PORT=8080\nUSE req\n"))
+        #expect(error.message.contains("BuildKit reads the ARG's value (1), buildah and podman keep the ENV's (8080)"))
+    }
+
+    /// A parent named through a global ARG (`FROM ${BASE}`) passes its ENV on, and the message says so.
+    @Test func aParentNamedThroughAGlobalArgPassesItsEnvOn() throws {
+        let project = MemoryProject(templates: Self.templates)
+        let error = try #require(
+            project.error(composing: "ARG BASE=a\nFROM debian:12 AS a\nENV DIR=/from-a\nFROM ${BASE} AS b\nUSE dir DIR=/b\n"))
+        #expect(error.message.contains("comes after ENV DIR (Stagefile:3), which build stage a passes on"))
+    }
+
+    /// A template placed again in a stage built from one that has it: its ENV holds its own
+    /// parameter's value, which the ARG gives again, so nothing splits.
+    @Test func aTemplatePlacedAgainAfterItsParentStageIsNoSplit() throws {
+        let project = MemoryProject(templates: [
+            "runtime": "# summary: r\n# param NODE_ENV: mode\nARG NODE_ENV=production\nENV NODE_ENV=${NODE_ENV}\n"
+        ])
+        _ = try project.compose("FROM debian:12 AS base\nUSE runtime\nFROM base AS app\nUSE runtime\n")
+        let error = try #require(
+            project.error(composing: "FROM debian:12 AS base\nUSE runtime\nFROM base AS app\nUSE runtime NODE_ENV=staging\n"))
+        #expect(
+            error.message.contains("BuildKit reads the ARG's value (staging), buildah and podman keep the ENV's (production)"))
+    }
+
     @Test(arguments: [
         // Other names; the same value; an ENV of another build stage; an ARG without a value;
         // the Stagefile's own ENV and ARG (a plain Dockerfile's business, passed through).
@@ -533,6 +561,34 @@ import Testing
         #expect(error.message.hasPrefix("FROM stage: takes one flag, --platform=PLATFORM"))
     }
 
+    /// A parameter the base template's FROM flag reads (`--platform=${PLAT}`) has its value
+    /// written into the flag, as into the image: its ARG line is not written.
+    @Test func aParameterInTheFromFlagIsWrittenIntoIt() throws {
+        let project = MemoryProject(templates: [
+            "plat": "# summary: p\n# param PLAT: platform\nARG PLAT=linux/amd64\nFROM --platform=${PLAT} golang:1.23\n"
+        ])
+        let output = try project.compose("FROM stage:plat AS a PLAT=linux/arm64\nFROM stage:plat AS b\n")
+        #expect(output.contains("\nFROM --platform=linux/arm64 golang:1.23 AS a\n"))
+        #expect(output.contains("\nFROM --platform=linux/amd64 golang:1.23 AS b\n"))
+        let error = try #require(project.error(composing: "FROM stage:plat PLAT=\"a b\"\n"))
+        #expect(error.message.contains("goes into stage template 'plat''s FROM flag"))
+    }
+
+    @Test(arguments: [
+        "FROM --platform $BUILDPLATFORM golang:1.23\n", "FROM debian:12 AS b\nFROM debian:12\nCOPY --from b /a /a\n",
+    ])
+    func refusesAFlagWithoutItsValue(stagefile: String) throws {
+        let error = try #require(MemoryProject(templates: Self.templates).error(composing: stagefile))
+        #expect(error.message.contains("has no value: write it"))
+    }
+
+    @Test func aQuotedMountSourceIsRefusedAsAQuotedCopyIs() throws {
+        let error = try #require(
+            MemoryProject(templates: Self.templates).error(
+                composing: "FROM debian:12\nRUN --mount=type=bind,from=\"registry.example/t:1\",target=/t ls /t\n"))
+        #expect(error.message.contains("is quoted"))
+    }
+
     @Test func aRequiredParameterReadsTheStagefilesGlobalArg() throws {
         let project = MemoryProject(templates: Self.templates)
         let composition = try project.composer.composition(
@@ -544,9 +600,15 @@ import Testing
             of: try Stagefile(text: "ARG VERSION=1.2\nFROM debian:12\nUSE versioned VERSION=2.0\n", displayPath: "Stagefile"))
         #expect(bound.text.contains("\nARG VERSION=2.0\n"))
         #expect(bound.warnings.map(\.message).contains { $0.contains("shadows the Stagefile's ARG VERSION") })
-        // Without the global ARG it is still required.
+        // Without the global ARG, or with one that has no value, it is still required.
         let error = try #require(project.error(composing: "FROM debian:12\nUSE versioned\n"))
         #expect(error.message.contains("needs a value for its parameter VERSION"))
+        let valueless = try #require(project.error(composing: "ARG VERSION\nFROM debian:12\nUSE versioned\n"))
+        #expect(valueless.message.contains("the Stagefile's global ARG VERSION has no value to give it"))
+        // An ARG of the stage without a value beside the global one shadows nothing.
+        let inStage = try project.composer.composition(
+            of: try Stagefile(text: "ARG VERSION=1\nFROM debian:12\nARG VERSION\nUSE versioned\n", displayPath: "Stagefile"))
+        #expect(inStage.warnings.isEmpty, "\(inStage.warnings)")
     }
 }
 
@@ -557,6 +619,7 @@ import Testing
         "apt": "# summary: apt\nRUN apt-get update && apt-get install -y curl\n",
         "own-user": "# summary: own user\nUSER root\nRUN apt-get update\n",
         "labels": "# summary: labels only\nLABEL a=b\n",
+        "exec": "# summary: exec form\nRUN [\"/bin/true\"]\n",
     ]
 
     @Test(arguments: [
@@ -575,9 +638,19 @@ import Testing
         #expect(warning.message.hasPrefix(start) && warning.message.contains(effect), "\(warning.message)")
     }
 
+    @Test func aSettingOfTheStageBuiltFromReachesTheTemplate() throws {
+        let project = MemoryProject(templates: Self.templates)
+        let composition = try project.composer.composition(
+            of: try Stagefile(text: "FROM debian:12 AS a\nUSER app\nFROM a AS b\nUSE apt\n", displayPath: "Stagefile"))
+        #expect(composition.warnings.first?.message.hasPrefix("USER app comes before stage template 'apt'") == true)
+    }
+
     @Test(arguments: [
-        // Root, an absolute folder, a template without commands, one that sets its own user
-        // first, and the setting after the template.
+        // Root, an absolute folder (quoted too), the default shell, a template without commands
+        // or with exec-form ones only (for SHELL), one that sets its own user first, and the
+        // setting after the template.
+        "FROM debian:12\nWORKDIR \"/app\"\nUSE apt\n", "FROM debian:12\nSHELL [\"/bin/sh\", \"-c\"]\nUSE apt\n",
+        "FROM debian:12\nSHELL [\"/bin/bash\", \"-c\"]\nUSE exec\n",
         "FROM debian:12\nUSER root\nUSE apt\n", "FROM debian:12\nWORKDIR /srv\nUSE apt\n",
         "FROM debian:12\nUSER nobody\nUSE labels\n", "FROM debian:12\nUSER nobody\nUSE own-user\n",
         "FROM debian:12\nUSE apt\nUSER nobody\n", "FROM debian:12\nUSER nobody\nUSER 0\nUSE apt\n",

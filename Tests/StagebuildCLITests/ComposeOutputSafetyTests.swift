@@ -109,6 +109,7 @@ import Testing
         try scratch.write(crlfText + "LABEL extra=1\r\n", to: "Dockerfile")
         let crlf = scratch.run(["compose", "--check"])
         #expect(crlf.status == .checkFailed)
+        #expect(crlf.stderr.contains("is stale (it also has CRLF line ends, where compose writes LF)"), "\(crlf.stderr)")
         // Count on Unicode scalars: to Swift a CRLF is one Character, not a "\n".
         let lines = crlf.stdout.unicodeScalars.split(separator: "\n").map { String($0) }
         let removed = lines.filter { $0.hasPrefix("-") && !$0.hasPrefix("---") }

@@ -45,6 +45,7 @@ public struct Linter: Sendable {
         SB039InsecureRunOption(),
         SB040ToolInstallWithoutVersion(),
         SB041UnreadableFromWord(),
+        SB042FlagWithoutValue(),
     ]
 
     /// Every rule a finding can name, in id order: the rules that check a document, then the

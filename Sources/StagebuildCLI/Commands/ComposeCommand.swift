@@ -151,7 +151,8 @@ enum ComposeCommand: Subcommand {
             }
             context.standardOutput.write(
                 UnifiedDiff.diff(old: current, new: composed, oldName: "a/\(outputDisplay)", newName: "b/\(outputDisplay)"))
-            context.reportError("\(outputDisplay) is stale; regenerate it with: \(rerun)")
+            let lineEnds = current.contains("\r\n") ? " (it also has CRLF line ends, where compose writes LF)" : ""
+            context.reportError("\(outputDisplay) is stale\(lineEnds); regenerate it with: \(rerun)")
             return .checkFailed
         }
         do {

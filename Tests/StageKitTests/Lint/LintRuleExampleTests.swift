@@ -82,7 +82,7 @@ struct LintRuleExample: Sendable, CustomTestStringConvertible {
             "SB030": "invalid-onbuild-trigger", "SB031": "misplaced-parser-directive", "SB032": "maintainer-deprecated",
             "SB033": "untrusted-registry", "SB036": "variable-in-exec-form", "SB037": "build-argument-read-at-run-time",
             "SB038": "pipefail-under-dash", "SB039": "insecure-run-option", "SB040": "tool-install-without-version",
-            "SB041": "variable-in-from-flag",
+            "SB041": "variable-in-from-flag", "SB042": "flag-without-value",
         ]
         for (id, name) in expected {
             #expect(Linter().rule(withID: id)?.name == name)

@@ -174,7 +174,7 @@ import Testing
         #expect(run["columnKind"] as? String == "unicodeCodePoints")
         let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
         let rules = try #require(driver["rules"] as? [[String: Any]])
-        #expect(rules.count == 41)  // SB001 to SB041
+        #expect(rules.count == 42)  // SB001 to SB042
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.count == 2)
         for result in results {
