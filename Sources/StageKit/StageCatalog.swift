@@ -174,6 +174,16 @@ public struct StageCatalog: Sendable {
         throw .notFound(name: name, suggestions: NameSuggestions.closest(to: name, in: names), folders: searchedFolders)
     }
 
+    /// What a message says was searched: the folders, or that none was found (an empty
+    /// `Stages/` is passed over by the upward search, so it says so).
+    ///
+    /// - Parameter folders: ``searchedFolders``.
+    public static func searchedText(_ folders: [String]) -> String {
+        folders.isEmpty
+            ? "no catalog folder with templates was found: give one with --stages DIR (an empty Stages/ folder is passed over)"
+            : "searched " + folders.joined(separator: ", ")
+    }
+
     /// The folders of the search path that exist, as shown to the user, in search order: what a
     /// message says was searched when no template was found.
     public var searchedFolders: [String] {
@@ -200,7 +210,7 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidName(let name):
             return "invalid template name '\(name)': use letters, digits, '.', '_' and '-' (a name cannot contain a path)"
         case .notFound(let name, let suggestions, let folders):
-            let searched = folders.isEmpty ? "no catalog folder exists" : "searched " + folders.joined(separator: ", ")
+            let searched = StageCatalog.searchedText(folders)
             let hint = suggestions.isEmpty ? "" : "; did you mean " + suggestions.map { "'\($0)'" }.joined(separator: ", ") + "?"
             return "unknown stage template '\(name)' (\(searched))\(hint)"
         case .outsideCatalog(let name, let path):

@@ -11,8 +11,7 @@ enum TemplateReport {
     ///   - searched: The catalog folders that exist, as shown.
     static func list(_ templates: [StageTemplate], searched: [String]) -> String {
         guard !templates.isEmpty else {
-            let folders = searched.isEmpty ? "no catalog folder exists" : "searched " + searched.joined(separator: ", ")
-            return "no stage templates found on the catalog search path (\(folders))\n"
+            return "no stage templates found on the catalog search path (\(StageCatalog.searchedText(searched)))\n"
         }
         let width = max(4, templates.map(\.name.count).max() ?? 0)
         var text = "NAME".padding(toLength: width + 2, withPad: " ", startingAt: 0) + "KIND   SUMMARY\n"
