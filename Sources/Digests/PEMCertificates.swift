@@ -1,4 +1,5 @@
 import CCrypto
+import Foundation
 
 /// The certificates of a PEM file, read by OpenSSL's libcrypto (`PEM_read_bio_X509`) as
 /// libcurl reads `--cacert` (CURLOPT_CAINFO): a file OpenSSL cannot read fails every TLS call,
@@ -22,5 +23,17 @@ public enum PEMCertificates {
         }
         guard count >= 0 else { throw Unreadable(number: failing + 1) }
         return count
+    }
+
+    /// The SHA-256 fingerprint of a PEM certificate: the digest of its DER bytes, in lower-case
+    /// hex, as `openssl x509 -fingerprint -sha256` (without colons) and Go's
+    /// `sha256.Sum256(cert.Raw)` give it.
+    ///
+    /// - Parameter pem: One certificate in PEM.
+    /// - Returns: 64 hex digits; `nil` when its base64 does not decode.
+    public static func fingerprintSHA256(of pem: String) -> String? {
+        let body = pem.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") }.joined()
+        guard !body.isEmpty, let der = Data(base64Encoded: body) else { return nil }
+        return SHA256Digest(of: der).hex
     }
 }

@@ -62,8 +62,26 @@ public enum ProbeMetrics {
         gauge(
             "probe_http_version", "Returns the version of HTTP of the probe response",
             result.httpVersion.flatMap(Double.init) ?? 0)
-        if let expiry = result.tls?.earliestExpiry {
+        if let tls = result.tls, let expiry = tls.earliestExpiry {
             gauge("probe_ssl_earliest_cert_expiry", "Returns last SSL chain expiry in unixtime", Double(expiry))
+            // blackbox: the verified chain's earliest expiry; Go's zero time when none was
+            // verified (insecure_skip_verify), as certificate dashboards read it.
+            gauge(
+                "probe_ssl_last_chain_expiry_timestamp_seconds", "Returns last SSL chain expiry in timestamp",
+                tls.chainVerified == true ? Double(expiry) : -62_135_596_800)
+            let dnsNames = tls.subjectAlternativeNames.filter { $0.hasPrefix("DNS:") }.map { String($0.dropFirst(4)) }
+            families.append(
+                MetricFamily(
+                    "probe_ssl_last_chain_info", help: "Contains SSL leaf certificate information",
+                    samples: [
+                        .init(
+                            labels: [
+                                ("fingerprint_sha256", tls.leafFingerprintSHA256 ?? ""),
+                                ("issuer", Self.goDistinguishedName(tls.issuer ?? "")),
+                                ("subject", Self.goDistinguishedName(tls.subject ?? "")),
+                                ("subjectalternative", dnsNames.joined(separator: ",")),
+                            ], value: 1)
+                    ]))
         }
         if let version = result.tls?.version {
             families.append(
@@ -127,6 +145,37 @@ public enum ProbeMetrics {
             ("processing", span(tls, timings.firstByte)),
             ("transfer", timings.firstByte == nil ? 0 : span(firstByte, timings.total)),
         ]
+    }
+
+    /// A distinguished name as OpenSSL's one-line form prints it (`C = US, O = Example, CN = x`,
+    /// in the certificate's order) written as Go's `pkix.Name.String()` does for blackbox's
+    /// labels: the last attribute first, `TYPE=value` joined by `,` (RFC 4514), Go's type names.
+    static func goDistinguishedName(_ openSSL: String) -> String {
+        var parts: [String] = []
+        var current = ""
+        var escaped = false
+        for character in openSSL {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                current.append(character)
+                escaped = true
+            } else if character == ",", !current.isEmpty {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { parts.append(current) }
+        let goNames = ["serialNumber": "SERIALNUMBER", "street": "STREET", "postalCode": "POSTALCODE"]
+        return parts.reversed().map { part in
+            let trimmed = part.drop { $0 == " " }
+            guard let equals = trimmed.range(of: " = ") ?? trimmed.range(of: "=") else { return String(trimmed) }
+            let type = String(trimmed[..<equals.lowerBound])
+            return (goNames[type] ?? type) + "=" + trimmed[equals.upperBound...]
+        }.joined(separator: ",")
     }
 
     /// OpenSSL's `"TLSv1.3"` in blackbox's words, `"TLS 1.3"`.

@@ -18,6 +18,17 @@ import Testing
         #expect(MetricFamily.value(-.infinity) == "-Inf" && MetricFamily.value(1_798_727_823) == "1798727823")
     }
 
+    /// blackbox's `probe_ssl_last_chain_info` labels name the leaf as Go prints names: the last
+    /// attribute first, `TYPE=value`, commas between.
+    @Test(arguments: [
+        ("CN = localhost", "CN=localhost"),
+        ("C = US, O = Example\\, Inc, CN = api.example.com", "CN=api.example.com,O=Example\\, Inc,C=US"),
+        ("C = DE, serialNumber = 42, CN = x", "CN=x,SERIALNUMBER=42,C=DE"), ("", ""),
+    ])
+    func distinguishedNamesAreWrittenAsGoWritesThem(openSSL: String, go: String) {
+        #expect(ProbeMetrics.goDistinguishedName(openSSL) == go)
+    }
+
     @Test func curlsCumulativeTimesBecomeBlackboxsPhases() {
         let phases = ProbeMetrics.phases(ProbeTimings(dns: 1, connect: 3, tls: 10, firstByte: 14, total: 15))
         #expect(phases.map(\.phase) == ["resolve", "connect", "tls", "processing", "transfer"])

@@ -548,6 +548,12 @@ struct ExporterE2ETests {
                     ours[name] == theirs[name],
                     "\(module) \(target): \(name) is \(ours[name] ?? "") here, \(theirs[name] ?? "") in blackbox")
             }
+            // The certificate dashboards' series: the same leaf, the same labels, the same expiry.
+            for (name, value) in theirs where name.hasPrefix("probe_ssl_last_chain") {
+                #expect(
+                    ours[name].flatMap(Double.init) == Double(value),
+                    "\(module) \(target): \(name) is \(ours[name] ?? "absent") here, \(value) in blackbox")
+            }
             #expect(ours["probe_success"] != nil && theirs["probe_success"] != nil)
             if theirs["probe_http_status_code"] == "0" {
                 #expect(ours["probe_http_version"] == "0" && ours["probe_http_content_length"] == "0", "\(module) \(target)")

@@ -158,6 +158,7 @@ public struct CurlProbeEngine: ProbeEngine {
             }
             if var tls = result.tls {
                 tls.earliestExpiry = chain.compactMap { $0.pem.flatMap(LeafCertificateFacts.init(pem:))?.notAfter }.min()
+                tls.leafFingerprintSHA256 = chain.first?.pem.flatMap(PEMCertificates.fingerprintSHA256(of:))
                 result.tls = tls
             }
             if let leaf = chain.first?.pem.flatMap(LeafCertificateFacts.init(pem:)) {

@@ -37,6 +37,9 @@ public struct TLSFacts: Sendable, Equatable {
     /// The earliest end of validity in the chain shown, seconds since 1970 (blackbox's
     /// `probe_ssl_earliest_cert_expiry`); `nil` when no certificate could be read.
     public var earliestExpiry: Int?
+    /// The leaf's SHA-256 fingerprint in hex (blackbox's `probe_ssl_last_chain_info`
+    /// `fingerprint_sha256`); `nil` when it could not be read.
+    public var leafFingerprintSHA256: String?
 
     /// Facts.
     ///
