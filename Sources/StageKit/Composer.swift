@@ -68,6 +68,7 @@ public struct Composer: Sendable {
         var composition = Composition(
             text: text, templates: session.templates.values.sorted { $0.name < $1.name }, images: session.imageMentions())
         composition.lineOrigins = session.lineOrigins()
+        composition.rewrittenColumns = session.rewrittenColumns()
         composition.warnings = session.warnings
         (composition.packageStages, composition.variablePackagePins) = try session.packageStages()
         composition.parameterBindings = session.parameterBindings
@@ -81,7 +82,7 @@ struct ComposedLine {
     var text: String
     var origin: Composition.LineOrigin?
     /// For a base template's `FROM` as compose writes it: the image and its 1-based column.
-    var fromImage: (written: String, column: Int)?
+    var fromImage: (written: String, column: Int, sourceColumn: Int)?
 
     /// The lines of an element's text, line ends made LF (heredoc bodies keep theirs), each
     /// with its line in `file`.
@@ -388,6 +389,21 @@ private struct CompositionSession {
             stages.append(stage)
         }
         return (stages, variable)
+    }
+
+    /// The composed and the template's column of the image on each rewritten `FROM` line, by
+    /// 0-based composed line index.
+    func rewrittenColumns() -> [Int: (composed: Int, source: Int)] {
+        var columns: [Int: (composed: Int, source: Int)] = [:]
+        var index = headerLineCount
+        for (blockIndex, block) in blocks.enumerated() {
+            if blockIndex > 0 { index += 1 }
+            for line in block {
+                if let image = line.fromImage { columns[index] = (image.column, image.sourceColumn) }
+                index += 1
+            }
+        }
+        return columns
     }
 
     /// Where each line of the composed text comes from, in order (the header's lines and the
@@ -845,7 +861,10 @@ private struct CompositionSession {
                     let image = try fromImage(base.text, of: template, values: fromParameters, reference: reference)
                     if !stageRecords.isEmpty { stageRecords[stageRecords.count - 1].image = image }
                     let line = prefix + image + (alias.map { " \(asKeyword) \($0)" } ?? "")
-                    body.append(ComposedLine(text: line, origin: origin, fromImage: (image, prefix.unicodeScalars.count + 1)))
+                    body.append(
+                        ComposedLine(
+                            text: line, origin: origin,
+                            fromImage: (image, prefix.unicodeScalars.count + 1, instruction.location(of: base).column)))
                 } else if instruction.knownKeyword == .arg && !StageTemplate.declaresOnlyAutomaticArguments(instruction),
                     let line = try argumentLine(instruction, values: argumentValues)
                 {

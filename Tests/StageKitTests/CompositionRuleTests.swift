@@ -574,6 +574,20 @@ import Testing
         #expect(error.message.contains("goes into stage template 'plat''s FROM flag"))
     }
 
+    /// A rewritten FROM (another platform, a parameter's value) names its image at the
+    /// template's own column in messages, not the composed file's.
+    @Test func anImageOfARewrittenFromIsPlacedInTheTemplate() throws {
+        let project = MemoryProject(templates: [
+            "plat": "# summary: p\n# param PLAT: platform\nARG PLAT=linux/amd64\nFROM --platform=${PLAT} golang:1.23\n"
+        ])
+        let composition = try project.composer.composition(
+            of: try Stagefile(text: "FROM --platform=$BUILDPLATFORM stage:plat AS build\n", displayPath: "Stagefile"))
+        let mention = try #require(composition.images.first { $0.kind == .from })
+        let source = try #require(composition.source(of: mention))
+        #expect(source.file == "Stages/plat.Dockerfile")
+        #expect(source.location == SourceLocation(line: 4, column: 25))
+    }
+
     @Test(arguments: [
         "FROM --platform $BUILDPLATFORM golang:1.23\n", "FROM debian:12 AS b\nFROM debian:12\nCOPY --from b /a /a\n",
     ])

@@ -31,6 +31,28 @@ public struct Composition: Sendable {
     /// writes itself (header, provenance comments, blank lines between blocks).
     public internal(set) var lineOrigins: [LineOrigin?] = []
 
+    /// For each line compose rewrote (a base template's `FROM` with its alias, a `--platform`
+    /// or a parameter's value in place), by 0-based line index: the composed column where the
+    /// image starts and the column it starts at in the template. A column from the image on
+    /// moves by their difference; one before it is the same in both.
+    var rewrittenColumns: [Int: (composed: Int, source: Int)] = [:]
+
+    /// Where a position of ``text`` stands in the Stagefile or template its line comes from.
+    ///
+    /// - Parameters:
+    ///   - line: The 1-based composed line.
+    ///   - column: The 1-based composed column.
+    /// - Returns: The file as messages show it and the position there; `nil` for a line compose
+    ///   wrote itself.
+    public func source(line: Int, column: Int) -> (file: String, location: SourceLocation)? {
+        let index = line - 1
+        guard lineOrigins.indices.contains(index), let origin = lineOrigins[index] else { return nil }
+        guard let shift = rewrittenColumns[index], column >= shift.composed else {
+            return (origin.file, SourceLocation(line: origin.line, column: column))
+        }
+        return (origin.file, SourceLocation(line: origin.line, column: column - shift.composed + shift.source))
+    }
+
     /// What composition did that a reader of the parts would not expect, each at the line it is
     /// about: two templates in one build stage setting `USER`, `WORKDIR`, `ENTRYPOINT`, `CMD` or
     /// `SHELL`; a parameter shadowing a Stagefile `ARG`.
@@ -193,9 +215,7 @@ public struct Composition: Sendable {
     /// - Returns: The file as messages show it and the position there; `nil` for a line
     ///   compose wrote itself.
     public func source(of mention: ImageMention) -> (file: String, location: SourceLocation)? {
-        let index = mention.location.line - 1
-        guard lineOrigins.indices.contains(index), let origin = lineOrigins[index] else { return nil }
-        return (origin.file, SourceLocation(line: origin.line, column: mention.location.column))
+        source(line: mention.location.line, column: mention.location.column)
     }
 
     /// Appends the lockfile's digest to every image it holds, in place in ``text``: one

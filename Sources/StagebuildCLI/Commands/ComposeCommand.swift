@@ -83,16 +83,13 @@ enum ComposeCommand: Subcommand {
                 "\(display(lock.path)) is missing, so the images cannot be pinned; write it with: \(lock.fix)")
             return .checkFailed
         }
-        let composed: String
-        let lineOrigins: [Composition.LineOrigin?]
+        let composition: Composition
         do {
-            let composition = try composer.composition(of: input.stagefile, lockfile: lockfile)
+            composition = try composer.composition(of: input.stagefile, lockfile: lockfile)
             if let lockfile {
                 let status = lock.check(lockfile, of: composition, locked: locked, context: context)
                 if status != .success { return status }
             }
-            composed = composition.text
-            lineOrigins = composition.lineOrigins
             for warning in composition.warnings {
                 let diagnostic = Diagnostic(
                     file: warning.file, line: warning.location?.line, column: warning.location?.column, severity: "warning",
@@ -106,13 +103,14 @@ enum ComposeCommand: Subcommand {
         let rerun =
             (["stagebuild", "compose", stagefileArgument, "-o", outputArgument ?? outputPath.map(display) ?? "Dockerfile"]
             + arguments.all("--stages").flatMap { ["--stages", $0] }).map(ShellQuoting.quoted).joined(separator: " ")
+        let composed = composition.text
         let written = write(
             composed, to: outputPath, checking: checking, context: context, display: display, rerun: rerun)
         guard written == .success, arguments.has("--lint") else { return written }
         // The output named as the user gave it, as the Stagefile is.
         return lint(
             composed, as: outputArgument.flatMap { $0 == "-" ? nil : $0 } ?? outputPath.map(display) ?? "<stdout>",
-            lineOrigins: lineOrigins, json: format == "json", stagefile: stagefilePath,
+            composition: composition, json: format == "json", stagefile: stagefilePath,
             context: context)
     }
 
@@ -172,7 +170,7 @@ enum ComposeCommand: Subcommand {
     /// `stagebuild lint Stagefile` reads it. Exit 1 when a finding reaches its failure
     /// threshold (warning by default), as `stagebuild lint` would.
     private static func lint(
-        _ composed: String, as name: String, lineOrigins: [Composition.LineOrigin?], json: Bool, stagefile: String,
+        _ composed: String, as name: String, composition: Composition, json: Bool, stagefile: String,
         context: CommandContext
     ) -> ExitCode {
         var search = LintConfigurationSearch(context: context, explicitFile: nil)
@@ -191,10 +189,10 @@ enum ComposeCommand: Subcommand {
         }
         var records: [LintCommand.Record] = []
         for finding in findings {
-            let origin =
-                finding.line >= 1 && finding.line <= lineOrigins.count ? lineOrigins[finding.line - 1] : nil
+            let origin = composition.source(line: finding.line, column: finding.column)
             var record = LintCommand.Record(
-                file: origin?.file ?? name, line: origin?.line ?? finding.line, column: finding.column, finding: finding)
+                file: origin?.file ?? name, line: origin?.location.line ?? finding.line,
+                column: origin?.location.column ?? finding.column, finding: finding)
             if origin != nil {
                 record.composedFile = name
                 record.composedLine = finding.line
