@@ -1,3 +1,4 @@
+import Glibc
 import ProbeKit
 
 /// The metrics of one probe, as `GET /probe` answers them: blackbox_exporter's names and
@@ -50,11 +51,30 @@ public enum ProbeMetrics {
         gauge(
             "probe_http_content_length", "Length of http content response",
             result.httpStatus == nil ? 0 : Double(result.bodyByteCount ?? -1))
+        // libcurl hands over the body decoded (compression): its length is the uncompressed one.
+        // A redirect not followed leaves its body unread in blackbox: 0.
+        let declinedRedirect =
+            !followsRedirects && result.redirects.isEmpty && [301, 302, 303, 307, 308].contains(result.httpStatus ?? 0)
+        gauge(
+            "probe_http_uncompressed_body_length", "Length of uncompressed response body",
+            result.httpStatus == nil || declinedRedirect ? 0 : Double(result.bodyByteCount ?? 0))
+        gauge(
+            "probe_failed_due_to_regex", "Indicates if probe failed due to regex",
+            flag(result.outcome.failureReason?.isPatternMismatch == true))
+        // The address connected to (the proxy's through a proxy, where blackbox resolves the
+        // target's name itself): its family, and blackbox's FNV-1a hash of its bytes.
+        // Without a connection, a target written as an address is that address (blackbox's
+        // resolution of it cannot fail).
+        let connected = result.remoteAddress.flatMap(Self.ipAddressBytes)
+        if let address = connected ?? Self.ipAddressBytes(Self.host(of: result.target)) {
+            gauge("probe_ip_protocol", "Specifies whether probe ip protocol is IP4 or IP6", address.count == 4 ? 4 : 6)
+            gauge(
+                "probe_ip_addr_hash", "Specifies the hash of IP address. It's useful to detect if the IP address changes.",
+                Double(Self.fnv1a32(address)))
+        }
         // A redirect the module does not follow still counts, as blackbox counts it: Go's client
         // asks CheckRedirect (which counts) before it declines (a 3xx of Go's redirect codes).
-        let declined =
-            !followsRedirects && result.redirects.isEmpty && [301, 302, 303, 307, 308].contains(result.httpStatus ?? 0)
-        gauge("probe_http_redirects", "The number of redirects", Double(declined ? 1 : result.redirects.count))
+        gauge("probe_http_redirects", "The number of redirects", Double(declinedRedirect ? 1 : result.redirects.count))
         // As blackbox: the final response came over TLS (none came, none did).
         gauge(
             "probe_http_ssl", "Indicates if SSL was used for the final redirect",
@@ -176,6 +196,37 @@ public enum ProbeMetrics {
             let type = String(trimmed[..<equals.lowerBound])
             return (goNames[type] ?? type) + "=" + trimmed[equals.upperBound...]
         }.joined(separator: ",")
+    }
+
+    /// The bytes of the address in `ip:port` or `[ipv6]:port`: 4 for IPv4, 16 for IPv6 (an
+    /// IPv4-mapped IPv6 address as its 4, as Go's `To4` does); `nil` for no address.
+    static func ipAddressBytes(_ address: String) -> [UInt8]? {
+        var host = address
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            host = String(host[host.index(after: host.startIndex)..<close])
+        } else if let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon {
+            host = String(host[..<colon])
+        }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        return bytes[..<12].elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]) ? Array(bytes[12...]) : bytes
+    }
+
+    /// The host of a target URL as written (brackets kept for IPv6), or `""`.
+    static func host(of target: String) -> String {
+        guard let start = target.range(of: "://")?.upperBound else { return "" }
+        let authority = target[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@").last.map(String.init) ?? ""
+        if host.hasPrefix("[") { return String(host.prefix { $0 != "]" }) + "]" }
+        return String(host.prefix { $0 != ":" })
+    }
+
+    /// The 32-bit FNV-1a hash (Go's `hash/fnv` `New32a`).
+    static func fnv1a32(_ bytes: [UInt8]) -> UInt32 {
+        bytes.reduce(UInt32(0x811c_9dc5)) { ($0 ^ UInt32($1)) &* 0x0100_0193 }
     }
 
     /// OpenSSL's `"TLSv1.3"` in blackbox's words, `"TLS 1.3"`.

@@ -54,6 +54,25 @@ import Testing
         #expect(text.contains("probe_http_content_length 0\n") && text.contains("probe_http_version 0\n"))
     }
 
+    /// blackbox's address series: the family of the address connected to (or of a target
+    /// written as an address), and Go's FNV-1a hash of its bytes; a pattern's failure counted.
+    @Test func theAddressSeriesAndAPatternFailureAreBlackboxs() throws {
+        #expect(ProbeMetrics.fnv1a32([127, 0, 0, 1]) == 3_668_918_509)
+        #expect(ProbeMetrics.ipAddressBytes("127.0.0.1:8080") == [127, 0, 0, 1])
+        #expect(ProbeMetrics.ipAddressBytes("[::ffff:10.0.0.1]:443") == [10, 0, 0, 1])
+        #expect(ProbeMetrics.ipAddressBytes("[::1]:443")?.count == 16)
+        #expect(ProbeMetrics.ipAddressBytes("localhost:80") == nil)
+        #expect(
+            ProbeMetrics.host(of: "http://u:p@[::1]:8/x") == "[::1]" && ProbeMetrics.host(of: "http://10.1.2.3:9") == "10.1.2.3")
+        var result = ProbeResult(
+            target: "http://10.1.2.3:9/", method: "GET", engine: "curl", route: nil,
+            outcome: .failed(.patternMismatch("the body does not match the pattern /ok/")), message: nil)
+        result.httpStatus = 200
+        let text = ProbeMetrics.families(of: result, durationSeconds: 0.1).map(\.text).joined()
+        #expect(text.contains("probe_failed_due_to_regex 1\n") && text.contains("probe_ip_protocol 4\n"), "\(text)")
+        #expect(text.contains("probe_ip_addr_hash \(ProbeMetrics.fnv1a32([10, 1, 2, 3]))\n"))
+    }
+
     @Test func theTimeoutIsTheModulesBoundedByTheScrapes() {
         #expect(ExporterHandler.timeout(module: 5, scrape: 10, offset: 0.5) == 5)
         #expect(ExporterHandler.timeout(module: 30, scrape: 10, offset: 0.5) == 9.5)

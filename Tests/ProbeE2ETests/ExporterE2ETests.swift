@@ -541,11 +541,12 @@ struct ExporterE2ETests {
             let theirs = samples(try #require(Self.get("http://127.0.0.1:\(port)/probe?module=\(module)&target=\(target)")).body)
             for name in [
                 "probe_success", "probe_http_status_code", "probe_http_ssl", "probe_tls_version_info{version=\"TLS 1.3\"}",
-                "probe_http_redirects", "probe_http_version",
+                "probe_http_redirects", "probe_http_version", "probe_ip_protocol", "probe_ip_addr_hash",
+                "probe_failed_due_to_regex",
             ]
             where ours[name] != nil && theirs[name] != nil {
                 #expect(
-                    ours[name] == theirs[name],
+                    ours[name].flatMap(Double.init) == theirs[name].flatMap(Double.init),
                     "\(module) \(target): \(name) is \(ours[name] ?? "") here, \(theirs[name] ?? "") in blackbox")
             }
             // The certificate dashboards' series: the same leaf, the same labels, the same expiry.
@@ -554,6 +555,10 @@ struct ExporterE2ETests {
                     ours[name].flatMap(Double.init) == Double(value),
                     "\(module) \(target): \(name) is \(ours[name] ?? "absent") here, \(value) in blackbox")
             }
+            // Every series blackbox produces is here too, or a documented difference.
+            let names = { (samples: [String: String]) in Set(samples.keys.map { String($0.prefix { $0 != "{" }) }) }
+            #expect(
+                names(theirs).subtracting(names(ours)).isEmpty, "\(module) \(target): \(names(theirs).subtracting(names(ours)))")
             #expect(ours["probe_success"] != nil && theirs["probe_success"] != nil)
             if theirs["probe_http_status_code"] == "0" {
                 #expect(ours["probe_http_version"] == "0" && ours["probe_http_content_length"] == "0", "\(module) \(target)")

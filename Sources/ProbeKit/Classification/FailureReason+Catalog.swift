@@ -589,6 +589,16 @@ extension FailureReason {
         FailureReason(code: .expectationFailed, hop: .target, message: message)
     }
 
+    /// `expectationFailed` decided by a pattern on a header or the body.
+    ///
+    /// - Parameter message: which pattern and what was found.
+    /// - Returns: the reason, ``FailureReason/isPatternMismatch`` set.
+    public static func patternMismatch(_ message: String) -> FailureReason {
+        var reason = expectationFailed(message)
+        reason.isPatternMismatch = true
+        return reason
+    }
+
     /// `engineRefusedURL` from FoundationNetworking itself (`-1000 badURL`): nothing was
     /// connected to, so no hop is to blame. On Linux it refuses IPv6 literal hosts
     /// (`http://[::1]:8080/`), which libcurl and Apple platforms take.

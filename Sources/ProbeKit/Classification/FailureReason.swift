@@ -19,6 +19,9 @@ public struct FailureReason: Sendable, Equatable, CustomStringConvertible {
     public var appleError: AppleClientError?
     /// For timeouts, the phase that ran out of time.
     public var timeoutPhase: TimeoutPhase?
+    /// For an expectation, whether a pattern (a regular expression on a header or the body)
+    /// decided it (blackbox's `probe_failed_due_to_regex`).
+    public var isPatternMismatch = false
 
     /// A reason.
     ///

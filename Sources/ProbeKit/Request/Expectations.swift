@@ -53,7 +53,7 @@ public struct Expectations: Sendable, Equatable {
             if let found = header.failure(in: fields) { return .expectationFailed(found) }
         }
         for pattern in headerPatterns {
-            if let found = pattern.failure(in: fields) { return .expectationFailed(found) }
+            if let found = pattern.failure(in: fields) { return .patternMismatch(found) }
         }
         guard readsBody else { return nil }
         if bodyByteCount > body.count, let limit = bodySizeLimit {
@@ -62,10 +62,10 @@ public struct Expectations: Sendable, Equatable {
                     + "not decided: raise the limit, or match something the headers say")
         }
         for pattern in (self.body.map { [$0] } ?? []) + requiredBodyPatterns where !pattern.matches(body) {
-            return .expectationFailed("the body (\(bodyByteCount) bytes) does not match the pattern /\(pattern)/")
+            return .patternMismatch("the body (\(bodyByteCount) bytes) does not match the pattern /\(pattern)/")
         }
         for pattern in forbiddenBodyPatterns where pattern.matches(body) {
-            return .expectationFailed("the body (\(bodyByteCount) bytes) matches the pattern /\(pattern)/, which it must not")
+            return .patternMismatch("the body (\(bodyByteCount) bytes) matches the pattern /\(pattern)/, which it must not")
         }
         return nil
     }
