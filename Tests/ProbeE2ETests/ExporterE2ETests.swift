@@ -453,6 +453,7 @@ struct ExporterE2ETests {
             + job("good", module: "http_2xx", target: good)
             + job("intercepted", module: "through_interceptor", target: servers.url("https", "localhost", "TLS_VALID_PORT"))
             + job("silent", module: "through_silent_proxy", target: good)
+            + job("tls", module: "tls_trusted", target: servers.url("https", "localhost", "TLS_VALID_PORT"))
         try config.write(to: folder.url.appendingPathComponent("prometheus.yml"), atomically: true, encoding: .utf8)
         let port = try LoopbackPort.unused()
         let prometheus = try BackgroundProcess(
@@ -479,10 +480,19 @@ struct ExporterE2ETests {
             success = Dictionary(
                 query("probe_success").compactMap { sample in label(sample, "job").map { ($0, value(sample) ?? "") } },
                 uniquingKeysWith: { first, _ in first })
-            if success.count == 3 { break }
+            if success.count == 4 { break }
             usleep(300_000)
         }
-        #expect(success == ["good": "1", "intercepted": "0", "silent": "0"], "probe_success by job: \(success)")
+        #expect(success == ["good": "1", "intercepted": "0", "silent": "0", "tls": "1"], "probe_success by job: \(success)")
+        // A certificate-expiry dashboard's queries, unchanged: days left, the leaf, the address family.
+        let daysLeft = query("(probe_ssl_last_chain_expiry_timestamp_seconds{job=\"tls\"} - time()) / 86400")
+        #expect(daysLeft.count == 1 && (daysLeft.first.flatMap(value).flatMap(Double.init) ?? 0) > 1, "\(daysLeft)")
+        let earliest = query("probe_ssl_earliest_cert_expiry{job=\"tls\"} - time() > 0")
+        #expect(earliest.count == 1, "\(earliest)")
+        let leaf = query("probe_ssl_last_chain_info{job=\"tls\"}")
+        #expect(leaf.first.flatMap { label($0, "subject") } == "CN=localhost", "\(leaf)")
+        #expect(leaf.first.flatMap { label($0, "fingerprint_sha256") }?.count == 64, "\(leaf)")
+        #expect(query("probe_ip_protocol{job=\"good\"} == 4").count == 1)
         let failures = query("probe_failure_info")
         let intercepted = failures.first { label($0, "job") == "intercepted" }
         #expect(intercepted.flatMap { label($0, "reason") } == "hostNameMismatch", "\(failures)")
