@@ -48,9 +48,10 @@ public enum ProbeMetrics {
         }
         gauge("probe_http_status_code", "Response HTTP status code", Double(result.httpStatus ?? 0))
         // blackbox registers these for every probe: 0 when no response came.
+        // Go's resp.ContentLength: the Content-Length field, -1 without one (a chunked body).
         gauge(
             "probe_http_content_length", "Length of http content response",
-            result.httpStatus == nil ? 0 : Double(result.bodyByteCount ?? -1))
+            result.httpStatus == nil ? 0 : Double(result.contentLength ?? -1))
         // libcurl hands over the body decoded (compression): its length is the uncompressed one.
         // A redirect not followed leaves its body unread in blackbox: 0.
         let declinedRedirect =

@@ -71,6 +71,15 @@ import Testing
         let text = ProbeMetrics.families(of: result, durationSeconds: 0.1).map(\.text).joined()
         #expect(text.contains("probe_failed_due_to_regex 1\n") && text.contains("probe_ip_protocol 4\n"), "\(text)")
         #expect(text.contains("probe_ip_addr_hash \(ProbeMetrics.fnv1a32([10, 1, 2, 3]))\n"))
+        // No Content-Length (a chunked body): -1, as Go's resp.ContentLength; the body's own length beside it.
+        result.bodyByteCount = 12
+        let chunked = ProbeMetrics.families(of: result, durationSeconds: 0.1).map(\.text).joined()
+        #expect(
+            chunked.contains("probe_http_content_length -1\n") && chunked.contains("probe_http_uncompressed_body_length 12\n"))
+        result.contentLength = 12
+        #expect(
+            ProbeMetrics.families(of: result, durationSeconds: 0.1).map(\.text).joined().contains(
+                "probe_http_content_length 12\n"))
     }
 
     @Test func theTimeoutIsTheModulesBoundedByTheScrapes() {

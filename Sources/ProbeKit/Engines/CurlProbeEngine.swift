@@ -137,6 +137,9 @@ public struct CurlProbeEngine: ProbeEngine {
         result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
         if result.httpStatus != nil {
             result.bodyByteCount = response.bodyByteCount
+            result.contentLength = response.headers.last { $0.name.lowercased() == "content-length" }.flatMap {
+                Int($0.value.trimmingCharacters(in: .whitespaces))
+            }
             result.httpVersion = Self.httpVersions[response.httpVersion]
         }
         if request.isHTTPS {

@@ -52,6 +52,8 @@ public struct ProbeResult: Sendable, Equatable {
     public var started = true
     /// How many body bytes the final response carried, when one arrived.
     public var bodyByteCount: Int?
+    /// The final response's `Content-Length` (RFC 9110 section 8.6), when it sent one.
+    public var contentLength: Int?
     /// The final response's HTTP version, `"1.0"`, `"1.1"`, `"2"` or `"3"`, when one arrived.
     public var httpVersion: String?
     /// The redirects followed with `-L`, in order; empty without `-L` or when none came.
