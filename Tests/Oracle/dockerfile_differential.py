@@ -74,6 +74,12 @@ VALUE_FLAGS = {"platform", "from", "mount", "network", "security", "chown", "chm
                "timeout", "start-period", "start-interval", "retries"}
 
 
+def _joined(path: Path) -> str:
+    """The file's text with line continuations joined (either escape character), as BuildKit
+    reads an instruction's flags."""
+    return re.sub(r"[\\`][ \t]*\r*\n", "", path.read_text("utf-8"))
+
+
 def _from_flag_holds(golden: dict, text: str) -> bool:
     """True when a COPY/ADD --from or a RUN mount's from= holds the text, as BuildKit read it."""
     for e in golden["instructions"]:
@@ -121,7 +127,7 @@ REFUSALS: list[tuple[str, str, Callable[[dict, Path], bool]]] = [
      lambda g, p: any("=" not in f and f.lstrip("-").lower() in VALUE_FLAGS
                       for e in g["instructions"] for f in e.get("flags") or [])),
     (r"(COPY|ADD|RUN) --\S+ is quoted", "a quoted COPY --from or mount from= (compose and lint SB041)",
-     lambda g, p: re.search(r"(--from=|from=)[^\s]*[\"']", p.read_text("utf-8")) is not None),
+     lambda g, p: re.search(r"(--from=|from=)[^\s]*[\"']", _joined(p)) is not None),
     (r"USE needs a template name|USE takes no flags|FROM stage: takes no flags|expected KEY=VALUE|"
      r"no stage template|stage template '", "a template reference (USE or FROM stage:)",
      lambda g, p: any(c == "use" for c in _cmds(g))
