@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 import ProbeKit
 
 /// The metrics of one probe, as `GET /probe` answers them: blackbox_exporter's names and
@@ -208,22 +208,13 @@ public enum ProbeMetrics {
         } else if let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon {
             host = String(host[..<colon])
         }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        if let v4 = IPAddress.v4(parsing: host) { return v4.bytes }
+        guard let bytes = IPAddress.v6(parsing: host)?.bytes else { return nil }
         return bytes[..<12].elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]) ? Array(bytes[12...]) : bytes
     }
 
     /// The host of a target URL as written (brackets kept for IPv6), or `""`.
-    static func host(of target: String) -> String {
-        guard let start = target.range(of: "://")?.upperBound else { return "" }
-        let authority = target[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let host = authority.split(separator: "@").last.map(String.init) ?? ""
-        if host.hasPrefix("[") { return String(host.prefix { $0 != "]" }) + "]" }
-        return String(host.prefix { $0 != ":" })
-    }
+    static func host(of target: String) -> String { URLComponents(string: target)?.host ?? "" }
 
     /// The 32-bit FNV-1a hash (Go's `hash/fnv` `New32a`).
     static func fnv1a32(_ bytes: [UInt8]) -> UInt32 {

@@ -227,7 +227,7 @@ private struct CompositionSession {
                                     let set = stage.environment[declaration.name.text], set.byTemplate
                                 else { continue }
                                 try refuseEnvironmentSplit(
-                                    declaration.name.text, what: "the Stagefile's ARG \(declaration.name.text)",
+                                    declaration.name.text, what: "the Stagefile's ARG \(declaration.name.text)", renamed: "ARG",
                                     value: Self.unquoted(value, escape: escape),
                                     file: stagefile.displayPath, at: instruction.location(of: declaration.word))
                             }
@@ -296,32 +296,28 @@ private struct CompositionSession {
                     written: syntax.value, expanded: syntax.value, kind: .syntax, origin: stagefile.displayPath,
                     location: location))
         }
-        var number = headerLineCount
-        for (blockIndex, block) in blocks.enumerated() {
-            if blockIndex > 0 { number += 1 }
-            for line in block {
-                number += 1
-                // `scratch` is no image (BuildKit's empty base), as lint's image uses read it.
-                if let image = line.fromImage, image.written.lowercased() != "scratch" {
-                    mentions.append(
-                        ImageMention(
-                            written: image.written, expanded: image.written, kind: .from, origin: blockOrigins[blockIndex],
-                            location: SourceLocation(line: number, column: image.column)))
+        for (index, blockIndex, line) in composedLines() {
+            let number = index + 1
+            // `scratch` is no image (BuildKit's empty base), as lint's image uses read it.
+            if let image = line.fromImage, image.written.lowercased() != "scratch" {
+                mentions.append(
+                    ImageMention(
+                        written: image.written, expanded: image.written, kind: .from, origin: blockOrigins[blockIndex],
+                        location: SourceLocation(line: number, column: image.column)))
+            }
+            guard let origin = line.origin, let found = uses[origin] else { continue }
+            for use in found {
+                let kind: ImageMention.Kind
+                switch use.origin {
+                case .from: kind = .from
+                case .copyFrom: kind = .copyFrom
+                case .mountFrom: kind = .mountFrom
                 }
-                guard let origin = line.origin, let found = uses[origin] else { continue }
-                for use in found {
-                    let kind: ImageMention.Kind
-                    switch use.origin {
-                    case .from: kind = .from
-                    case .copyFrom: kind = .copyFrom
-                    case .mountFrom: kind = .mountFrom
-                    }
-                    mentions.append(
-                        ImageMention(
-                            written: use.written, expanded: use.isExpanded ? use.reference : nil, kind: kind,
-                            origin: blockOrigins[blockIndex], location: SourceLocation(line: number, column: use.location.column))
-                    )
-                }
+                mentions.append(
+                    ImageMention(
+                        written: use.written, expanded: use.isExpanded ? use.reference : nil, kind: kind,
+                        origin: blockOrigins[blockIndex], location: SourceLocation(line: number, column: use.location.column))
+                )
             }
         }
         return mentions
@@ -395,15 +391,25 @@ private struct CompositionSession {
     /// 0-based composed line index.
     func rewrittenColumns() -> [Int: (composed: Int, source: Int)] {
         var columns: [Int: (composed: Int, source: Int)] = [:]
+        for (index, _, line) in composedLines() {
+            if let image = line.fromImage { columns[index] = (image.column, image.sourceColumn) }
+        }
+        return columns
+    }
+
+    /// Each line of the blocks with its 0-based index in the composed text (after the header,
+    /// one blank line between two blocks) and the index of its block.
+    func composedLines() -> [(index: Int, block: Int, line: ComposedLine)] {
+        var lines: [(index: Int, block: Int, line: ComposedLine)] = []
         var index = headerLineCount
         for (blockIndex, block) in blocks.enumerated() {
             if blockIndex > 0 { index += 1 }
             for line in block {
-                if let image = line.fromImage { columns[index] = (image.column, image.sourceColumn) }
+                lines.append((index, blockIndex, line))
                 index += 1
             }
         }
-        return columns
+        return lines
     }
 
     /// Where each line of the composed text comes from, in order (the header's lines and the
@@ -574,11 +580,12 @@ private struct CompositionSession {
     /// - Parameters:
     ///   - name: The name.
     ///   - what: The `ARG` as the message names it, e.g. `parameter APP_DIR of stage template 'app'`.
+    ///   - renamed: What the fix renames: `parameter` or `ARG`.
     ///   - value: Its value as the builder reads it.
     ///   - file: The file of the `ARG`.
     ///   - location: Where it declares the name.
     func refuseEnvironmentSplit(
-        _ name: String, what: String, value: String, file: String, at location: SourceLocation
+        _ name: String, what: String, renamed: String, value: String, file: String, at location: SourceLocation
     ) throws(CompositionError) {
         guard let set = stage.environment[name], set.value != value else { return }
         let passedOn = set.inheritedFrom.map { ", which build stage \($0) passes on" } ?? " in this build stage"
@@ -586,11 +593,11 @@ private struct CompositionSession {
             "\(what) comes after ENV \(name) (\(set.place))\(passedOn), so the builders disagree on "
                 + "\(name) from here on: BuildKit reads the ARG's value (\(value)), buildah and podman keep the ENV's "
                 + "(\(set.value)), as the Dockerfile reference says an ENV always overrides an ARG of the same name; "
-                + "rename the \(what.hasPrefix("parameter") ? "parameter" : "ARG"), or drop the ENV", file: file, at: location)
+                + "rename the \(renamed), or drop the ENV", file: file, at: location)
     }
 
     /// Refuses a template `ARG` with a value that an earlier `ENV` of its build stage shadows for
-    /// some builders (``refuseEnvironmentSplit(_:what:value:file:at:)``), and notes the template's
+    /// some builders (``refuseEnvironmentSplit(_:what:renamed:value:file:at:)``), and notes the template's
     /// own `ENV` names, in the template's order.
     mutating func checkEnvironment(
         of template: StageTemplate, values: [String: BoundValue], file: String
@@ -617,12 +624,10 @@ private struct CompositionSession {
                 let name = declaration.name.text
                 guard let value = known[name] ?? declaration.defaultValue.map({ Self.unquoted($0.text, escape: escape) })
                 else { continue }
-                let what =
-                    template.parameters.contains { $0.name == name }
-                    ? "parameter \(name) of stage template '\(template.name)'"
-                    : "ARG \(name) of stage template '\(template.name)'"
+                let kind = template.parameters.contains { $0.name == name } ? "parameter" : "ARG"
                 try refuseEnvironmentSplit(
-                    name, what: what, value: value, file: file, at: instruction.location(of: declaration.word))
+                    name, what: "\(kind) \(name) of stage template '\(template.name)'", renamed: kind, value: value,
+                    file: file, at: instruction.location(of: declaration.word))
             }
         }
     }
@@ -847,9 +852,8 @@ private struct CompositionSession {
                 if let from = instruction.asFrom, let base = from.base {
                     seenFrom = true
                     // The flags as written, quotes kept; the template's FROM names its image alone.
-                    let scalars = instruction.logicalLine.scalars
-                    var written = try instruction.flagRanges.map { (range) throws(CompositionError) in
-                        try fromFlag(String(String.UnicodeScalarView(scalars[range])), of: template, values: fromParameters)
+                    var written = try instruction.writtenFlags.map { (flag) throws(CompositionError) in
+                        try fromFlag(flag, of: template, values: fromParameters)
                     }
                     if let platform {
                         written.removeAll { $0.lowercased().hasPrefix("--platform=") }

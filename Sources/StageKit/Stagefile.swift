@@ -92,15 +92,14 @@ public struct Stagefile: Sendable {
                 // a target stage from one base template); no other flag means anything here.
                 var platform: String?
                 for (index, flag) in instruction.flags.enumerated() {
-                    let at = locate(instruction.flagRanges.indices.contains(index) ? instruction.flagRanges[index].lowerBound : 0)
                     guard flag.hasPrefix("--platform="), platform == nil, instruction.flagRanges.indices.contains(index)
                     else {
+                        let at = instruction.flagRanges.indices.contains(index) ? instruction.flagRanges[index].lowerBound : 0
                         throw CompositionError(
                             "FROM stage: takes one flag, --platform=PLATFORM, passed to the base template's FROM",
-                            file: displayPath, at: at)
+                            file: displayPath, at: locate(at))
                     }
-                    let scalars = instruction.logicalLine.scalars
-                    platform = String(String.UnicodeScalarView(scalars[instruction.flagRanges[index]]))
+                    platform = instruction.writtenFlags[index]
                 }
                 let (reference, alias) = try Self.reference(
                     instruction, isBase: true, escape: escape, locate: locate, file: displayPath)
@@ -185,9 +184,8 @@ public struct Stagefile: Sendable {
                 ))
         }
         // The flags as written, quotes kept: a quoted `--from=` or mount `from=`.
-        let scalars = instruction.logicalLine.scalars
-        for (index, flag) in instruction.flags.enumerated() where instruction.flagRanges.indices.contains(index) {
-            let written = String(String.UnicodeScalarView(scalars[instruction.flagRanges[index]]))
+        for (index, (flag, written)) in zip(instruction.flags, instruction.writtenFlags).enumerated()
+        where instruction.flagRanges.indices.contains(index) {
             let quotedFrom: Bool
             if instruction.asCopy != nil && flag.hasPrefix("--from=") {
                 quotedFrom = written.contains { $0 == "\"" || $0 == "'" }

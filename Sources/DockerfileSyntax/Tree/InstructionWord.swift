@@ -58,6 +58,16 @@ extension Instruction {
         }
     }
 
+    /// The builder flags as written, quotes kept (``flags`` has them removed, as BuildKit reads
+    /// them), in order; a flag whose place is unknown as read.
+    public var writtenFlags: [String] {
+        let line = logicalLine.scalars
+        return flags.indices.map { index in
+            guard flagRanges.indices.contains(index) else { return flags[index] }
+            return String(String.UnicodeScalarView(line[flagRanges[index]]))
+        }
+    }
+
     /// A builder flag's value with where it is written, e.g. `build` in `--from=build`; `nil`
     /// when the flag is absent. The range is `nil` when the value is not written as it stands
     /// (it was quoted).

@@ -6,7 +6,7 @@ import Darwin
 
 /// A numeric IP address, parsed by the C library's `inet_pton` as libcurl does (libcurl's
 /// `Curl_inet_pton` is `inet_pton` on Linux).
-enum IPAddress: Equatable {
+public enum IPAddress: Equatable, Sendable {
     /// Four bytes, network order.
     case v4([UInt8])
     /// Sixteen bytes, network order.
@@ -14,18 +14,18 @@ enum IPAddress: Equatable {
 
     /// `text` as an IPv4 address in dotted-quad form (`inet_pton(AF_INET)`: exactly four
     /// decimal parts 0-255, no leading zeros), or `nil`.
-    static func v4(parsing text: String) -> IPAddress? {
+    public static func v4(parsing text: String) -> IPAddress? {
         parse(text, family: AF_INET, count: 4).map(IPAddress.v4)
     }
 
     /// `text` as an IPv6 address without brackets (`inet_pton(AF_INET6)`, RFC 4291 section 2.2
     /// text forms, no zone id), or `nil`.
-    static func v6(parsing text: String) -> IPAddress? {
+    public static func v6(parsing text: String) -> IPAddress? {
         parse(text, family: AF_INET6, count: 16).map(IPAddress.v6)
     }
 
     /// The address bytes in network order.
-    var bytes: [UInt8] {
+    public var bytes: [UInt8] {
         switch self {
         case .v4(let bytes), .v6(let bytes): bytes
         }

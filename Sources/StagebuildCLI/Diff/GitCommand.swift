@@ -1,6 +1,3 @@
-import Dispatch
-import Synchronization
-
 /// git as `diff` runs it: the program found on `PATH`, the command's environment in the C
 /// locale and never prompting, each run through `ChildProcess` with a deadline.
 struct GitCommand: Sendable {
@@ -41,11 +38,8 @@ struct GitCommand: Sendable {
     /// - Throws: The first run's `ChildProcess.Failure`, in the order given, when one cannot
     ///   start or runs past its deadline.
     func runSideBySide(_ argumentLists: [[String]]) throws(ChildProcess.Failure) -> [ChildProcess.Result] {
-        let results = Mutex([Result<ChildProcess.Result, ChildProcess.Failure>?](repeating: nil, count: argumentLists.count))
-        DispatchQueue.concurrentPerform(iterations: argumentLists.count) { index in
-            let result = Result { () throws(ChildProcess.Failure) in try run(argumentLists[index]) }
-            results.withLock { $0[index] = result }
-        }
-        return try results.withLock { $0 }.map { result throws(ChildProcess.Failure) in try result!.get() }
+        try concurrently(argumentLists.count) { index in
+            Result { () throws(ChildProcess.Failure) in try run(argumentLists[index]) }
+        }.map { result throws(ChildProcess.Failure) in try result.get() }
     }
 }
