@@ -109,11 +109,8 @@ public struct ModuleProbe: Sendable {
         _ target: String, timeout: Double, allowedTargets: TargetFilter? = nil
     ) throws(ProbeInputError) -> (ProbeResult, Double) {
         let text = target.contains("://") ? target : "http://" + target
-        // Prometheus target lists hold `|`, `{}` and quotes (field lists, JSON filters): encode
-        // only those, never the `%` of an escape already there (Foundation's repair would).
-        guard var url = URL(string: PercentEncoding.encodingWhatMustBe(text), encodingInvalidCharacters: false) else {
-            throw .invalidTarget(Redaction.malformedURL(target), reason: "not a URL")
-        }
+        // Prometheus target lists hold `|`, `{}` and quotes (field lists, JSON filters).
+        var url = try ProbeRequest.targetURL(text)
         var settings = self.settings
         var headers = self.headers
         // tls_config.server_name, as Go's tls.Config.ServerName: the URL names the server

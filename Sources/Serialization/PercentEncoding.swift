@@ -48,20 +48,29 @@ public enum PercentEncoding {
         return String(decoding: encoded, as: UTF8.self)
     }
 
-    /// A URL as written, with only what may not appear raw encoded: every byte outside RFC
-    /// 3986's unreserved and reserved characters (section 2: `:/?#[]@!$&'()*+,;=`), such as a
-    /// space, `"`, `|`, `{`, `}`, `^` or a non-ASCII letter, becomes `%HH`; a `%` followed by two
-    /// hex digits is an escape already and stays, so `%22` never becomes `%2522` (another URL).
-    /// A `%` without two hex digits after it is encoded. Go's `url.Parse`, which
-    /// blackbox_exporter uses, keeps existing escapes the same way.
+    /// A URL as written, with only what may not appear raw in its path, query and fragment
+    /// encoded: every byte outside RFC 3986's unreserved and reserved characters (section 2:
+    /// `:/?#[]@!$&'()*+,;=`), such as a space, `"`, `|`, `{`, `}`, `^` or a non-ASCII letter,
+    /// becomes `%HH`; a `%` followed by two hex digits is an escape already and stays, so `%22`
+    /// never becomes `%2522` (another URL). A `%` without two hex digits after it is encoded.
+    /// Go's `url.Parse`, which blackbox_exporter uses, keeps existing escapes the same way. The
+    /// scheme and authority (`scheme://user@host:port`, up to the first `/`, `?` or `#` after
+    /// `//`) stay as written: a `%` there is the host's or zone id's own (RFC 6874 `%25eth0`,
+    /// libcurl's `%eth0`), and a host that needs encoding is no host.
     ///
     /// - Parameter url: URL text.
     /// - Returns: The text to send: `/e%20cho/a|b` is `/e%20cho/a%7Cb`.
     public static func encodingWhatMustBe(_ url: String) -> String {
         let bytes = Array(url.utf8)
-        var encoded: [UInt8] = []
+        var start = 0
+        let separator = Array("://".utf8)
+        if let colon = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) {
+            start = bytes[(colon + 3)...].firstIndex { "/?#".utf8.contains($0) } ?? bytes.count
+        }
+        var encoded = Array(bytes[..<start])
         encoded.reserveCapacity(bytes.count)
-        for (index, byte) in bytes.enumerated() {
+        for index in start..<bytes.count {
+            let byte = bytes[index]
             let isEscape =
                 byte == UInt8(ascii: "%") && index + 2 < bytes.count && HexDigit.value(of: bytes[index + 1]) != nil
                 && HexDigit.value(of: bytes[index + 2]) != nil

@@ -11,6 +11,9 @@ import Testing
         ("http://h/100%/%zz/%4", "http://h/100%25/%25zz/%254"),
         ("http://h/caf\u{E9}", "http://h/caf%C3%A9"),
         ("http://[::1]:80/a;b=c?d=e!$'()*+,", "http://[::1]:80/a;b=c?d=e!$'()*+,"),
+        // The authority is the host's: a zone id's % and a user name's | stay as written.
+        ("http://[fe80::1%eth0]/a|b", "http://[fe80::1%eth0]/a%7Cb"), ("http://a|b@h?c|d", "http://a|b@h?c%7Cd"),
+        ("h/a b", "h/a%20b"),
     ])
     func aURLKeepsItsEscapesAndEncodesOnlyWhatMayNotBeRaw(_ written: String, _ sent: String) {
         #expect(PercentEncoding.encodingWhatMustBe(written) == sent)

@@ -94,7 +94,7 @@ public struct ProbeRequest: Sendable, Equatable {
         self.repetition = repetition
     }
 
-    /// A request for a URL given as text.
+    /// A request for a URL given as text, read by ``targetURL(_:)``.
     ///
     /// - Parameters:
     ///   - text: the URL, e.g. `"https://api.example.com/health"`.
@@ -102,24 +102,43 @@ public struct ProbeRequest: Sendable, Equatable {
     ///   - headers: extra header fields.
     ///   - expectations: what the response must look like.
     ///   - repetition: which repetition this is, from 1.
-    /// - Throws: ``ProbeInputError/invalidTarget(_:reason:)`` when the text is not a URL, and as
+    /// - Throws: ``ProbeInputError/invalidTarget(_:reason:)`` as ``targetURL(_:)``, and as
     ///   ``init(url:method:headers:expectations:repetition:)``.
     public init(
         parsing text: String, method: String = "GET", headers: [RequestHeader] = [],
         expectations: Expectations = .default, repetition: Int = 1
     ) throws(ProbeInputError) {
+        try self.init(
+            url: try Self.targetURL(text), method: method, headers: headers, expectations: expectations,
+            repetition: repetition)
+    }
+
+    /// A target's URL, sent as written but for what may not appear raw in a URL:
+    /// ``PercentEncoding/encodingWhatMustBe(_:)`` encodes a space, `|`, `{`, `}`, `"` or a
+    /// non-ASCII letter and keeps every `%XX` escape, as blackbox_exporter's Go `url.Parse`
+    /// does. The one rule for the probe's and the exporter's targets. (curl sends `|` and `{}`
+    /// raw; a server reads both forms as the same path, RFC 3986 section 6.2.2.2.)
+    ///
+    /// - Parameter text: URL text, e.g. `"https://api.example.com/q?f={a|b}"`.
+    /// - Returns: The URL to send, e.g. `https://api.example.com/q?f=%7Ba%7Cb%7D`.
+    /// - Throws: ``ProbeInputError/invalidTarget(_:reason:)`` for a host outside ASCII, or text
+    ///   that is not a URL even so (brackets outside an IPv6 host, a second `#`).
+    public static func targetURL(_ text: String) throws(ProbeInputError) -> URL {
+        guard !hasNonASCIIHost(text) else {
+            throw .invalidTarget(Redaction.malformedURL(text), reason: nonASCIIHostReason)
+        }
         // Never let Foundation "repair" the text: it would percent-encode the `%` of escapes
         // already there (`%41` -> `%2541`) and send another URL than the one given.
-        guard let url = URL(string: text, encodingInvalidCharacters: false), url.scheme != nil else {
+        guard let url = URL(string: PercentEncoding.encodingWhatMustBe(text), encodingInvalidCharacters: false),
+            url.scheme != nil
+        else {
             let reason =
-                Self.hasNonASCIIHost(text)
-                ? Self.nonASCIIHostReason
-                : URL(string: text) != nil
-                    ? "it holds characters a URL must percent-encode (such as a space, [ ] | or \"); encode them, e.g. %20"
-                    : "not a URL; write it as https://HOST[:PORT]/PATH"
+                URL(string: text) != nil
+                ? "it holds characters a URL may not hold where they are (such as [ ] outside an IPv6 host, or a second #); encode them, e.g. %5B"
+                : "not a URL; write it as https://HOST[:PORT]/PATH"
             throw .invalidTarget(Redaction.malformedURL(text), reason: reason)
         }
-        try self.init(url: url, method: method, headers: headers, expectations: expectations, repetition: repetition)
+        return url
     }
 
     /// Why a target or proxy whose host holds letters outside ASCII is refused.

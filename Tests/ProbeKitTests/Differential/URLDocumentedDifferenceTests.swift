@@ -57,13 +57,30 @@ import Testing
     }
 
     @Test func aTargetIsRFC3986Text() throws {
-        // libcurl sends these as written (and percent-encodes a raw non-ASCII path itself).
-        for text in [
-            "http://api.test/a|b", "http://api.test/a%zz", "http://api.test/#a#b", "http://u[x:p@api.test/",
-            "http://api.test/\u{FC}",
+        // libcurl sends these as written (and percent-encodes a raw non-ASCII path itself); the
+        // probe encodes what may not appear raw, as blackbox's Go url.Parse does, ...
+        for (text, sent) in [
+            ("http://api.test/a|b", "http://api.test/a%7Cb"), ("http://api.test/a%zz", "http://api.test/a%25zz"),
+            ("http://api.test/\u{FC}", "http://api.test/%C3%BC"),
         ] {
             #expect(throws: Never.self, "\(text)") { try URLParts.parse(text, reading: .transfer).get() }
+            #expect(try ProbeRequest(parsing: text).target == sent)
+        }
+        // ... and refuses what is no URL even so.
+        for text in ["http://api.test/#a#b", "http://u[x:p@api.test/"] {
+            #expect(throws: Never.self, "\(text)") { try URLParts.parse(text, reading: .transfer).get() }
             #expect(throws: ProbeInputError.self, "\(text)") { try ProbeRequest(parsing: text) }
+        }
+    }
+
+    @Test func aTargetWithCharactersLibcurlRefusesRawIsSentEncoded() throws {
+        // libcurl 7.88.1's URL API refuses a raw space or DEL; the probe sends them encoded.
+        for (text, sent) in [
+            ("http://api.test/a b", "http://api.test/a%20b"), ("http://api.test/?\u{7F}", "http://api.test/?%7F"),
+        ] {
+            #expect(throws: URLValidation.Problem.self, "\(text)") { try URLParts.parse(text, reading: .transfer).get() }
+            #expect(try URLParts.parse(sent, reading: .transfer).get().host == "api.test")
+            #expect(try ProbeRequest(parsing: text).target == sent)
         }
     }
 
