@@ -24,6 +24,9 @@ public final class ExporterHandler: RequestHandler {
         /// Reads the config file again, for ``reload()``; `nil` when there is no file to read.
         /// Throws what makes the file unusable (its `FILE:LINE:COLUMN` error).
         public var configurationSource: (@Sendable () throws -> ExporterConfiguration)?
+        /// The `User-Agent` of each probe's requests, unless a module's `headers` name one
+        /// (the command's is `stagebuild/VERSION`, as the probe's).
+        public var userAgent = "stagebuild"
 
         /// Options.
         public init() {}
@@ -51,17 +54,17 @@ public final class ExporterHandler: RequestHandler {
     ///   - environment: The process's variables, for modules with `proxy_from_environment`.
     /// - Throws: ``ProbeInputError`` naming what an `http` module holds that the probe refuses.
     public init(configuration: ExporterConfiguration, options: Options, environment: [String: String]) throws(ProbeInputError) {
-        current = Mutex(try Self.modules(of: configuration, environment: environment))
+        current = Mutex(try Self.modules(of: configuration, environment: environment, userAgent: options.userAgent))
         self.environment = environment
         self.options = options
     }
 
     private static func modules(
-        of configuration: ExporterConfiguration, environment: [String: String]
+        of configuration: ExporterConfiguration, environment: [String: String], userAgent: String
     ) throws(ProbeInputError) -> Modules {
         var probes: [String: ModuleProbe] = [:]
         for module in configuration.modules where module.isSupported {
-            probes[module.name] = try ModuleProbe(module, environment: environment)
+            probes[module.name] = try ModuleProbe(module, environment: environment, userAgent: userAgent)
         }
         return Modules(probes: probes, order: configuration.modules)
     }
@@ -78,7 +81,7 @@ public final class ExporterHandler: RequestHandler {
     public func reload() -> String? {
         guard let source = options.configurationSource else { return "the exporter has no config file to read again" }
         do {
-            let next = try Self.modules(of: try source(), environment: environment)
+            let next = try Self.modules(of: try source(), environment: environment, userAgent: options.userAgent)
             current.withLock { $0 = next }
             statistics.recordReload(succeeded: true)
             return nil

@@ -20,11 +20,14 @@ public struct ModuleProbe: Sendable {
     /// - Parameters:
     ///   - module: The module.
     ///   - environment: The process's variables, for `proxy_from_environment`.
+    ///   - userAgent: The `User-Agent` of each request and CONNECT, unless the module's
+    ///     `headers` name one (as blackbox's default `Blackbox Exporter/VERSION`).
     /// - Throws: ``ProbeInputError`` for a pattern, header field, pin or proxy URL the probe refuses.
-    public init(_ module: ExporterModule, environment: [String: String]) throws(ProbeInputError) {
+    public init(_ module: ExporterModule, environment: [String: String], userAgent: String) throws(ProbeInputError) {
         self.module = module
         let http = module.http
         var settings = ProbeSettings()
+        settings.userAgent = userAgent
         if let proxy = http.proxyURL {
             settings.proxy = ProxyConfiguration(proxy: proxy, noProxy: http.noProxy)
             settings.proxy.settingNames = (proxy: "proxy_url", noProxy: "no_proxy")

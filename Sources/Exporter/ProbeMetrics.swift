@@ -85,6 +85,10 @@ public enum ProbeMetrics {
             result.httpVersion.flatMap(Double.init) ?? 0)
         if let tls = result.tls, let expiry = tls.earliestExpiry {
             gauge("probe_ssl_earliest_cert_expiry", "Returns last SSL chain expiry in unixtime", Double(expiry))
+        }
+        // blackbox's last-chain series describe the connection a response came over (Go's
+        // resp.TLS): none after a failed handshake, where the gauges above still say why.
+        if let tls = result.tls, let expiry = tls.earliestExpiry, result.httpStatus != nil {
             // blackbox: the verified chain's earliest expiry; Go's zero time when none was
             // verified (insecure_skip_verify), as certificate dashboards read it.
             gauge(

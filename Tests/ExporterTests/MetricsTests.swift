@@ -54,6 +54,27 @@ import Testing
         #expect(text.contains("probe_http_content_length 0\n") && text.contains("probe_http_version 0\n"))
     }
 
+    /// blackbox's last-chain series describe the connection a response came over: after a
+    /// failed handshake only the certificate's own facts remain (why it failed).
+    @Test func theLastChainSeriesNeedAResponse() throws {
+        var result = ProbeResult(
+            target: "https://a.test/", method: "GET", engine: "curl", route: nil,
+            outcome: .failed(.patternMismatch("x")), message: nil)
+        var tls = TLSFacts(chainVerified: true, nameVerified: true, subject: "CN=a.test", subjectAlternativeNames: ["DNS:a.test"])
+        tls.earliestExpiry = 1_800_000_000
+        tls.version = "TLSv1.3"
+        result.tls = tls
+        result.httpStatus = nil
+        let failed = ProbeMetrics.families(of: result, durationSeconds: 0.1).map(\.text).joined()
+        #expect(failed.contains("probe_ssl_earliest_cert_expiry 1800000000\n"), "\(failed)")
+        #expect(failed.contains("probe_tls_version_info{version=\"TLS 1.3\"} 1\n"), "\(failed)")
+        #expect(!failed.contains("probe_ssl_last_chain"), "\(failed)")
+        result.httpStatus = 200
+        let answered = ProbeMetrics.families(of: result, durationSeconds: 0.1).map(\.text).joined()
+        #expect(answered.contains("probe_ssl_last_chain_expiry_timestamp_seconds 1800000000\n"), "\(answered)")
+        #expect(answered.contains("probe_ssl_last_chain_info{"), "\(answered)")
+    }
+
     /// blackbox's address series: the family of the address connected to (or of a target
     /// written as an address), and Go's FNV-1a hash of its bytes; a pattern's failure counted.
     @Test func theAddressSeriesAndAPatternFailureAreBlackboxs() throws {

@@ -73,6 +73,7 @@ enum ExporterCommand: Subcommand {
         }
         guard let file = arguments.value("--config") else { throw CommandFailure.usage("exporter needs --config FILE") }
         var options = ExporterHandler.Options()
+        options.userAgent = "stagebuild/\(StagebuildCommand.version)"
         if let text = arguments.value("--max-concurrent") {
             guard let count = Int(text), count >= 1 else {
                 throw CommandFailure.usage("--max-concurrent needs a whole number of at least 1, got '\(text)'")
