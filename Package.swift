@@ -69,7 +69,9 @@ let package = Package(
         .target(name: "XZ", dependencies: ["CLzma"]),
         // The probe as a Prometheus target on the server's core: blackbox_exporter's config
         // format (read with YAML), its metric names, and the probe's reasons.
-        .target(name: "Exporter", dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns", "Curl", "Serialization"]),
+        .target(
+            name: "Exporter",
+            dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns", "Curl", "Serialization", "JSONReader"]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
         // Not a product: the fuzz targets for the parsers that read hostile text. scripts/fuzz

@@ -3,7 +3,7 @@ import YAML
 /// An exporter's modules, read from blackbox_exporter's own config format (`blackbox.yml`):
 /// `modules:` maps a name to a module with `prober`, `timeout` and a prober section. The `http`
 /// prober is supported; modules of the other probers (`tcp`, `icmp`, `dns`, `grpc`), and `http`
-/// modules holding a key this exporter cannot act on (`oauth2`, a CEL body check), load and are
+/// modules holding a key this exporter cannot act on (a CEL body check), load and are
 /// listed as not run with why, so blackbox's own example file loads unchanged.
 ///
 /// Keys are blackbox's (config/config.go, and prometheus/common's `HTTPClientConfig` inlined in

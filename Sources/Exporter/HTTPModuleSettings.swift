@@ -28,13 +28,15 @@ public struct HTTPModuleSettings: Sendable {
 
     /// The `Authorization` a module sends the target (prometheus/common `HTTPClientConfig`, at
     /// most one of them): `basic_auth`, `authorization`, or the older `bearer_token` and
-    /// `bearer_token_file`.
+    /// `bearer_token_file`, or `oauth2`.
     public enum TargetCredential: Sendable, Equatable {
         /// `basic_auth`: `Basic` with the user name and password (RFC 7617).
         case basic(username: SecretSource, password: SecretSource?)
         /// `authorization` (`type`, `Bearer` by default) or `bearer_token`: the scheme and its
         /// credentials.
         case scheme(type: String, credentials: SecretSource)
+        /// `oauth2`: a token asked for with the client-credentials grant before each probe.
+        case oauth2(OAuth2ClientCredentials)
     }
 
     /// `valid_status_codes`; empty means any 2xx, as blackbox.
@@ -43,8 +45,11 @@ public struct HTTPModuleSettings: Sendable {
     public var method = "GET"
     /// `body`: sent with the request, whatever the method.
     public var body: String?
-    /// `headers`, in the file's order.
+    /// `headers`, in the file's order, then `http_headers`' `values` and `secrets`.
     public var headers: [(name: String, value: String)] = []
+    /// `http_headers`' `files`: a field whose value is a file's text, read for each probe, white
+    /// space around it trimmed (prometheus/common reads them on every request).
+    public var headerFiles: [(name: String, path: String)] = []
     /// `follow_redirects`, or the older `no_follow_redirects` negated (blackbox follows
     /// redirects by default).
     public var followsRedirects = true
@@ -121,10 +126,17 @@ public struct HTTPModuleSettings: Sendable {
 
     /// Keys blackbox knows that this exporter cannot act on, with why.
     static let unsupported: [String: String] = [
-        "oauth2": "the probe does not fetch OAuth 2.0 tokens; give one with authorization: {credentials_file: …}",
         "fail_if_body_json_not_matches_cel": "the exporter has no CEL interpreter",
         "use_proxy_dns": "names behind a proxy are always resolved by the proxy",
-        "http_headers": "header values from files are not read; give headers in headers:",
+    ]
+
+    /// The fields `http_headers` may not set, lower-cased: prometheus/common's `reservedHeaders`
+    /// (the client and its credentials set them).
+    static let reservedHeaders: Set<String> = [
+        "authorization", "host", "content-encoding", "content-length", "content-type", "user-agent", "connection",
+        "keep-alive", "proxy-authenticate", "proxy-authorization", "www-authenticate", "accept-encoding",
+        "x-prometheus-remote-write-version", "x-prometheus-remote-read-version", "x-prometheus-scrape-timeout-seconds",
+        "x-amz-date", "x-amz-security-token", "x-amz-content-sha256",
     ]
 
     init(node: YAMLNode, reader: YAMLConfigReader, module: String) throws(YAMLConfigError) {
@@ -136,7 +148,7 @@ public struct HTTPModuleSettings: Sendable {
             "tls_config", "preferred_ip_protocol", "ip_protocol_fallback", "stagebuild", "body_size_limit",
             "follow_redirects", "basic_auth", "authorization", "bearer_token", "bearer_token_file",
             "valid_http_versions", "accept_any_response", "body_file", "skip_resolve_phase_with_proxy", "enable_http2",
-            "compression",
+            "compression", "oauth2", "http_headers",
         ]
         let fields = try reader.mapping(node, allowed: known.union(Self.unsupported.keys), in: place)
         for (key, why) in Self.unsupported where fields[key] != nil { notActedOn.append((key, why)) }
@@ -187,6 +199,18 @@ public struct HTTPModuleSettings: Sendable {
         if let value = fields["headers"] {
             for (key, header) in try reader.pairs(value, in: "\(place) headers") {
                 headers.append((try reader.string(key), try reader.string(header)))
+            }
+        }
+        if let value = fields["http_headers"] {
+            for (key, header) in try reader.pairs(value, in: "\(place) http_headers") {
+                let name = try reader.string(key)
+                if Self.reservedHeaders.contains(name.lowercased()) {
+                    throw reader.error(key, "http_headers may not set \(name): the probe sets it")
+                }
+                let kinds = try reader.mapping(header, allowed: ["values", "secrets", "files"], in: "http_headers \(name)")
+                for text in try kinds["values"].map(reader.strings) ?? [] { headers.append((name, text)) }
+                for text in try kinds["secrets"].map(reader.strings) ?? [] { headers.append((name, text)) }
+                for path in try kinds["files"].map(reader.strings) ?? [] { headerFiles.append((name, path)) }
             }
         }
         // prometheus/common's `follow_redirects`, and blackbox's older `no_follow_redirects`,
@@ -261,11 +285,13 @@ public struct HTTPModuleSettings: Sendable {
     private static func credential(
         _ fields: [String: YAMLNode], _ reader: YAMLConfigReader, place: String
     ) throws(YAMLConfigError) -> TargetCredential? {
-        let given = ["basic_auth", "authorization", "bearer_token", "bearer_token_file"].compactMap { fields[$0] }
+        let given = ["basic_auth", "authorization", "bearer_token", "bearer_token_file", "oauth2"].compactMap { fields[$0] }
         // The error points at the one written last: the one that adds to the first.
         if given.count > 1, let last = given.max(by: { ($0.mark.line, $0.mark.column) < ($1.mark.line, $1.mark.column) }) {
-            throw reader.error(last, "at most one of basic_auth, authorization, bearer_token and bearer_token_file may be set")
+            throw reader.error(
+                last, "at most one of basic_auth, authorization, bearer_token, bearer_token_file and oauth2 may be set")
         }
+        if let node = fields["oauth2"] { return .oauth2(try OAuth2ClientCredentials(node: node, reader: reader, place: place)) }
         /// A secret written inline or in a file, not both.
         func secret(_ keys: [String: YAMLNode], _ inline: String, _ file: String) throws(YAMLConfigError) -> SecretSource? {
             if let value = keys[inline], keys[file] != nil {

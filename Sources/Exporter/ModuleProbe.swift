@@ -111,6 +111,7 @@ public struct ModuleProbe: Sendable {
     public func probe(
         _ target: String, timeout: Double, allowedTargets: TargetFilter? = nil
     ) throws(ProbeInputError) -> (ProbeResult, Double) {
+        let started = ContinuousClock.now
         let text = target.contains("://") ? target : "http://" + target
         // Prometheus target lists hold `|`, `{}` and quotes (field lists, JSON filters).
         var url = try ProbeRequest.targetURL(text)
@@ -135,7 +136,36 @@ public struct ModuleProbe: Sendable {
             }
         }
         if let credential = module.http.credential, !headers.contains(where: { $0.name.lowercased() == "authorization" }) {
-            headers.append(try Self.authorization(credential))
+            if case .oauth2(let oauth2) = credential {
+                // Asked for within the probe's time, as blackbox's client asks before its request.
+                do throws(OAuth2TokenRequest.Failure) {
+                    let value = try OAuth2TokenRequest(credentials: oauth2, userAgent: settings.userAgent)
+                        .authorization(within: timeout)
+                    // A token with a line break could add a header field of its own.
+                    guard let header = try? RequestHeader(parsing: "Authorization: " + value, option: "oauth2") else {
+                        throw OAuth2TokenRequest.Failure(
+                            message: "the oauth2 token service answered a token that is no header value")
+                    }
+                    headers.append(header)
+                } catch {
+                    let reason = FailureReason.tokenNotObtained(error.message)
+                    let result = ProbeResult(
+                        target: Redaction.url(text), method: module.http.method, engine: "curl", route: nil,
+                        outcome: .failed(reason), message: reason.message)
+                    return (result, (ContinuousClock.now - started).inSeconds)
+                }
+            } else if let header = try Self.authorization(credential) {
+                headers.append(header)
+            }
+        }
+        for (name, path) in module.http.headerFiles {
+            // Read for each probe, as prometheus/common reads http_headers files for each request.
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw .invalidRequestHeader(name: name, reason: "cannot read http_headers file \(path)", option: "http_headers")
+            }
+            headers.append(
+                try RequestHeader(
+                    parsing: "\(name): \(text.trimmingCharacters(in: .whitespacesAndNewlines))", option: "http_headers"))
         }
         var request = try ProbeRequest(
             url: url, method: module.http.method, headers: headers, expectations: expectations)
@@ -147,10 +177,11 @@ public struct ModuleProbe: Sendable {
             }
             request.body = Array(bytes)
         }
-        settings.maxTime = timeout
-        settings.connectTimeout = timeout
+        // What the token request left of the probe's time.
+        let left = max(0.001, timeout - (ContinuousClock.now - started).inSeconds)
+        settings.maxTime = left
+        settings.connectTimeout = left
         settings.allowedTargets = allowedTargets
-        let started = ContinuousClock.now
         var result = CurlProbeEngine(settings: settings).probe(request, cancellation: ProbeCancellation())
         let seconds = (ContinuousClock.now - started).inSeconds
         // The report names the target as asked, not the renamed URL.
@@ -175,8 +206,9 @@ public struct ModuleProbe: Sendable {
     }
 
     /// The `Authorization` field of a module's credential, its files read now (prometheus/common
-    /// reads them for each request, so a rotated secret is used at once).
-    static func authorization(_ credential: HTTPModuleSettings.TargetCredential) throws(ProbeInputError) -> RequestHeader {
+    /// reads them for each request, so a rotated secret is used at once); `nil` for `oauth2`,
+    /// whose token ``OAuth2TokenRequest`` asks for.
+    static func authorization(_ credential: HTTPModuleSettings.TargetCredential) throws(ProbeInputError) -> RequestHeader? {
         func read(_ secret: HTTPModuleSettings.SecretSource, _ key: String) throws(ProbeInputError) -> String {
             switch secret {
             case .inline(let text): return text
@@ -196,6 +228,8 @@ public struct ModuleProbe: Sendable {
             value = "Basic " + Data(pair.utf8).base64EncodedString()
         case .scheme(let type, let credentials):
             value = type + " " + (try read(credentials, "credentials_file"))
+        case .oauth2:
+            return nil
         }
         let key: String
         if case .basic = credential { key = "basic_auth" } else { key = "authorization" }

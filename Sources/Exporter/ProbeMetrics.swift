@@ -31,21 +31,21 @@ public enum ProbeMetrics {
 
         gauge("probe_success", "Displays whether or not the probe was a success", flag(succeeded))
         gauge("probe_duration_seconds", "Returns how long the probe took to complete in seconds", durationSeconds)
+        // blackbox registers the lookup time and every phase for each probe: 0 for a probe that
+        // never connected (an OAuth 2.0 token not obtained).
         gauge(
             "probe_dns_lookup_time_seconds", "Returns the time taken for probe dns lookup in seconds",
-            timings.map { ($0.dns ?? 0) / 1000 })
+            (timings?.dns ?? 0) / 1000)
         // Each hop's own phases, summed over the hops as blackbox sums them over redirects.
         let hopTimings = result.hops.isEmpty ? timings.map { [$0] } ?? [] : result.hops.compactMap(\.timings)
-        if !hopTimings.isEmpty {
-            let perHop = hopTimings.map(phases)
-            let summed = perHop[0].indices.map { index in
-                (phase: perHop[0][index].phase, seconds: perHop.reduce(0) { $0 + $1[index].seconds })
-            }
-            families.append(
-                MetricFamily(
-                    "probe_http_duration_seconds", help: "Duration of http request by phase, summed over all redirects",
-                    samples: summed.map { .init(labels: [("phase", $0.phase)], value: $0.seconds) }))
+        let perHop = (hopTimings.isEmpty ? [ProbeTimings(total: 0)] : hopTimings).map(phases)
+        let summed = perHop[0].indices.map { index in
+            (phase: perHop[0][index].phase, seconds: perHop.reduce(0) { $0 + $1[index].seconds })
         }
+        families.append(
+            MetricFamily(
+                "probe_http_duration_seconds", help: "Duration of http request by phase, summed over all redirects",
+                samples: summed.map { .init(labels: [("phase", $0.phase)], value: $0.seconds) }))
         gauge("probe_http_status_code", "Response HTTP status code", Double(result.httpStatus ?? 0))
         // blackbox registers these for every probe: 0 when no response came.
         // Go's resp.ContentLength: the Content-Length field, -1 without one (a chunked body).

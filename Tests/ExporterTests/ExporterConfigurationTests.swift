@@ -116,7 +116,7 @@ import Testing
     }
 
     /// A module with a key the exporter cannot act on loads, is not run, and says why; the file
-    /// loads with it (as blackbox's newer example file holds an oauth2 and a CEL module).
+    /// loads with it (as blackbox's newer example file holds a CEL module); an oauth2 module runs.
     @Test func aModuleWithAKeyTheProbeCannotActOnLoadsAndIsNotRun() throws {
         let configuration = try ExporterConfiguration(
             parsing: """
@@ -135,12 +135,85 @@ import Testing
                     prober: icmp
 
                 """, file: "b.yml")
-        let token = try #require(configuration.module(named: "token"))
-        #expect(!token.isSupported)
-        #expect(token.notRunReason?.hasPrefix("not run: oauth2: the probe does not fetch OAuth 2.0 tokens") == true)
+        #expect(try #require(configuration.module(named: "token")).isSupported)
         #expect(try #require(configuration.module(named: "cel")).notRunReason?.contains("no CEL interpreter") == true)
         #expect(try #require(configuration.module(named: "plain")).isSupported)
         #expect(try #require(configuration.module(named: "ping")).notRunReason == "the icmp prober is not run by this exporter")
+    }
+
+    /// `oauth2` as prometheus/common reads it: the client-credentials grant's fields, its own
+    /// TLS and proxy, one secret, one credential kind per module.
+    @Test func readsOAuth2() throws {
+        let configuration = try ExporterConfiguration(
+            parsing: """
+                modules:
+                  token:
+                    prober: http
+                    http:
+                      oauth2:
+                        client_id: "probe id"
+                        client_secret_file: /run/secret
+                        scopes: [read, "write all"]
+                        token_url: https://auth.internal/token
+                        endpoint_params: {audience: "https://api", resource: r}
+                        tls_config: {ca_file: /etc/ca.pem, cert_file: c.pem, key_file: k.pem}
+                        proxy_url: http://proxy:3128
+
+                """, file: "o.yml")
+        let module = try #require(configuration.module(named: "token"))
+        guard case .oauth2(let oauth2)? = module.http.credential else {
+            Issue.record("\(String(describing: module.http.credential))")
+            return
+        }
+        #expect(oauth2.clientID == "probe id" && oauth2.clientSecret == .file("/run/secret"))
+        #expect(
+            oauth2.caFile == "/etc/ca.pem" && oauth2.clientKeyFile == "k.pem" && oauth2.proxyURL == "http://proxy:3128")
+        for (text, error) in [
+            ("oauth2: {token_url: u}", "o.yml:5:15: oauth2 needs client_id"),
+            (
+                "oauth2: {client_id: a, client_secret: b, client_secret_file: f, token_url: u}",
+                "at most one of client_secret and client_secret_file"
+            ),
+            ("oauth2: {client_id: a, token_url: u, tls_config: {cert_file: c}}", "cert_file and key_file are given together"),
+            (
+                "oauth2: {client_id: a, token_url: u}\n      bearer_token: t",
+                "at most one of basic_auth, authorization, bearer_token, bearer_token_file and oauth2"
+            ),
+            ("oauth2: {client_id: a, token_url: u, audience: x}", "unknown key 'audience'"),
+        ] {
+            #expect {
+                try ExporterConfiguration(parsing: "modules:\n  m:\n    prober: http\n    http:\n      \(text)\n", file: "o.yml")
+            } throws: { thrown in
+                "\(thrown)".contains(error)
+            }
+        }
+    }
+
+    /// `http_headers` (prometheus/common): values and secrets sent as they are, files read for
+    /// each probe, the fields the client sets refused.
+    @Test func readsHTTPHeaders() throws {
+        let configuration = try ExporterConfiguration(
+            parsing: """
+                modules:
+                  m:
+                    prober: http
+                    http:
+                      headers: {X-A: one}
+                      http_headers:
+                        X-B: {values: [two, three], secrets: [four]}
+                        X-C: {files: [/run/c]}
+
+                """, file: "h.yml")
+        let http = try #require(configuration.module(named: "m")).http
+        #expect(http.headers.map { "\($0.name)=\($0.value)" } == ["X-A=one", "X-B=two", "X-B=three", "X-B=four"])
+        #expect(http.headerFiles.map { "\($0.name)=\($0.path)" } == ["X-C=/run/c"])
+        #expect {
+            try ExporterConfiguration(
+                parsing: "modules:\n  m:\n    prober: http\n    http:\n      http_headers: {User-Agent: {values: [x]}}\n",
+                file: "h.yml")
+        } throws: { error in
+            "\(error)".contains("h.yml:5:22: http_headers may not set User-Agent")
+        }
     }
 
     /// The keys of blackbox's http prober the exporter acts on, read as blackbox reads them.

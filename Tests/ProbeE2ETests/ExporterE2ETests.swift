@@ -66,6 +66,21 @@ struct ExporterE2ETests {
     /// one `User-Agent`, so a target that echoes the request answers both exporters alike
     /// (each names itself otherwise: ``eachExporterNamesItselfInUserAgent()``).
     static func writeConfig(_ servers: E2EServers) throws -> String {
+        /// A module asking the e2e token service for its token with `secret`.
+        func oauth2(_ name: String, secret: String) -> String {
+            """
+              \(name):
+                prober: http
+                http:
+                  headers: {User-Agent: e2e}
+                  oauth2:
+                    client_id: \(servers["OAUTH2_CLIENT_ID"])
+                    client_secret: \(secret)
+                    token_url: \(servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/oauth2/token"))
+                    scopes: [probe]
+
+            """
+        }
         let text = """
             modules:
               http_2xx:
@@ -95,6 +110,13 @@ struct ExporterE2ETests {
               no_follow:
                 prober: http
                 http: {headers: {User-Agent: e2e}, follow_redirects: false}
+              client_certificate:
+                prober: http
+                http:
+                  headers: {User-Agent: e2e}
+                  tls_config: {ca_file: \(servers["CA_CERT"]), cert_file: \(servers["CLIENT_CERT"]), key_file: \(servers["CLIENT_KEY"])}
+                  fail_if_body_not_matches_regexp: ["client certificate CN=localhost"]
+            \(oauth2("oauth2", secret: servers["OAUTH2_CLIENT_SECRET"]))\(oauth2("oauth2_refused", secret: "not-the-secret"))
               tcp_connect:
                 prober: tcp
 
@@ -306,6 +328,7 @@ struct ExporterE2ETests {
     func aModulesCredentialsReachTheTargetAndNoOutput() throws {
         let servers = try E2EServers.current()
         let tokenFile = try Self.configFile("first-s3cret-token\n")
+        let headerFile = try Self.configFile("first-value\n")
         let config = try Self.configFile(
             """
             modules:
@@ -319,6 +342,11 @@ struct ExporterE2ETests {
                 http:
                   bearer_token_file: \(tokenFile)
                   fail_if_body_not_matches_regexp: ['authorization=Bearer second-s3cret-token\\n']
+              header_file:
+                prober: http
+                http:
+                  http_headers: {X-Probe: {files: [\(headerFile)]}}
+                  fail_if_body_not_matches_regexp: ['x-probe=second-value\\n']
             """)
         let exporter = try RunningExporter(config: config)
         let target = servers.url("http", "127.0.0.1", "HTTP_PORT")
@@ -327,9 +355,35 @@ struct ExporterE2ETests {
         try "second-s3cret-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
         let bearer = Self.get("\(exporter.url)/probe?module=bearer&target=\(target)")?.body ?? ""
         #expect(bearer.contains("probe_success 1\n"), "the rotated token was not read: \(bearer)")
+        try "second-value\n".write(toFile: headerFile, atomically: true, encoding: .utf8)
+        let fromFile = Self.get("\(exporter.url)/probe?module=header_file&target=\(target)")?.body ?? ""
+        #expect(fromFile.contains("probe_success 1\n"), "the http_headers file was not read again: \(fromFile)")
         let outputs = [basic, bearer, Self.get(exporter.url + "/")?.body ?? "", Self.get(exporter.url + "/metrics")?.body ?? ""]
         for output in outputs + [exporter.process.standardError] {
             #expect(!output.contains("s3cret") && !output.contains("cHJvYmU6cGE1NS1zM2NyZXQ="))
+        }
+        #expect(exporter.stop() == 0)
+    }
+
+    /// `oauth2`: the token the token service gives for the client's id and secret is what the
+    /// target gets; a refused client fails the probe at this machine's hop with the token
+    /// service's words; neither the secret nor the token is in any output.
+    @Test(.timeLimit(.minutes(1)))
+    func anOAuth2TokenIsAskedForAndSentAndNeverShown() throws {
+        let servers = try E2EServers.current()
+        let exporter = try RunningExporter(config: try Self.writeConfig(servers))
+        let target = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/oauth2/protected")
+        let granted = Self.get("\(exporter.url)/probe?module=oauth2&target=\(target)")?.body ?? ""
+        #expect(granted.contains("probe_success 1\n") && granted.contains("probe_http_status_code 200\n"), "\(granted)")
+        let refused = Self.get("\(exporter.url)/probe?module=oauth2_refused&target=\(target)")?.body ?? ""
+        #expect(refused.contains("probe_success 0\n") && refused.contains("probe_http_status_code 0\n"), "\(refused)")
+        #expect(
+            refused.contains("probe_failure_info{hop=\"client\",reason=\"tokenNotObtained\",url_error=\"\"} 1\n"), "\(refused)")
+        let page = Self.get(exporter.url + "/")?.body ?? ""
+        #expect(page.contains("answered HTTP 401: invalid_client"), "\(page)")
+        for output in [granted, refused, page, Self.get(exporter.url + "/metrics")?.body ?? "", exporter.process.standardError] {
+            #expect(!output.contains(servers["OAUTH2_CLIENT_SECRET"]) && !output.contains(servers["OAUTH2_TOKEN"]))
+            #expect(!output.contains("not-the-secret"))
         }
         #expect(exporter.stop() == 0)
     }
@@ -592,6 +646,12 @@ struct ExporterE2ETests {
             // A redirect not followed counts; a probe with no response has version and length 0.
             (http("/redirect/once"), "no_follow"),
             (servers.url("http", "127.0.0.1", "CLOSED_PORT"), "http_2xx"),
+            // Mutual TLS: the module's client certificate is sent and the server names it; without
+            // one the server answers 400.
+            (servers.url("https", "localhost", "TLS_CLIENT_CERT_PORT"), "client_certificate"),
+            (servers.url("https", "localhost", "TLS_CLIENT_CERT_PORT"), "tls_trusted"),
+            // OAuth 2.0: the token asked for is sent; a token refused fails before any request.
+            (http("/oauth2/protected"), "oauth2"), (http("/oauth2/protected"), "oauth2_refused"),
             // https:// redirected to http://: the last response decides probe_http_ssl.
             (servers.url("https", "localhost", "TLS_VALID_PORT", path: "/redirect/to?to=\(http("/echo"))"), "tls_trusted"),
         ]
@@ -609,6 +669,14 @@ struct ExporterE2ETests {
             sample.labels.filter { $0.key != "job" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 .joined(separator: ",")
         }
+        let mutualTLS = prometheus.query("probe_http_status_code").filter {
+            $0.labels["instance"]?.hasSuffix(":\(servers["TLS_CLIENT_CERT_PORT"])/") == true
+        }
+        #expect(
+            Set(mutualTLS.map { "\($0.labels["job"] ?? "") \($0.labels["module"] ?? "") \($0.value ?? 0)" }) == [
+                "blackbox client_certificate 200.0", "stagebuild client_certificate 200.0", "blackbox tls_trusted 400.0",
+                "stagebuild tls_trusted 400.0",
+            ], "\(mutualTLS)")
         let theirs = prometheus.query("{job=\"blackbox\",__name__=~\"probe_.+\"}")
         let ours = Dictionary(
             prometheus.query("{job=\"stagebuild\",__name__=~\"probe_.+\"}").map { (key($0), $0) },

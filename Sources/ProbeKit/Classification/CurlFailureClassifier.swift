@@ -350,7 +350,7 @@ struct CurlFailureClassifier {
             .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?, .proxyForbidden?,
             .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?, .tlsHandshakeFailed?,
             .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .unexpectedStatus?, .expectationFailed?,
-            .engineRefusedURL?:
+            .engineRefusedURL?, .tokenNotObtained?:
             guard handshakeDone else { return leaf == nil ? nil : facts }
             facts.chainVerified = !policy.allowsInvalidCertificates
             facts.nameVerified = policy.validatesDomainName
@@ -387,8 +387,7 @@ struct CurlFailureClassifier {
             .pinnedKeyMismatch?, .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?,
             .proxyForbidden?, .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?,
             .tlsHandshakeFailed?, .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .unexpectedStatus?,
-            .expectationFailed?,
-            .engineRefusedURL?:
+            .expectationFailed?, .engineRefusedURL?, .tokenNotObtained?:
             // Anything the proxy answered came through the finished handshake.
             guard response.connectStatusCode > 0 || response.statusCode > 0 || response.completedConnect else {
                 return proxyCertificate == nil ? nil : facts

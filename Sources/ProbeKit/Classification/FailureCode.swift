@@ -62,6 +62,10 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
     /// The engine refused the request before connecting: FoundationNetworking on Linux returns
     /// `-1000 badURL` for IPv6 literal hosts (`--engine urlsession`).
     case engineRefusedURL
+    /// The exporter could not obtain the access token its module's `oauth2` asks for (the
+    /// client-credentials grant, RFC 6749 section 4.4): the token service was unreachable,
+    /// refused, or answered without a token. Nothing was sent to the target.
+    case tokenNotObtained
 
     /// The code itself, e.g. `"hostNameMismatch"`.
     public var description: String { rawValue }
@@ -91,6 +95,7 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .unexpectedStatus: "unexpected HTTP status"
         case .expectationFailed: "expectation failed"
         case .engineRefusedURL: "URL refused by the engine"
+        case .tokenNotObtained: "access token not obtained"
         }
     }
 }

@@ -599,6 +599,17 @@ extension FailureReason {
         return reason
     }
 
+    /// `tokenNotObtained`: the exporter's OAuth 2.0 token request failed, before the target
+    /// was asked anything; the client (this machine) could not authenticate.
+    ///
+    /// - Parameter message: What the token service did, without any secret.
+    /// - Returns: The reason.
+    public static func tokenNotObtained(_ message: String) -> FailureReason {
+        FailureReason(
+            code: .tokenNotObtained, hop: .client, message: message,
+            hint: "the module's oauth2 client_id, client_secret and token_url, and the token service")
+    }
+
     /// `engineRefusedURL` from FoundationNetworking itself (`-1000 badURL`): nothing was
     /// connected to, so no hop is to blame. On Linux it refuses IPv6 literal hosts
     /// (`http://[::1]:8080/`), which libcurl and Apple platforms take.

@@ -5,8 +5,9 @@ public enum ProbeHop: String, Sendable, Equatable, CaseIterable, CustomStringCon
     case proxy
     /// The target: its name, its TCP port, its TLS certificate, or its HTTP answer.
     case target
-    /// This machine's HTTP stack, before any connection: `--engine urlsession`'s
-    /// FoundationNetworking refusing a URL that libcurl and Apple platforms take.
+    /// This machine, before any connection to the target: `--engine urlsession`'s
+    /// FoundationNetworking refusing a URL that libcurl and Apple platforms take, or the
+    /// exporter failing to obtain a module's OAuth 2.0 token.
     case client
 
     /// `"proxy"`, `"target"` or `"client"`.

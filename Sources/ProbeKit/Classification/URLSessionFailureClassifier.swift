@@ -113,7 +113,8 @@ struct URLSessionFailureClassifier {
         // Listed so that a new code must be placed here: no handshake is known to have finished.
         case .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?, .proxyForbidden?,
             .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?, .tlsHandshakeFailed?,
-            .pinnedKeyMismatch?, .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .engineRefusedURL?:
+            .pinnedKeyMismatch?, .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .engineRefusedURL?,
+            .tokenNotObtained?:
             return nil
         }
     }

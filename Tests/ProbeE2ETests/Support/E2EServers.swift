@@ -41,7 +41,8 @@ struct E2EServers: Sendable {
         "SQUID_ACL_PORT",
         "MITM_PORT", "MITM_FIXED_PORT", "SILENT_PORT", "CLOSED_PORT", "SLOW_TLS_PORT", "SILENT_TLS_PORT", "TLS_NO_EKU_PORT",
         "TLS_LONG_VALIDITY_PORT",
-        "TLS_CN_ONLY_PORT", "TLS_SHA1_PORT", "TLS_RSA1024_PORT",
+        "TLS_CN_ONLY_PORT", "TLS_SHA1_PORT", "TLS_RSA1024_PORT", "TLS_CLIENT_CERT_PORT", "CLIENT_CERT", "CLIENT_KEY",
+        "OAUTH2_CLIENT_ID", "OAUTH2_CLIENT_SECRET", "OAUTH2_TOKEN",
     ]
 
     subscript(key: String) -> String { values[key] ?? "" }
