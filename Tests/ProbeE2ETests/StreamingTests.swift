@@ -81,7 +81,7 @@ struct StreamingTests {
     @Test(.timeLimit(.minutes(1)), arguments: ["text", "json", "junit"])
     func aMalformedLineShowsNoToken(format: String) async throws {
         let servers = try E2EServers.current()
-        let line = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/?access_token=LINETOKEN&x=a b")
+        let line = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/?access_token=LINETOKEN&x=a#b#c")
         let run = try await Self.script("printf '%s\\n' '\(line)' | \"$SB\" probe --format \(format) --targets -")
         #expect(run.status == 1, "\(run.summary)")
         #expect(run.stdout.contains("access_token=***") && !run.output.contains("LINETOKEN"), "\(run.summary)")

@@ -334,23 +334,16 @@ struct CurlFailureClassifier {
             facts.cipher = session.cipher
             facts.alpn = session.alpn
         }
-        let atTarget = reason?.hop == .target
-        switch reason?.code {
-        case .certificateNotTrusted? where atTarget, .certificateExpired? where atTarget,
-            .certificateNotYetValid? where atTarget:
+        switch reason?.hop == .target ? reason?.code.certificateCheck : nil {
+        case .chain?:
             facts.chainVerified = false
-        case .hostNameMismatch? where atTarget:
+        case .name?:
             facts.chainVerified = !policy.allowsInvalidCertificates
             facts.nameVerified = false
-        case .pinnedKeyMismatch?:
+        case .pin?:
             facts.chainVerified = !policy.allowsInvalidCertificates
             facts.nameVerified = policy.validatesDomainName
-        // Every other code, listed so that a new one must be placed here.
-        case nil, .certificateNotTrusted?, .certificateExpired?, .certificateNotYetValid?, .hostNameMismatch?,
-            .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?, .proxyForbidden?,
-            .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?, .tlsHandshakeFailed?,
-            .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .unexpectedStatus?, .expectationFailed?,
-            .engineRefusedURL?, .tokenNotObtained?:
+        case nil:
             guard handshakeDone else { return leaf == nil ? nil : facts }
             facts.chainVerified = !policy.allowsInvalidCertificates
             facts.nameVerified = policy.validatesDomainName
@@ -375,19 +368,14 @@ struct CurlFailureClassifier {
         var facts = Self.facts(of: proxyCertificate)
         facts.secondLook = fromLook
         let verifies = !settings.security.proxyInsecure
-        let atProxy = reason?.hop == .proxy
-        switch reason?.code {
-        case .certificateNotTrusted? where atProxy, .certificateExpired? where atProxy, .certificateNotYetValid? where atProxy:
+        switch reason?.hop == .proxy ? reason?.code.certificateCheck : nil {
+        case .chain?:
             facts.chainVerified = false
-        case .hostNameMismatch? where atProxy:
+        case .name?:
             facts.chainVerified = verifies
             facts.nameVerified = false
-        // Every other code, listed so that a new one must be placed here.
-        case nil, .certificateNotTrusted?, .certificateExpired?, .certificateNotYetValid?, .hostNameMismatch?,
-            .pinnedKeyMismatch?, .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?,
-            .proxyForbidden?, .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?,
-            .tlsHandshakeFailed?, .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .unexpectedStatus?,
-            .expectationFailed?, .engineRefusedURL?, .tokenNotObtained?:
+        // A pin failure says nothing of the chain and the name, which were verified first.
+        case .pin?, nil:
             // Anything the proxy answered came through the finished handshake.
             guard response.connectStatusCode > 0 || response.statusCode > 0 || response.completedConnect else {
                 return proxyCertificate == nil ? nil : facts

@@ -70,6 +70,32 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
     /// The code itself, e.g. `"hostNameMismatch"`.
     public var description: String { rawValue }
 
+    /// Which check of a certificate failed, for the codes that are one: what the TLS facts of
+    /// a hop say was verified. Every code is placed here, so a new one must be.
+    public enum CertificateCheck: Sendable, Equatable {
+        /// The chain: not trusted, expired or not yet valid.
+        case chain
+        /// The host name (RFC 6125).
+        case name
+        /// The pinned public keys.
+        case pin
+    }
+
+    /// The certificate check this code is the failure of; `nil` for a code that is not a
+    /// certificate's (the handshake, if it finished, verified what the policy asks).
+    public var certificateCheck: CertificateCheck? {
+        switch self {
+        case .certificateNotTrusted, .certificateExpired, .certificateNotYetValid: .chain
+        case .hostNameMismatch: .name
+        case .pinnedKeyMismatch: .pin
+        case .proxyNameNotResolved, .proxyUnreachable, .proxyTimeout, .proxyAuthenticationRequired, .proxyForbidden,
+            .proxyProtocolError, .proxyBadGateway, .targetNameNotResolved, .connectFailed, .tlsHandshakeFailed, .timeout,
+            .tooManyRedirects, .redirectRefused, .noResponse, .unexpectedStatus, .expectationFailed, .engineRefusedURL,
+            .tokenNotObtained:
+            nil
+        }
+    }
+
     /// The reason in plain words, e.g. `"host name mismatch"`.
     public var words: String {
         switch self {

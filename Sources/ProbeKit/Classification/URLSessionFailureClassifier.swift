@@ -106,16 +106,15 @@ struct URLSessionFailureClassifier {
     func tlsFacts(reason: FailureReason?) -> TLSFacts? {
         // A failure at the proxy's TLS: the tunnel never opened, no target certificate was seen.
         guard request.isHTTPS, reason?.hop != .proxy else { return nil }
-        switch reason?.code {
-        case nil, .unexpectedStatus?, .expectationFailed?: return TLSFacts(chainVerified: true, nameVerified: true)
-        case .hostNameMismatch?: return TLSFacts(chainVerified: true, nameVerified: false)
-        case .certificateNotTrusted?, .certificateExpired?, .certificateNotYetValid?: return TLSFacts(chainVerified: false)
-        // Listed so that a new code must be placed here: no handshake is known to have finished.
-        case .proxyNameNotResolved?, .proxyUnreachable?, .proxyTimeout?, .proxyAuthenticationRequired?, .proxyForbidden?,
-            .proxyProtocolError?, .proxyBadGateway?, .targetNameNotResolved?, .connectFailed?, .tlsHandshakeFailed?,
-            .pinnedKeyMismatch?, .timeout?, .tooManyRedirects?, .redirectRefused?, .noResponse?, .engineRefusedURL?,
-            .tokenNotObtained?:
-            return nil
+        // A response came: the handshake verified both.
+        guard let reason, reason.code != .unexpectedStatus, reason.code != .expectationFailed else {
+            return TLSFacts(chainVerified: true, nameVerified: true)
+        }
+        switch reason.code.certificateCheck {
+        case .name?: return TLSFacts(chainVerified: true, nameVerified: false)
+        case .chain?: return TLSFacts(chainVerified: false)
+        // No handshake is known to have finished (FoundationNetworking pins nothing).
+        case .pin?, nil: return nil
         }
     }
 
@@ -129,10 +128,10 @@ struct URLSessionFailureClassifier {
         guard route?.server?.scheme == .https, let reason, reason.hop == .proxy else { return nil }
         var facts = CurlFailureClassifier.facts(of: proxyCertificate)
         facts.secondLook = proxyCertificate != nil
-        switch reason.code {
-        case .certificateNotTrusted, .certificateExpired, .certificateNotYetValid: facts.chainVerified = false
-        case .hostNameMismatch: facts.nameVerified = false
-        default: return proxyCertificate == nil ? nil : facts
+        switch reason.code.certificateCheck {
+        case .chain?: facts.chainVerified = false
+        case .name?: facts.nameVerified = false
+        case .pin?, nil: return proxyCertificate == nil ? nil : facts
         }
         return facts
     }
