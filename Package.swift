@@ -8,7 +8,7 @@ let package = Package(
     ],
     targets: [
         // Dockerfile source text -> syntax tree -> typed instructions -> printed text. Pure: no I/O.
-        .target(name: "DockerfileSyntax"),
+        .target(name: "DockerfileSyntax", dependencies: ["Serialization"]),
         // Stage templates, catalogs, Stagefiles, composition, lint rules and their config (read
         // with YAML), image references, the lockfile and registry resolution. Resolution speaks the registry HTTP API v2 through the
         // `RegistryTransport` protocol only, so StageKit stays free of network code and tests swap

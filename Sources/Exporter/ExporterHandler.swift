@@ -4,6 +4,7 @@ import Foundation
 import Patterns
 import ProbeKit
 import SanityServer
+import Serialization
 import Synchronization
 
 /// The exporter's HTTP side on the server's event loops: `GET /probe?target=URL&module=NAME`
@@ -204,11 +205,16 @@ public final class ExporterHandler: RequestHandler {
         let pairs = parts[1].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard pair.hasPrefix("target=") else { return String(pair) }
             let value = pair.dropFirst("target=".count)
-            let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(value)
+            let decoded = Self.formDecoded(value)
             let masked = Redaction.url(decoded)
             return masked == decoded ? String(pair) : "target=" + masked
         }
         return parts[0] + "?" + pairs.joined(separator: "&")
+    }
+
+    /// A query's name or value, ``PercentEncoding/formDecodedBytes(_:)`` read as UTF-8.
+    static func formDecoded(_ text: Substring) -> String {
+        String(decoding: PercentEncoding.formDecodedBytes(Array(text.utf8)[...]), as: UTF8.self)
     }
 
     /// The path and the query's parameters (the first of each name), percent-decoded; `+` is a
@@ -220,11 +226,8 @@ public final class ExporterHandler: RequestHandler {
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
                 let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                func decoded(_ text: Substring) -> String {
-                    text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-                }
-                let name = decoded(halves[0])
-                if query[name] == nil { query[name] = halves.count == 2 ? decoded(halves[1]) : "" }
+                let name = formDecoded(halves[0])
+                if query[name] == nil { query[name] = halves.count == 2 ? formDecoded(halves[1]) : "" }
             }
         }
         return (path, query)

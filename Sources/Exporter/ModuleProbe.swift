@@ -124,7 +124,7 @@ public struct ModuleProbe: Sendable {
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host
         {
             let port = components.port ?? 443
-            let bracketed = host.contains(":") ? "[\(host)]" : host
+            let bracketed = HostPort.bracketed(host)
             components.host = serverName
             if let renamed = components.url {
                 url = renamed

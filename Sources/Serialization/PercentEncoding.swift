@@ -92,6 +92,17 @@ public enum PercentEncoding {
         decodedBytes(Array(text.utf8)[...])
     }
 
+    /// A query's name or value as an HTML form encodes it (`application/x-www-form-urlencoded`,
+    /// WHATWG URL section 5.1, Go's `url.QueryUnescape`): `+` is a space, then every `%HH` is
+    /// decoded; a broken escape stays as sent (where Go drops the whole pair). The one reading
+    /// of query parameters for the exporter and the sanity server.
+    ///
+    /// - Parameter encoded: The encoded bytes, e.g. `a+b%2Fc`.
+    /// - Returns: The decoded bytes, e.g. `a b/c`; they need not be UTF-8.
+    public static func formDecodedBytes(_ encoded: ArraySlice<UInt8>) -> [UInt8] {
+        decodedBytes(encoded.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }[...])
+    }
+
     /// The bytes with every `%HH` decoded, as ``decodedBytes(_:)-(Substring)`` decodes text.
     ///
     /// - Parameter encoded: Percent-encoded bytes.

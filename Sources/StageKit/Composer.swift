@@ -1,4 +1,5 @@
 import DockerfileSyntax
+import Serialization
 
 /// Layers stage templates and a Stagefile's own steps into one Dockerfile.
 ///
@@ -665,22 +666,10 @@ private struct CompositionSession {
         return lines.joined(separator: "\n") + "\n\n"
     }
 
-    /// Text for a comment line with every control character written as an escape (`\n`,
-    /// `\r`, `\u{…}`), so a path or command can never end the comment and start an
+    /// Text for a comment line with every control character written as an escape
+    /// (``ControlCharacters``), so a path or command can never end the comment and start an
     /// instruction.
-    static func commentSafe(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value):
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    static func commentSafe(_ text: String) -> String { ControlCharacters.escaped(text) }
 
     /// Lines with the leading and trailing blank ones removed (the trailing ones kept when
     /// `keepingTrailing`).

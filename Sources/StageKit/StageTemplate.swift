@@ -1,5 +1,6 @@
 import DockerfileSyntax
 import Foundation
+import Serialization
 
 /// One stage template: a Dockerfile fragment in a catalog, e.g. `Stages/node-runtime.Dockerfile`.
 ///
@@ -235,22 +236,21 @@ struct TemplateMetadata {
         if let value = Self.value(of: "summary:", in: comment) {
             summary = value
         } else if let value = Self.value(of: "requires:", in: comment) {
-            requires += value.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }.filter {
+            requires += value.split(separator: ",").map { $0.trimmingHTTPWhitespace() }.filter {
                 !$0.isEmpty
             }
             requiresLine = line
         } else if let value = Self.value(of: "apt-archive:", in: comment) {
             aptArchives.append((value, line))
         } else if let value = Self.value(of: "param ", in: comment), let colon = value.firstIndex(of: ":") {
-            let name = String(value[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            documentation[name] = String(value[value.index(after: colon)...]).trimmingCharacters(
-                in: CharacterSet(charactersIn: " \t"))
+            let name = String(value[..<colon]).trimmingHTTPWhitespace()
+            documentation[name] = String(value[value.index(after: colon)...]).trimmingHTTPWhitespace()
             documentationLines.append((name, line))
         }
     }
 
     private static func value(of key: String, in comment: String) -> String? {
         guard comment.hasPrefix(key) else { return nil }
-        return String(comment.dropFirst(key.count)).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        return String(comment.dropFirst(key.count)).trimmingHTTPWhitespace()
     }
 }

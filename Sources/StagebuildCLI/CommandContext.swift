@@ -1,5 +1,6 @@
 import Foundation
 import ProbeKit
+import Serialization
 import StageKit
 import Synchronization
 
@@ -119,13 +120,13 @@ public struct CommandContext: Sendable {
     /// - Parameter message: The message.
     public func warn(_ message: String) {
         let label = usesColor ? "\u{1B}[1;35mwarning:\u{1B}[0m " : "warning: "
-        standardError.write(label + TextReport.visible(message) + "\n")
+        standardError.write(label + ControlCharacters.escaped(message) + "\n")
     }
 
     /// `error: MESSAGE` and a newline, the label red when coloured; control characters in the
     /// message are shown as escapes.
     static func errorLine(_ message: String, color: Bool) -> String {
-        (color ? "\u{1B}[1;31merror:\u{1B}[0m " : "error: ") + TextReport.visible(message) + "\n"
+        (color ? "\u{1B}[1;31merror:\u{1B}[0m " : "error: ") + ControlCharacters.escaped(message) + "\n"
     }
 }
 

@@ -1,4 +1,5 @@
 import ProbeKit
+import Serialization
 import StageKit
 
 /// A finding printed as `file:line:column: severity: message`, the form compilers, editors and
@@ -24,6 +25,6 @@ struct Diagnostic {
         let code = severity == "error" ? "1;31" : "1;35"
         let label = color ? "\u{1B}[\(code)m\(severity):\u{1B}[0m" : "\(severity):"
         // A message may quote the file's bytes: control characters are shown as escapes.
-        return "\(TextReport.visible(position)): \(label) \(TextReport.visible(message))\n"
+        return "\(ControlCharacters.escaped(position)): \(label) \(ControlCharacters.escaped(message))\n"
     }
 }

@@ -1,3 +1,5 @@
+import Serialization
+
 /// Where each part of an instruction's logical line comes from in the file.
 ///
 /// BuildKit joins an instruction's physical lines into one logical line: the first line
@@ -69,12 +71,7 @@ public struct LogicalLineMap: Sendable, Hashable {
     /// - Returns: The 1-based line and column; line 0 column 1 for an empty map.
     public func location(ofOffset offset: Int) -> SourceLocation {
         guard !segments.isEmpty else { return SourceLocation(line: 0, column: 1) }
-        var low = 0
-        var high = segments.count
-        while low < high {
-            let middle = (low + high) / 2
-            if segments[middle].logicalStart <= offset { low = middle + 1 } else { high = middle }
-        }
+        let low = segments.partitioningIndex { $0.logicalStart > offset }
         let segment = segments[max(0, low - 1)]
         return SourceLocation(line: segment.line, column: segment.column + max(0, offset - segment.logicalStart))
     }

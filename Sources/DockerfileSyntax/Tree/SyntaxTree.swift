@@ -1,3 +1,5 @@
+import Serialization
+
 /// A Dockerfile as a sequence of source elements that together hold every byte of the file,
 /// so that printing an untouched tree gives back the same text.
 public struct DockerfileSyntaxTree: Sendable, Hashable {
@@ -35,12 +37,7 @@ public struct DockerfileSyntaxTree: Sendable, Hashable {
     /// - Returns: The 0-based offset of the position's first byte.
     public func byteOffset(of location: SourceLocation) -> Int? {
         // The last element starting at or before the line.
-        var low = 0
-        var high = elements.count
-        while low < high {
-            let middle = (low + high) / 2
-            if elements[middle].startLine <= location.line { low = middle + 1 } else { high = middle }
-        }
+        let low = elements.partitioningIndex { $0.startLine > location.line }
         guard low > 0 else { return nil }
         let element = elements[low - 1]
         var offset = element.byteOffset

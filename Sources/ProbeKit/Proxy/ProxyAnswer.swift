@@ -72,7 +72,7 @@ enum ProxyAnswer {
     /// bare code when the line has no reason phrase.
     static func status(line: String?, code: Int) -> String {
         guard let line, let space = line.firstIndex(of: " ") else { return "\(code)" }
-        let rest = line[line.index(after: space)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        let rest = line[line.index(after: space)...].trimmingHTTPWhitespace()
         return rest.isEmpty ? "\(code)" : rest
     }
 }

@@ -1,3 +1,5 @@
+import Serialization
+
 /// The text report: one block per call, then `N succeeded, N failed, N cancelled`.
 ///
 /// A block's first line is the outcome, method and target; indented lines follow for what is
@@ -37,32 +39,11 @@ public struct TextReport: Sendable {
         var title = "\(result.method) \(result.target)"
         if result.repetition > 1 { title += " #\(result.repetition)" }
         if result.engine != ProbeEngineKind.curl.rawValue { title += " (\(result.engine))" }
-        var block = shown + " " + Self.visible(title) + "\n"
-        for (label, value) in Self.detailLines(result) { block += "  \(label.padding(toLength: 10)) \(Self.visible(value))\n" }
+        var block = shown + " " + ControlCharacters.escaped(title) + "\n"
+        for (label, value) in Self.detailLines(result) {
+            block += "  \(label.padding(toLength: 10)) \(ControlCharacters.escaped(value))\n"
+        }
         return block
-    }
-
-    /// The text with control characters (C0 but tab, DEL, C1) shown as `\x1B`-style escapes: a
-    /// proxy's or server's words (a realm, an error header) reach the report, and raw escape
-    /// sequences in them would drive the reader's terminal.
-    ///
-    /// - Parameter text: Text for a terminal, e.g. an error message quoting the user's input.
-    /// - Returns: The text with control characters escaped.
-    public static func visible(_ text: String) -> String {
-        let isControl = { (scalar: Unicode.Scalar) in
-            (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
-        }
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var shown = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                shown += "\\x" + (hex.count < 2 ? "0" : "") + hex
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-        }
-        return shown
     }
 
     /// The labelled detail lines of a call, shared with the JUnit report.

@@ -1,5 +1,6 @@
 import Curl
 import Foundation
+import Serialization
 
 /// A response header that must be present, or have a value: `--expect-header NAME[=VALUE]`.
 ///
@@ -45,7 +46,7 @@ public struct HeaderExpectation: Sendable, Equatable, CustomStringConvertible {
     public func failure(in fields: [(name: String, value: String)]) -> String? {
         let wanted = name.lowercased()
         let values = fields.filter { $0.name.lowercased() == wanted }.map {
-            $0.value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            $0.value.trimmingHTTPWhitespace()
         }
         guard !values.isEmpty else { return "the response has no header \(name)" }
         guard let value else { return nil }

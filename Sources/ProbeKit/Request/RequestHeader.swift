@@ -1,4 +1,5 @@
 import Foundation
+import Serialization
 
 /// One request header field given with `-H 'Name: value'`.
 ///
@@ -43,7 +44,7 @@ public struct RequestHeader: Sendable, Equatable, CustomStringConvertible {
             throw .invalidRequestHeader(name: String(name), reason: "the value may not contain CR, LF or NUL", option: option)
         }
         self.name = String(name)
-        self.value = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        self.value = value.trimmingHTTPWhitespace()
     }
 
     /// Whether the value is a credential: `Authorization` or `Proxy-Authorization`.

@@ -1,4 +1,5 @@
 import Foundation
+import Serialization
 
 /// The HTTP status codes a call may answer with to succeed: `--expect-status`, e.g.
 /// `"200,301-308"`; the default is `200-399` (RFC 9110 section 15: 2xx successful, 3xx
@@ -25,13 +26,13 @@ public struct StatusList: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws(ProbeInputError) {
         var ranges: [ClosedRange<Int>] = []
         for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let trimmed = entry.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            let trimmed = entry.trimmingHTTPWhitespace()
             guard !trimmed.isEmpty else { throw .invalidStatusList(text, reason: "an entry is empty") }
             let bounds = trimmed.split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count <= 2 else { throw .invalidStatusList(text, reason: "\"\(trimmed)\" is not CODE or LOW-HIGH") }
             var numbers: [Int] = []
             for bound in bounds {
-                let digits = bound.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+                let digits = bound.trimmingHTTPWhitespace()
                 guard digits.count == 3, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let code = Int(digits),
                     (100...599).contains(code)
                 else {

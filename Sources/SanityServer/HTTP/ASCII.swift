@@ -8,21 +8,6 @@ enum ASCII {
     static let tab: UInt8 = 0x09
     static let colon: UInt8 = 0x3A
 
-    /// `tchar` of RFC 9110 section 5.6.2, as a 256-entry table.
-    private static let tokenTable: [Bool] = (0..<256).map { byte in
-        switch UInt8(byte) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
-        }
-    }
-
-    /// Whether a byte is a `tchar` (RFC 9110 section 5.6.2).
-    @inline(__always)
-    static func isTokenCharacter(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
-
     /// Whether a byte may appear in a field value: `VCHAR`, `obs-text`, SP or HTAB
     /// (RFC 9110 section 5.5).
     @inline(__always)

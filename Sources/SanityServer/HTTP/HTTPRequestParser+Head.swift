@@ -52,7 +52,7 @@ extension HTTPRequestParser {
         let method = parts[0]
         let target = parts[1]
         let versionBytes = parts[2]
-        guard !method.isEmpty, method.allSatisfy(ASCII.isTokenCharacter) else {
+        guard !method.isEmpty, method.allSatisfy(HTTPToken.isTokenCharacter) else {
             throw .malformedRequestLine("method is not a token")
         }
         guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
@@ -116,7 +116,7 @@ extension HTTPRequestParser {
         guard let colon = line.firstIndex(of: ASCII.colon) else { throw .malformedFieldLine("no colon") }
         let name = line[line.startIndex..<colon]
         guard !name.isEmpty else { throw .malformedFieldLine("empty field name") }
-        guard name.allSatisfy(ASCII.isTokenCharacter) else {
+        guard name.allSatisfy(HTTPToken.isTokenCharacter) else {
             if let last = name.last, ASCII.isWhitespace(last) {
                 throw .malformedFieldLine("whitespace between field name and colon")
             }

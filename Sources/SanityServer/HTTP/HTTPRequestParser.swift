@@ -1,3 +1,5 @@
+import Serialization
+
 /// Reads HTTP/1.1 requests from bytes (RFC 9112), one at a time, without any I/O.
 ///
 /// Feed it the connection's unconsumed input, from the first byte of the request being read,
@@ -124,7 +126,7 @@ public struct HTTPRequestParser: Sendable {
         if !input[start..<methodFrom].contains(ASCII.space) {
             var position = methodFrom
             while position < input.count, input[position] != ASCII.space {
-                guard ASCII.isTokenCharacter(input[position]) else { throw .malformedRequestLine("method is not a token") }
+                guard HTTPToken.isTokenCharacter(input[position]) else { throw .malformedRequestLine("method is not a token") }
                 position += 1
             }
             if position == start && position < input.count { throw .malformedRequestLine("method is not a token") }

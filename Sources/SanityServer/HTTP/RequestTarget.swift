@@ -70,8 +70,6 @@ struct RequestTarget: Sendable, Equatable {
             || byte == UInt8(ascii: ".")
     }
 
-    /// Percent-decodes (RFC 3986 section 2.1) and reads `+` as a space; a broken escape stays as sent.
-    static func formDecoded(_ text: ArraySlice<UInt8>) -> String {
-        ASCII.string(PercentEncoding.decodedBytes(text.map { $0 == UInt8(ascii: "+") ? ASCII.space : $0 }[...]))
-    }
+    /// ``PercentEncoding/formDecodedBytes(_:)`` as text (``ASCII/string(_:)``).
+    static func formDecoded(_ text: ArraySlice<UInt8>) -> String { ASCII.string(PercentEncoding.formDecodedBytes(text)) }
 }

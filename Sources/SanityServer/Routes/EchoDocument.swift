@@ -51,18 +51,7 @@ struct EchoDocument: Sendable {
     var text: String {
         // Decoded query values and field values are the client's bytes: a line feed or control
         // character in them is shown escaped, so it can never forge a line of the echo.
-        func shown(_ value: String) -> String {
-            guard value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return value }
-            var escaped = ""
-            for scalar in value.unicodeScalars {
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    escaped += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
-                } else {
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-            return escaped
-        }
+        let shown = ControlCharacters.escaped
         var lines = ["\(request.method) \(request.target) \(request.version)"]
         lines.append("server: \(serverName)")
         lines.append("peer: \(peer)")

@@ -1,4 +1,5 @@
 import DockerfileSyntax
+import Serialization
 
 extension LintDocument {
     /// What a variable reference stands for when lint reads a file.
@@ -76,12 +77,7 @@ extension LintDocument {
             let stage = entryIndex < stageOfEntry.count ? stageOfEntry[entryIndex] : -1
             if let list = assignments[name] {
                 // The last assignment before the instruction, found by binary search.
-                var low = 0
-                var high = list.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if list[middle].entryIndex < entryIndex { low = middle + 1 } else { high = middle }
-                }
+                let low = list.partitioningIndex { $0.entryIndex >= entryIndex }
                 if low > 0, stageOfEntry[list[low - 1].entryIndex] == stage { return list[low - 1].value }
             }
             return global[name]

@@ -1,4 +1,5 @@
 import DockerfileSyntax
+import Serialization
 
 /// Runs lint rules over a Dockerfile, stage template or Stagefile as a project's lint config
 /// asks: every rule's findings, minus those an ignore pragma switches off (never an enforced
@@ -131,12 +132,7 @@ public struct Linter: Sendable {
         /// instructions do not overlap and come in line order.
         func switchesOff(_ finding: LintFinding) -> Bool {
             if global.contains(finding.ruleID) { return true }
-            var low = 0
-            var high = spans.count
-            while low < high {
-                let middle = (low + high) / 2
-                if spans[middle].lines.lowerBound <= finding.line { low = middle + 1 } else { high = middle }
-            }
+            let low = spans.partitioningIndex { $0.lines.lowerBound > finding.line }
             guard low > 0, spans[low - 1].lines.contains(finding.line) else { return false }
             return spans[low - 1].ruleIDs.contains(finding.ruleID)
         }

@@ -56,7 +56,7 @@ enum AccessLogFormat {
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += String(format: "\\x%02X", scalar.value)
+            case _ where ControlCharacters.isEscaped(scalar): result += ControlCharacters.escape(scalar)
             default: result.unicodeScalars.append(scalar)
             }
         }

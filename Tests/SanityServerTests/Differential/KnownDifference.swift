@@ -1,4 +1,5 @@
 import Foundation
+import Serialization
 import Testing
 
 @testable import SanityServer
@@ -162,7 +163,7 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
     static func removeIgnoredFieldLines(_ message: inout RawMessage) -> Bool {
         let ignored = message.fieldIndices.filter { index in
             guard let name = message.field(index)?.name, !name.isEmpty else { return false }
-            return name.contains { !ASCII.isTokenCharacter($0) && $0 > 0x20 && $0 != 0x7F }
+            return name.contains { !HTTPToken.isTokenCharacter($0) && $0 > 0x20 && $0 != 0x7F }
                 && !name.contains { $0 <= 0x20 || $0 == 0x7F }
         }
         for index in ignored.reversed() { message.lines.remove(at: index) }
@@ -381,7 +382,7 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
     /// nginx takes only `A-Z`, `_` and `-` in a method; `get`, `POSt` or `M.X` are 400 there.
     /// It refuses TRACE (405) and CONNECT (400) too.
     static func refuseMethodsNginxRefuses(_ message: inout RawMessage) -> Bool {
-        guard let method = message.words.first, message.requestLine.first != 0x20, method.allSatisfy(ASCII.isTokenCharacter)
+        guard let method = message.words.first, message.requestLine.first != 0x20, method.allSatisfy(HTTPToken.isTokenCharacter)
         else { return false }
         let nginxMethod = method.allSatisfy { (0x41...0x5A).contains($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
         let text = String(decoding: method, as: UTF8.self)
