@@ -22,13 +22,15 @@ public struct ExporterConfiguration: Sendable {
     /// - Parameters:
     ///   - text: The YAML.
     ///   - file: The file's name, for errors.
-    /// - Throws: ``YAMLConfigError`` with `file:line:column` for YAML that does not
-    ///   parse, an unknown or unsupported key, or a value of the wrong kind.
+    /// - Throws: ``YAMLConfigError`` with `file:line:column` for an empty file, YAML that does
+    ///   not parse, an unknown or unsupported key, or a value of the wrong kind.
     public init(parsing text: String, file: String) throws(YAMLConfigError) {
         let reader = YAMLConfigReader(file: file)
+        // As blackbox, whose YAML decoder answers EOF: an empty or truncated file (a deploy cut
+        // short) is an error, so a reload keeps the modules it has.
         guard let root = try reader.document(text) else {
-            modules = []
-            return
+            throw YAMLConfigError(
+                file: file, line: 1, column: 1, message: "the file holds no YAML document; blackbox's config has modules:")
         }
         let top = try reader.mapping(root, allowed: ["modules"], in: "the top level")
         var modules: [ExporterModule] = []
@@ -76,10 +78,11 @@ public struct ExporterModule: Sendable {
         }
         if let timeoutNode = fields["timeout"] {
             let text = try reader.string(timeoutNode)
-            guard let seconds = GoDuration.seconds(text), seconds > 0 else {
+            guard let seconds = GoDuration.seconds(text) else {
                 throw reader.error(timeoutNode, "timeout must be a duration such as 5s or 500ms, not '\(text)'")
             }
-            timeout = seconds
+            // 0 is blackbox's "none set": the scrape's limit decides.
+            timeout = seconds > 0 ? seconds : nil
         }
         http = HTTPModuleSettings()
         if let section = fields["http"] { http = try HTTPModuleSettings(node: section, reader: reader, module: name) }

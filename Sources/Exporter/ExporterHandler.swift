@@ -25,6 +25,9 @@ public final class ExporterHandler: RequestHandler {
         /// Reads the config file again, for ``reload()``; `nil` when there is no file to read.
         /// Throws what makes the file unusable (its `FILE:LINE:COLUMN` error).
         public var configurationSource: (@Sendable () throws -> ExporterConfiguration)?
+        /// Where each reload's outcome is told (a line; the command writes it to stderr), for
+        /// SIGHUP and `POST /-/reload` alike.
+        public var log: (@Sendable (String) -> Void)?
         /// The `User-Agent` of each probe's requests, unless a module's `headers` name one
         /// (the command's is `stagebuild/VERSION`, as the probe's).
         public var userAgent = "stagebuild"
@@ -85,9 +88,11 @@ public final class ExporterHandler: RequestHandler {
             let next = try Self.modules(of: try source(), environment: environment, userAgent: options.userAgent)
             current.withLock { $0 = next }
             statistics.recordReload(succeeded: true)
+            options.log?("exporter: reloaded the config")
             return nil
         } catch {
             statistics.recordReload(succeeded: false)
+            options.log?("exporter: reload failed, the old config stays: \(error)")
             return "\(error)"
         }
     }
@@ -149,8 +154,14 @@ public final class ExporterHandler: RequestHandler {
             statistics.recordRefusal("target_not_allowed")
             return .now(Self.text(403, "Target is not allowed by --allow-target\n"))
         }
-        let scrapeTimeout = request.values(ofField: "X-Prometheus-Scrape-Timeout-Seconds").first.flatMap(Double.init)
-        let timeout = Self.timeout(module: declared.timeout, scrape: scrapeTimeout, offset: options.timeoutOffset)
+        let scrapeTimeout = request.values(ofField: "X-Prometheus-Scrape-Timeout-Seconds").first
+        guard let timeout = Self.timeout(module: declared.timeout, scrape: scrapeTimeout, offset: options.timeoutOffset) else {
+            return .now(
+                Self.text(
+                    500,
+                    "X-Prometheus-Scrape-Timeout-Seconds is no number of seconds: '\(ControlCharacters.escaped(scrapeTimeout ?? ""))'\n"
+                ))
+        }
         let admitted = inFlight.add(1, ordering: .relaxed).newValue
         guard admitted <= options.maxConcurrent else {
             inFlight.subtract(1, ordering: .relaxed)
@@ -159,19 +170,14 @@ public final class ExporterHandler: RequestHandler {
         }
         statistics.recordStart()
         queue.async { [self] in
-            let response: HTTPResponse
-            do {
-                let (result, seconds) = try module.probe(target, timeout: timeout, allowedTargets: options.allowedTargets)
-                statistics.record(module: name, result: result, seconds: seconds)
-                let page = ProbeMetrics.families(
-                    of: result, durationSeconds: seconds, followsRedirects: declared.http.followsRedirects
-                ).map(\.text).joined()
-                response = HTTPResponse(
-                    status: 200, fields: [HTTPField(name: "Content-Type", value: MetricFamily.contentType)],
-                    body: Array(page.utf8))
-            } catch {
-                response = Self.text(400, "\(error)\n")
-            }
+            let (result, seconds) = module.probe(target, timeout: timeout, allowedTargets: options.allowedTargets)
+            statistics.record(module: name, result: result, seconds: seconds)
+            let page = ProbeMetrics.families(
+                of: result, durationSeconds: seconds, followsRedirects: declared.http.followsRedirects
+            ).map(\.text).joined()
+            let response = HTTPResponse(
+                status: 200, fields: [HTTPField(name: "Content-Type", value: MetricFamily.contentType)],
+                body: Array(page.utf8))
             inFlight.subtract(1, ordering: .relaxed)
             responder.respond(response)
         }
@@ -180,14 +186,27 @@ public final class ExporterHandler: RequestHandler {
 
     /// The probe's limit: the module's timeout, bounded by Prometheus's scrape timeout minus
     /// the offset (blackbox's `getTimeout`), else blackbox's default of 10 s bounded the same way.
-    static func timeout(module: Double?, scrape: Double?, offset: Double) -> Double {
-        let fromScrape = scrape.map { max($0 - offset, 0.1) }
-        switch (module, fromScrape) {
-        case (let module?, let scrape?): return min(module, scrape)
-        case (let module?, nil): return module
-        case (nil, let scrape?): return scrape
-        case (nil, nil): return ModuleProbe.defaultTimeout
+    /// A probe's limit in seconds as blackbox's `getTimeout` decides it: the scrape's
+    /// `X-Prometheus-Scrape-Timeout-Seconds` (120 when absent or 0) less `offset`, or the
+    /// module's `timeout` when that is shorter, or when the scrape leaves less than nothing.
+    /// Never below a millisecond: a limit of 0 would be libcurl's "no limit".
+    ///
+    /// - Parameters:
+    ///   - module: The module's `timeout`; `nil` when none is set.
+    ///   - scrape: The header's value as sent; `nil` without one.
+    ///   - offset: `--timeout-offset`.
+    /// - Returns: The limit; `nil` when the header is no number (blackbox answers 500).
+    static func timeout(module: Double?, scrape: String?, offset: Double) -> Double? {
+        var seconds = 0.0
+        if let scrape {
+            guard let value = Double(scrape) else { return nil }
+            seconds = value
         }
+        if seconds == 0 { seconds = 120 }
+        let fromScrape = seconds - offset
+        let moduleSeconds = module ?? 0
+        let chosen = (moduleSeconds > 0 && moduleSeconds < fromScrape) || fromScrape < 0 ? moduleSeconds : fromScrape
+        return max(chosen, 0.001)
     }
 
     static func text(_ status: Int, _ text: String, fields: [HTTPField] = []) -> HTTPResponse {

@@ -45,10 +45,13 @@ public struct HTTPModuleSettings: Sendable {
     public var method = "GET"
     /// `body`: sent with the request, whatever the method.
     public var body: String?
-    /// `headers`, in the file's order, then `http_headers`' `values` and `secrets`.
+    /// `headers`, in the file's order, then `http_headers`' `values`.
     public var headers: [(name: String, value: String)] = []
+    /// `http_headers`' `secrets`: sent to the target's origin only, never shown.
+    public var secretHeaders: [(name: String, value: String)] = []
     /// `http_headers`' `files`: a field whose value is a file's text, read for each probe, white
-    /// space around it trimmed (prometheus/common reads them on every request).
+    /// space around it trimmed (prometheus/common reads them on every request); secrets as
+    /// ``secretHeaders`` are.
     public var headerFiles: [(name: String, path: String)] = []
     /// `follow_redirects`, or the older `no_follow_redirects` negated (blackbox follows
     /// redirects by default).
@@ -209,7 +212,7 @@ public struct HTTPModuleSettings: Sendable {
                 }
                 let kinds = try reader.mapping(header, allowed: ["values", "secrets", "files"], in: "http_headers \(name)")
                 for text in try kinds["values"].map(reader.strings) ?? [] { headers.append((name, text)) }
-                for text in try kinds["secrets"].map(reader.strings) ?? [] { headers.append((name, text)) }
+                for text in try kinds["secrets"].map(reader.strings) ?? [] { secretHeaders.append((name, text)) }
                 for path in try kinds["files"].map(reader.strings) ?? [] { headerFiles.append((name, path)) }
             }
         }

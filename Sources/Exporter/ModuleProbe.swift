@@ -12,9 +12,6 @@ public struct ModuleProbe: Sendable {
     let headers: [RequestHeader]
     let expectations: Expectations
 
-    /// blackbox's default limit when a module sets no timeout and the scrape says none.
-    public static let defaultTimeout = 10.0
-
     /// Prepares a module of the `http` prober.
     ///
     /// - Parameters:
@@ -75,6 +72,11 @@ public struct ModuleProbe: Sendable {
         self.settings = settings
         var headers: [RequestHeader] = []
         for header in http.headers { headers.append(try RequestHeader(parsing: "\(header.name): \(header.value)")) }
+        for header in http.secretHeaders {
+            var secret = try RequestHeader(parsing: "\(header.name): \(header.value)", option: "http_headers")
+            secret.isSecret = true
+            headers.append(secret)
+        }
         self.headers = headers
         let statuses =
             http.acceptsAnyResponse
@@ -101,81 +103,27 @@ public struct ModuleProbe: Sendable {
     }
 
     /// Probes a target once, bounded by `timeout` seconds, and returns its report and how long
-    /// it took. Blocks the calling thread for at most that long.
+    /// it took. Blocks the calling thread for at most that long. A request that cannot be
+    /// prepared (``prepare(_:timeout:)``) is a failed probe, as blackbox's is: Prometheus keeps
+    /// the target's series, with `probe_success` 0.
     ///
     /// - Parameters:
     ///   - target: The URL; blackbox's `target` without a scheme means `http://`.
     ///   - timeout: The whole probe's limit in seconds.
     ///   - allowedTargets: The targets it may ask for, redirects included (`--allow-target`).
-    /// - Throws: ``ProbeInputError`` for a target the probe refuses.
-    public func probe(
-        _ target: String, timeout: Double, allowedTargets: TargetFilter? = nil
-    ) throws(ProbeInputError) -> (ProbeResult, Double) {
+    public func probe(_ target: String, timeout: Double, allowedTargets: TargetFilter? = nil) -> (ProbeResult, Double) {
         let started = ContinuousClock.now
         let text = target.contains("://") ? target : "http://" + target
-        // Prometheus target lists hold `|`, `{}` and quotes (field lists, JSON filters).
-        var url = try ProbeRequest.targetURL(text)
-        var settings = self.settings
-        var headers = self.headers
-        // tls_config.server_name, as Go's tls.Config.ServerName: the URL names the server
-        // name, so TLS asks for and checks it, while the connection goes to the target's host
-        // (CURLOPT_CONNECT_TO) and Host keeps the target's authority.
-        if let serverName = module.http.serverName, url.scheme?.lowercased() == "https",
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let host = components.host
-        {
-            let port = components.port ?? 443
-            let bracketed = HostPort.bracketed(host)
-            components.host = serverName
-            if let renamed = components.url {
-                url = renamed
-                settings.connectTo = ["\(serverName):\(port):\(bracketed):\(port)"]
-                if !headers.contains(where: { $0.name.lowercased() == "host" }) {
-                    headers.append(
-                        RequestHeader(name: "Host", value: components.port == nil ? bracketed : "\(bracketed):\(port)"))
-                }
-            }
-        }
-        if let credential = module.http.credential, !headers.contains(where: { $0.name.lowercased() == "authorization" }) {
-            if case .oauth2(let oauth2) = credential {
-                // Asked for within the probe's time, as blackbox's client asks before its request.
-                do throws(OAuth2TokenRequest.Failure) {
-                    let value = try OAuth2TokenRequest(credentials: oauth2, userAgent: settings.userAgent)
-                        .authorization(within: timeout)
-                    // A token with a line break could add a header field of its own.
-                    guard let header = try? RequestHeader(parsing: "Authorization: " + value, option: "oauth2") else {
-                        throw OAuth2TokenRequest.Failure(
-                            message: "the oauth2 token service answered a token that is no header value")
-                    }
-                    headers.append(header)
-                } catch {
-                    let reason = FailureReason.tokenNotObtained(error.message)
-                    let result = ProbeResult(
-                        target: Redaction.url(text), method: module.http.method, engine: "curl", route: nil,
-                        outcome: .failed(reason), message: reason.message)
-                    return (result, (ContinuousClock.now - started).inSeconds)
-                }
-            } else if let header = try Self.authorization(credential) {
-                headers.append(header)
-            }
-        }
-        for (name, path) in module.http.headerFiles {
-            // Read for each probe, as prometheus/common reads http_headers files for each request.
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw .invalidRequestHeader(name: name, reason: "cannot read http_headers file \(path)", option: "http_headers")
-            }
-            headers.append(
-                try RequestHeader(
-                    parsing: "\(name): \(text.trimmingCharacters(in: .whitespacesAndNewlines))", option: "http_headers"))
-        }
-        var request = try ProbeRequest(
-            url: url, method: module.http.method, headers: headers, expectations: expectations)
-        request.body = module.http.body.map { Array($0.utf8) }
-        if let file = module.http.bodyFile {
-            // Read for each probe, as blackbox opens it for each request.
-            guard let bytes = FileManager.default.contents(atPath: file) else {
-                throw .invalidTarget(file, reason: "body_file cannot be read")
-            }
-            request.body = Array(bytes)
+        let request: ProbeRequest
+        var settings: ProbeSettings
+        do {
+            (request, settings) = try prepare(text, timeout: timeout)
+        } catch {
+            let reason = FailureReason.requestNotPrepared(error.message, hint: error.hint)
+            let result = ProbeResult(
+                target: Redaction.url(text), method: module.http.method, engine: "curl", route: nil,
+                outcome: .failed(reason), message: reason.message)
+            return (result, (ContinuousClock.now - started).inSeconds)
         }
         // What the token request left of the probe's time.
         let left = max(0.001, timeout - (ContinuousClock.now - started).inSeconds)
@@ -203,36 +151,5 @@ public struct ModuleProbe: Sendable {
             result.outcome = .failed(.expectationFailed("the target was reached without TLS, and fail_if_not_ssl is set"))
         }
         return (result, seconds)
-    }
-
-    /// The `Authorization` field of a module's credential, its files read now (prometheus/common
-    /// reads them for each request, so a rotated secret is used at once); `nil` for `oauth2`,
-    /// whose token ``OAuth2TokenRequest`` asks for.
-    static func authorization(_ credential: HTTPModuleSettings.TargetCredential) throws(ProbeInputError) -> RequestHeader? {
-        func read(_ secret: HTTPModuleSettings.SecretSource, _ key: String) throws(ProbeInputError) -> String {
-            switch secret {
-            case .inline(let text): return text
-            case .file(let path):
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                    throw .invalidRequestHeader(name: "Authorization", reason: "cannot read \(key) \(path)", option: key)
-                }
-                return text.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-        }
-        let value: String
-        switch credential {
-        case .basic(let username, let password):
-            let pair =
-                try read(username, "basic_auth username_file") + ":"
-                + (try password.map { (secret) throws(ProbeInputError) in try read(secret, "basic_auth password_file") } ?? "")
-            value = "Basic " + Data(pair.utf8).base64EncodedString()
-        case .scheme(let type, let credentials):
-            value = type + " " + (try read(credentials, "credentials_file"))
-        case .oauth2:
-            return nil
-        }
-        let key: String
-        if case .basic = credential { key = "basic_auth" } else { key = "authorization" }
-        return try RequestHeader(parsing: "Authorization: " + value, option: key)
     }
 }

@@ -53,9 +53,12 @@ public enum ProbeMetrics {
             "probe_http_content_length", "Length of http content response",
             result.httpStatus == nil ? 0 : Double(result.contentLength ?? -1))
         // libcurl hands over the body decoded (compression): its length is the uncompressed one.
-        // A redirect not followed leaves its body unread in blackbox: 0.
+        // A redirect not followed (the module's follow_redirects: false, or one past the tenth,
+        // which Go's client declines as blackbox's CheckRedirect tells it) leaves its body
+        // unread in blackbox: 0.
         let declinedRedirect =
-            !followsRedirects && result.redirects.isEmpty && [301, 302, 303, 307, 308].contains(result.httpStatus ?? 0)
+            (!followsRedirects && result.redirects.isEmpty && [301, 302, 303, 307, 308].contains(result.httpStatus ?? 0))
+            || result.outcome.failureReason?.code == .tooManyRedirects
         gauge(
             "probe_http_uncompressed_body_length", "Length of uncompressed response body",
             result.httpStatus == nil || declinedRedirect ? 0 : Double(result.bodyByteCount ?? 0))
@@ -75,7 +78,7 @@ public enum ProbeMetrics {
         }
         // A redirect the module does not follow still counts, as blackbox counts it: Go's client
         // asks CheckRedirect (which counts) before it declines (a 3xx of Go's redirect codes).
-        gauge("probe_http_redirects", "The number of redirects", Double(declinedRedirect ? 1 : result.redirects.count))
+        gauge("probe_http_redirects", "The number of redirects", Double(result.redirects.count + (declinedRedirect ? 1 : 0)))
         // As blackbox: the final response came over TLS (none came, none did).
         gauge(
             "probe_http_ssl", "Indicates if SSL was used for the final redirect",
@@ -111,7 +114,7 @@ public enum ProbeMetrics {
         if let version = result.tls?.version {
             families.append(
                 MetricFamily(
-                    "probe_tls_version_info", help: "Returns the TLS version used, or NaN when unknown",
+                    "probe_tls_version_info", help: "Returns the TLS version used or NaN when unknown",
                     samples: [.init(labels: [("version", blackboxTLSVersion(version))], value: 1)]))
         }
         if let tls = result.tls {

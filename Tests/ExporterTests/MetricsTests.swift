@@ -104,10 +104,16 @@ import Testing
     }
 
     @Test func theTimeoutIsTheModulesBoundedByTheScrapes() {
-        #expect(ExporterHandler.timeout(module: 5, scrape: 10, offset: 0.5) == 5)
-        #expect(ExporterHandler.timeout(module: 30, scrape: 10, offset: 0.5) == 9.5)
-        #expect(ExporterHandler.timeout(module: nil, scrape: nil, offset: 0.5) == 10)
-        #expect(ExporterHandler.timeout(module: nil, scrape: 0.2, offset: 0.5) == 0.1)
+        // blackbox's getTimeout: the scrape's limit less the offset, or the module's when shorter.
+        #expect(ExporterHandler.timeout(module: 5, scrape: "10", offset: 0.5) == 5)
+        #expect(ExporterHandler.timeout(module: 30, scrape: "10", offset: 0.5) == 9.5)
+        // No header, or 0: 120 s.
+        #expect(ExporterHandler.timeout(module: nil, scrape: nil, offset: 0.5) == 119.5)
+        #expect(ExporterHandler.timeout(module: 30, scrape: "0", offset: 0.5) == 30)
+        // Less than the offset: the module's; with none, as good as nothing.
+        #expect(ExporterHandler.timeout(module: 3, scrape: "0.3", offset: 0.5) == 3)
+        #expect(ExporterHandler.timeout(module: nil, scrape: "0.3", offset: 0.5) == 0.001)
+        #expect(ExporterHandler.timeout(module: nil, scrape: "abc", offset: 0.5) == nil)
     }
 
     @Test func queryParametersAreDecodedAsGoDoes() {
@@ -122,6 +128,8 @@ import Testing
         #expect(GoDuration.seconds("5s") == 5 && GoDuration.seconds("1m30s") == 90 && GoDuration.seconds("500ms") == 0.5)
         #expect(GoDuration.seconds("1.5h") == 5400 && GoDuration.seconds("0") == 0)
         #expect(GoDuration.seconds("5") == nil && GoDuration.seconds("") == nil && GoDuration.seconds("5 s") == nil)
+        // Go's time.Duration, which blackbox's timeout is: no Prometheus days.
+        #expect(GoDuration.seconds("1d") == nil && GoDuration.seconds("0s") == 0)
     }
 
     @Test func thePageEscapesWhatTheProbeSaw() {

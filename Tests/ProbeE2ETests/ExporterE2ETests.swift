@@ -226,6 +226,15 @@ struct ExporterE2ETests {
         let allowed = Self.get("\(exporter.url)/probe?target=\(servers.url("http", "127.0.0.1", "HTTP_PORT"))")
         #expect(allowed?.status == 200 && allowed?.body.contains("probe_success 1") == true)
         #expect(exporter.stop() == 0)
+        // A target the probe cannot call is a failed probe, as blackbox's: its series stay.
+        let open = try RunningExporter(config: try Self.writeConfig(servers))
+        for target in ["ftp://127.0.0.1:21/", "http://127.0.0.1:99999/"] {
+            let answer = Self.get("\(open.url)/probe?module=http_2xx&target=\(target)")
+            #expect(answer?.status == 200, "\(target): \(String(describing: answer))")
+            #expect(answer?.body.contains("probe_success 0\n") == true, "\(target)")
+            #expect(answer?.body.contains("reason=\"requestNotPrepared\"") == true, "\(target)")
+        }
+        #expect(open.stop() == 0)
     }
 
     /// `probe-exporter-allow-target-redirect-bypass`: a redirect from an allowed target to one
@@ -286,6 +295,13 @@ struct ExporterE2ETests {
         #expect(refused?.status == 500)
         #expect(refused?.body.contains("failed to reload config: \(path):5:7") == true, "\(String(describing: refused))")
         #expect(Self.get(probeSecond)?.status == 200, "the old modules stay after a failed reload")
+        #expect(
+            exporter.process.standardError.contains("exporter: reload failed, the old config stays: \(path):5:7"),
+            "a POST's failure is logged as a SIGHUP's: \(exporter.process.summary)")
+        // An empty file (a deploy cut short) is a failed reload too, not a config without modules.
+        try "".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(Self.get("\(exporter.url)/-/reload", method: "POST")?.status == 500)
+        #expect(Self.get(probeSecond)?.status == 200, "the old modules stay after an empty file")
         #expect(Self.get("\(exporter.url)/metrics")?.body.contains("blackbox_exporter_config_last_reload_successful 0\n") == true)
 
         try "modules:\n  first:\n    prober: http\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -347,6 +363,11 @@ struct ExporterE2ETests {
                 http:
                   http_headers: {X-Probe: {files: [\(headerFile)]}}
                   fail_if_body_not_matches_regexp: ['x-probe=second-value\\n']
+              secret_header_elsewhere:
+                prober: http
+                http:
+                  http_headers: {X-Probe: {secrets: [hdr-s3cret]}}
+                  fail_if_body_matches_regexp: ['x-probe=hdr']
             """)
         let exporter = try RunningExporter(config: config)
         let target = servers.url("http", "127.0.0.1", "HTTP_PORT")
@@ -358,6 +379,21 @@ struct ExporterE2ETests {
         try "second-value\n".write(toFile: headerFile, atomically: true, encoding: .utf8)
         let fromFile = Self.get("\(exporter.url)/probe?module=header_file&target=\(target)")?.body ?? ""
         #expect(fromFile.contains("probe_success 1\n"), "the http_headers file was not read again: \(fromFile)")
+        // A secret header goes to the target's origin only: not to the host a redirect names.
+        let elsewhere = servers.url("http", "localhost", "HTTP_PORT", path: "/echo")
+        let redirected =
+            servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/redirect/to?to=\(elsewhere)")
+            .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let secretHeader = Self.get("\(exporter.url)/probe?module=secret_header_elsewhere&target=\(redirected)")?.body ?? ""
+        #expect(
+            secretHeader.contains("probe_success 1\n") && secretHeader.contains("probe_http_redirects 1\n"),
+            "the secret header reached the other origin: \(secretHeader)")
+        // A secret file that cannot be read fails the probe, as blackbox's: its series stay.
+        try FileManager.default.removeItem(atPath: tokenFile)
+        let unread = Self.get("\(exporter.url)/probe?module=bearer&target=\(target)")
+        #expect(
+            unread?.status == 200 && unread?.body.contains("reason=\"requestNotPrepared\"") == true,
+            "\(String(describing: unread))")
         let outputs = [basic, bearer, Self.get(exporter.url + "/")?.body ?? "", Self.get(exporter.url + "/metrics")?.body ?? ""]
         for output in outputs + [exporter.process.standardError] {
             #expect(!output.contains("s3cret") && !output.contains("cHJvYmU6cGE1NS1zM2NyZXQ="))
@@ -378,7 +414,7 @@ struct ExporterE2ETests {
         let refused = Self.get("\(exporter.url)/probe?module=oauth2_refused&target=\(target)")?.body ?? ""
         #expect(refused.contains("probe_success 0\n") && refused.contains("probe_http_status_code 0\n"), "\(refused)")
         #expect(
-            refused.contains("probe_failure_info{hop=\"client\",reason=\"tokenNotObtained\",url_error=\"\"} 1\n"), "\(refused)")
+            refused.contains("probe_failure_info{hop=\"client\",reason=\"requestNotPrepared\",url_error=\"\"} 1\n"), "\(refused)")
         let page = Self.get(exporter.url + "/")?.body ?? ""
         #expect(page.contains("answered HTTP 401: invalid_client"), "\(page)")
         for output in [granted, refused, page, Self.get(exporter.url + "/metrics")?.body ?? "", exporter.process.standardError] {
@@ -637,7 +673,7 @@ struct ExporterE2ETests {
         let http = { (path: String) in servers.url("http", "127.0.0.1", "HTTP_PORT", path: path) }
         let targets: [(url: String, module: String)] = [
             (http(""), "http_2xx"), (http("/status/404"), "http_2xx"), (http("/redirect/once"), "http_2xx"),
-            (http("/echo"), "http_2xx"),
+            (http("/echo"), "http_2xx"), (http("/redirect/loop"), "http_2xx"),
             (servers.url("https", "localhost", "TLS_VALID_PORT"), "tls_trusted"),
             (servers.url("https", "localhost", "TLS_EXPIRED_PORT"), "tls_trusted"),
             (servers.url("https", "localhost", "TLS_OTHER_NAME_PORT"), "tls_other_name"),

@@ -62,10 +62,11 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
     /// The engine refused the request before connecting: FoundationNetworking on Linux returns
     /// `-1000 badURL` for IPv6 literal hosts (`--engine urlsession`).
     case engineRefusedURL
-    /// The exporter could not obtain the access token its module's `oauth2` asks for (the
-    /// client-credentials grant, RFC 6749 section 4.4): the token service was unreachable,
-    /// refused, or answered without a token. Nothing was sent to the target.
-    case tokenNotObtained
+    /// The exporter could not prepare the request its module and target describe: a file the
+    /// module names (a `*_file` secret, `body_file`, an `http_headers` file) could not be read,
+    /// its `oauth2` token could not be obtained (RFC 6749 section 4.4), or the target is no URL
+    /// the probe can call. Nothing was sent to the target.
+    case requestNotPrepared
 
     /// The code itself, e.g. `"hostNameMismatch"`.
     public var description: String { rawValue }
@@ -91,7 +92,7 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .proxyNameNotResolved, .proxyUnreachable, .proxyTimeout, .proxyAuthenticationRequired, .proxyForbidden,
             .proxyProtocolError, .proxyBadGateway, .targetNameNotResolved, .connectFailed, .tlsHandshakeFailed, .timeout,
             .tooManyRedirects, .redirectRefused, .noResponse, .unexpectedStatus, .expectationFailed, .engineRefusedURL,
-            .tokenNotObtained:
+            .requestNotPrepared:
             nil
         }
     }
@@ -121,7 +122,7 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .unexpectedStatus: "unexpected HTTP status"
         case .expectationFailed: "expectation failed"
         case .engineRefusedURL: "URL refused by the engine"
-        case .tokenNotObtained: "access token not obtained"
+        case .requestNotPrepared: "request not prepared"
         }
     }
 }

@@ -599,15 +599,16 @@ extension FailureReason {
         return reason
     }
 
-    /// `tokenNotObtained`: the exporter's OAuth 2.0 token request failed, before the target
-    /// was asked anything; the client (this machine) could not authenticate.
+    /// `requestNotPrepared`: the exporter could not prepare a module's request (a file it
+    /// names unreadable, its OAuth 2.0 token not obtained, a target the probe cannot call),
+    /// before the target was asked anything.
     ///
-    /// - Parameter message: What the token service did, without any secret.
+    /// - Parameters:
+    ///   - message: What failed, in the module's words and without any secret.
+    ///   - hint: What to change, e.g. the module key.
     /// - Returns: The reason.
-    public static func tokenNotObtained(_ message: String) -> FailureReason {
-        FailureReason(
-            code: .tokenNotObtained, hop: .client, message: message,
-            hint: "the module's oauth2 client_id, client_secret and token_url, and the token service")
+    public static func requestNotPrepared(_ message: String, hint: String?) -> FailureReason {
+        FailureReason(code: .requestNotPrepared, hop: .client, message: message, hint: hint)
     }
 
     /// `engineRefusedURL` from FoundationNetworking itself (`-1000 badURL`): nothing was

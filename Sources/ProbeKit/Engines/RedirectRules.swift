@@ -82,7 +82,7 @@ public enum RedirectRules {
         }
         next.body = body
         next.headers =
-            sameOrigin(next, first) ? first.headers : first.headers.filter { !isOriginBound($0.name) }
+            sameOrigin(next, first) ? first.headers : first.headers.filter { !isOriginBound($0.name) && !$0.isSecret }
         return .follow(next)
     }
 

@@ -11,6 +11,10 @@ public struct RequestHeader: Sendable, Equatable, CustomStringConvertible {
     public var name: String
     /// The field value, e.g. `"application/json"`.
     public var value: String
+    /// Whether the value was given as a secret (the exporter's `http_headers` `secrets` and
+    /// `files`): whatever the field's name, it goes only to the first URL's origin, as the
+    /// credential fields do (``RedirectRules/isOriginBound(_:)``), and is shown as `***`.
+    public var isSecret = false
 
     /// A header.
     ///
@@ -56,6 +60,6 @@ public struct RequestHeader: Sendable, Equatable, CustomStringConvertible {
     /// The line for libcurl's `CURLOPT_HTTPHEADER`: `"Name: value"`.
     public var line: String { "\(name): \(value)" }
 
-    /// `"Name: value"`, or `"Name: ***"` for a credential.
-    public var description: String { isCredential ? "\(name): ***" : line }
+    /// `"Name: value"`, or `"Name: ***"` for a credential or a secret.
+    public var description: String { isCredential || isSecret ? "\(name): ***" : line }
 }

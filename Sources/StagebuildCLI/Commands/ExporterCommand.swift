@@ -102,9 +102,10 @@ enum ExporterCommand: Subcommand {
         options.configurationSource = {
             try ExporterConfiguration(parsing: try fileSystem.readText(at: path), file: file)
         }
+        let log = context.standardError
+        options.log = { log.write("\($0)\n") }
         guard let (handler, _) = load(file, options: options, context: context) else { return .dataError }
         let serverConfiguration = ServerConfiguration(host: host, port: port, name: "stagebuild-exporter")
-        let log = context.standardError
         let server = SanityServer(configuration: serverConfiguration, handler: handler) { entries in
             var lines = ""
             for var entry in entries {
@@ -115,10 +116,7 @@ enum ExporterCommand: Subcommand {
             }
             log.write(lines)
         }
-        SignalShutdown.install(onHangup: {
-            let failure = handler.reload()
-            log.write(failure.map { "exporter: reload failed, the old config stays: \($0)\n" } ?? "exporter: reloaded \(file)\n")
-        }) { server.shutdown() }
+        SignalShutdown.install(onHangup: { handler.reload() }) { server.shutdown() }
         let address: SocketAddress
         do {
             address = try server.start()
@@ -143,7 +141,8 @@ enum ExporterCommand: Subcommand {
         do {
             text = try context.fileSystem.readText(at: path)
         } catch {
-            context.reportError("\(file): \(error)")
+            // The error names the file already.
+            context.reportError("\(error)")
             return nil
         }
         do {
