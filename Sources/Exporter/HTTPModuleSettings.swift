@@ -97,10 +97,10 @@ public struct HTTPModuleSettings: Sendable {
     public var pinnedPublicKeys: [String] = []
     /// `stagebuild.apple_clients`: the stacks to give verdicts for (`urlsession`, …); empty for all.
     public var appleClients: [String] = []
-    /// `body_size_limit`: the largest body the body patterns read whole, in bytes; `nil` for
-    /// none (`0`). blackbox reads the whole body by default; this exporter stops at 64 MiB
-    /// unless told (a longer body then fails the probe, as blackbox's limit does).
-    public var bodySizeLimit: Int? = Expectations.defaultBodySizeLimit
+    /// `body_size_limit` in bytes as written, `0` for none; `nil` when not written. A body
+    /// longer than a limit written fails the probe, as Go's `MaxBytesReader` fails blackbox's;
+    /// without one, body patterns read at most 64 MiB (``Expectations/defaultBodySizeLimit``).
+    public var bodySizeLimit: Int?
     /// `valid_http_versions`: the protocol versions a response may come in, as Go writes
     /// them (`HTTP/1.1`, `HTTP/2.0`); empty for any.
     public var validHTTPVersions: [String] = []
@@ -196,7 +196,7 @@ public struct HTTPModuleSettings: Sendable {
             guard let limit = ByteCount.parse(text) else {
                 throw reader.error(value, "body_size_limit is a size such as 10MB or 1048576, not '\(text)'")
             }
-            bodySizeLimit = limit == 0 ? nil : limit
+            bodySizeLimit = limit
         }
         if let value = fields["body"] { body = try reader.string(value) }
         if let value = fields["headers"] {

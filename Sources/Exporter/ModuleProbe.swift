@@ -84,7 +84,7 @@ public struct ModuleProbe: Sendable {
             : http.validStatusCodes.isEmpty
                 ? StatusList(ranges: [200...299]) : StatusList(ranges: http.validStatusCodes.map { $0...$0 })
         var expectations = Expectations(statuses: statuses)
-        expectations.bodySizeLimit = http.bodySizeLimit
+        expectations.bodySizeLimit = http.bodySizeLimit.map { $0 == 0 ? nil : $0 } ?? Expectations.defaultBodySizeLimit
         for pattern in http.failIfBodyNotMatches { expectations.requiredBodyPatterns.append(try BodyPattern(pattern)) }
         for pattern in http.failIfBodyMatches { expectations.forbiddenBodyPatterns.append(try BodyPattern(pattern)) }
         for match in http.failIfHeaderNotMatches {
@@ -134,6 +134,14 @@ public struct ModuleProbe: Sendable {
         let seconds = (ContinuousClock.now - started).inSeconds
         // The report names the target as asked, not the renamed URL.
         if module.http.serverName != nil { result.target = Redaction.url(text) }
+        // As blackbox's body_size_limit: Go's MaxBytesReader stops reading there and fails.
+        if let limit = module.http.bodySizeLimit, limit > 0, let count = result.bodyByteCount, count > limit {
+            result.bodyByteCount = limit
+            if result.outcome == .succeeded {
+                result.outcome = .failed(
+                    .expectationFailed("the body is longer than body_size_limit (\(limit) bytes): \(count) bytes came"))
+            }
+        }
         // As blackbox: the last response decides (an https:// target redirected to http:// is not SSL).
         let isHTTPS = result.hops.last?.isHTTPS ?? request.isHTTPS
         // As blackbox: the response's protocol as Go names it (resp.Proto), compared as written.

@@ -6,9 +6,9 @@ import Serialization
 
 /// One client-credentials token request (RFC 6749 section 4.4.2) through libcurl, for one
 /// probe: blackbox builds a new HTTP client for each probe, so each probe asks for its token.
-/// The client authenticates with `Basic` first and, when the token service refuses that, once
-/// more with its id and secret in the form body, as Go's oauth2 package does when no auth style
-/// is set (`AuthStyleAutoDetect`). Nothing the request holds (the secret, the `Basic` value,
+/// The client authenticates with `Basic` first and, when that attempt fails, once more with its
+/// id and secret in the form body, as Go's oauth2 package does when no auth style is set
+/// (`AuthStyleAutoDetect`). Nothing the request holds (the secret, the `Basic` value,
 /// the token) is ever put into a message.
 struct OAuth2TokenRequest {
     let credentials: OAuth2ClientCredentials
@@ -38,28 +38,49 @@ struct OAuth2TokenRequest {
             secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        var response = try send(secret: secret, credentialsInBody: false, deadline: deadline)
-        if !(200...299).contains(response.statusCode) {
-            response = try send(secret: secret, credentialsInBody: true, deadline: deadline)
+        // Go's auto-detection: any failure with Basic is tried once more with the credentials
+        // in the body, and that attempt's failure is the one told.
+        do {
+            return try attempt(secret: secret, credentialsInBody: false, deadline: deadline)
+        } catch {
+            return try attempt(secret: secret, credentialsInBody: true, deadline: deadline)
         }
+    }
+
+    /// One token request and its answer read as Go's oauth2 package reads it: a 2xx whose body
+    /// is JSON (RFC 6749 section 5.1), or form fields when the answer says it is
+    /// `application/x-www-form-urlencoded` or `text/plain` (as some services answer).
+    private func attempt(secret: String, credentialsInBody: Bool, deadline: ContinuousClock.Instant) throws(Failure) -> String {
+        let response = try send(secret: secret, credentialsInBody: credentialsInBody, deadline: deadline)
         let shownURL = Redaction.url(credentials.tokenURL)
-        let answer = try? JSONDocument.parse(response.body)
+        let contentType = response.headers.last { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        var fields: [String: String] = [:]
+        if contentType.hasPrefix("application/x-www-form-urlencoded") || contentType.hasPrefix("text/plain") {
+            for pair in response.body.split(separator: UInt8(ascii: "&")) {
+                let halves = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(decoding: PercentEncoding.formDecodedBytes(halves[0]), as: UTF8.self)
+                if fields[name] == nil, halves.count == 2 {
+                    fields[name] = String(decoding: PercentEncoding.formDecodedBytes(halves[1]), as: UTF8.self)
+                }
+            }
+        } else if let members = (try? JSONDocument.parse(response.body))?.members {
+            for (name, value) in members where fields[name] == nil { fields[name] = value.stringValue }
+        }
         guard (200...299).contains(response.statusCode) else {
             // RFC 6749 section 5.2's `error` is printable ASCII without `"` and `\`; anything
             // else is not shown.
             var code = ""
-            if let error = answer?[member: "error"]?.stringValue, !error.isEmpty,
+            if let error = fields["error"], !error.isEmpty,
                 error.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C })
             {
                 code = ": " + error
             }
             throw Failure(message: "the oauth2 token service \(shownURL) answered HTTP \(response.statusCode)\(code)")
         }
-        guard let token = answer?[member: "access_token"]?.stringValue, !token.isEmpty else {
+        guard let token = fields["access_token"], !token.isEmpty else {
             throw Failure(message: "the oauth2 token service \(shownURL) answered without an access_token (RFC 6749 section 5.1)")
         }
-        let type = answer?[member: "token_type"]?.stringValue ?? ""
-        return Self.goTokenType(type) + " " + token
+        return Self.goTokenType(fields["token_type"] ?? "") + " " + token
     }
 
     /// One `POST` of the form.

@@ -67,7 +67,7 @@ struct ExporterE2ETests {
     /// (each names itself otherwise: ``eachExporterNamesItselfInUserAgent()``).
     static func writeConfig(_ servers: E2EServers) throws -> String {
         /// A module asking the e2e token service for its token with `secret`.
-        func oauth2(_ name: String, secret: String) -> String {
+        func oauth2(_ name: String, secret: String, path: String = "/oauth2/token") -> String {
             """
               \(name):
                 prober: http
@@ -76,7 +76,7 @@ struct ExporterE2ETests {
                   oauth2:
                     client_id: \(servers["OAUTH2_CLIENT_ID"])
                     client_secret: \(secret)
-                    token_url: \(servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/oauth2/token"))
+                    token_url: \(servers.url("http", "127.0.0.1", "HTTP_PORT", path: path))
                     scopes: [probe]
 
             """
@@ -110,13 +110,16 @@ struct ExporterE2ETests {
               no_follow:
                 prober: http
                 http: {headers: {User-Agent: e2e}, follow_redirects: false}
+              small_body:
+                prober: http
+                http: {headers: {User-Agent: e2e}, body_size_limit: 100B}
               client_certificate:
                 prober: http
                 http:
                   headers: {User-Agent: e2e}
                   tls_config: {ca_file: \(servers["CA_CERT"]), cert_file: \(servers["CLIENT_CERT"]), key_file: \(servers["CLIENT_KEY"])}
                   fail_if_body_not_matches_regexp: ["client certificate CN=localhost"]
-            \(oauth2("oauth2", secret: servers["OAUTH2_CLIENT_SECRET"]))\(oauth2("oauth2_refused", secret: "not-the-secret"))
+            \(oauth2("oauth2", secret: servers["OAUTH2_CLIENT_SECRET"]))\(oauth2("oauth2_refused", secret: "not-the-secret"))\(oauth2("oauth2_form", secret: servers["OAUTH2_CLIENT_SECRET"], path: "/oauth2/token-form"))
               tcp_connect:
                 prober: tcp
 
@@ -673,7 +676,7 @@ struct ExporterE2ETests {
         let http = { (path: String) in servers.url("http", "127.0.0.1", "HTTP_PORT", path: path) }
         let targets: [(url: String, module: String)] = [
             (http(""), "http_2xx"), (http("/status/404"), "http_2xx"), (http("/redirect/once"), "http_2xx"),
-            (http("/echo"), "http_2xx"), (http("/redirect/loop"), "http_2xx"),
+            (http("/echo"), "http_2xx"), (http("/redirect/loop"), "http_2xx"), (http("/echo"), "small_body"),
             (servers.url("https", "localhost", "TLS_VALID_PORT"), "tls_trusted"),
             (servers.url("https", "localhost", "TLS_EXPIRED_PORT"), "tls_trusted"),
             (servers.url("https", "localhost", "TLS_OTHER_NAME_PORT"), "tls_other_name"),
@@ -688,6 +691,7 @@ struct ExporterE2ETests {
             (servers.url("https", "localhost", "TLS_CLIENT_CERT_PORT"), "tls_trusted"),
             // OAuth 2.0: the token asked for is sent; a token refused fails before any request.
             (http("/oauth2/protected"), "oauth2"), (http("/oauth2/protected"), "oauth2_refused"),
+            (http("/oauth2/protected"), "oauth2_form"),
             // https:// redirected to http://: the last response decides probe_http_ssl.
             (servers.url("https", "localhost", "TLS_VALID_PORT", path: "/redirect/to?to=\(http("/echo"))"), "tls_trusted"),
         ]
