@@ -1,5 +1,6 @@
 import Curl
 import ProbeKit
+import Serialization
 import YAML
 
 /// The `http:` section of a module, as blackbox_exporter reads it (config/config.go
@@ -201,18 +202,25 @@ public struct HTTPModuleSettings: Sendable {
         if let value = fields["body"] { body = try reader.string(value) }
         if let value = fields["headers"] {
             for (key, header) in try reader.pairs(value, in: "\(place) headers") {
-                headers.append((try reader.string(key), try reader.string(header)))
+                headers.append((try Self.fieldName(key, reader, "headers"), try reader.string(header)))
+                try Self.checkFieldValue(headers[headers.count - 1], at: header, reader, "headers")
             }
         }
         if let value = fields["http_headers"] {
             for (key, header) in try reader.pairs(value, in: "\(place) http_headers") {
-                let name = try reader.string(key)
+                let name = try Self.fieldName(key, reader, "http_headers")
                 if Self.reservedHeaders.contains(name.lowercased()) {
                     throw reader.error(key, "http_headers may not set \(name): the probe sets it")
                 }
                 let kinds = try reader.mapping(header, allowed: ["values", "secrets", "files"], in: "http_headers \(name)")
-                for text in try kinds["values"].map(reader.strings) ?? [] { headers.append((name, text)) }
-                for text in try kinds["secrets"].map(reader.strings) ?? [] { secretHeaders.append((name, text)) }
+                for text in try kinds["values"].map(reader.strings) ?? [] {
+                    headers.append((name, text))
+                    try Self.checkFieldValue((name, text), at: header, reader, "http_headers")
+                }
+                for text in try kinds["secrets"].map(reader.strings) ?? [] {
+                    secretHeaders.append((name, text))
+                    try Self.checkFieldValue((name, text), at: header, reader, "http_headers")
+                }
                 for path in try kinds["files"].map(reader.strings) ?? [] { headerFiles.append((name, path)) }
             }
         }
@@ -222,18 +230,44 @@ public struct HTTPModuleSettings: Sendable {
         if let value = fields["no_follow_redirects"] { followsRedirects = !(try reader.bool(value)) }
         if let value = fields["fail_if_ssl"] { failIfSSL = try reader.bool(value) }
         if let value = fields["fail_if_not_ssl"] { failIfNotSSL = try reader.bool(value) }
-        if let value = fields["fail_if_body_matches_regexp"] { failIfBodyMatches = try reader.strings(value) }
-        if let value = fields["fail_if_body_not_matches_regexp"] { failIfBodyNotMatches = try reader.strings(value) }
+        if let value = fields["fail_if_body_matches_regexp"] {
+            failIfBodyMatches = try Self.patterns(value, reader, "fail_if_body_matches_regexp")
+        }
+        if let value = fields["fail_if_body_not_matches_regexp"] {
+            failIfBodyNotMatches = try Self.patterns(value, reader, "fail_if_body_not_matches_regexp")
+        }
         if let value = fields["fail_if_header_matches"] { failIfHeaderMatches = try Self.headerMatches(value, reader) }
         if let value = fields["fail_if_header_not_matches"] { failIfHeaderNotMatches = try Self.headerMatches(value, reader) }
-        if let value = fields["proxy_url"] { proxyURL = try reader.string(value) }
+        if let value = fields["proxy_url"] {
+            let text = try reader.string(value)
+            // Read now as each probe will read it, so a bad one stops the config, at its place.
+            do { _ = try ProxyServer(parsing: text, source: .option("proxy_url")) } catch {
+                throw reader.error(value, error.description)
+            }
+            proxyURL = text
+        }
         if let value = fields["no_proxy"] { noProxy = try reader.string(value) }
         if let value = fields["proxy_from_environment"] { proxyFromEnvironment = try reader.bool(value) }
         if let value = fields["proxy_connect_header"] {
             // prometheus/common: a map of header name to a list of values.
             for (key, values) in try reader.pairs(value, in: "\(place) proxy_connect_header") {
-                let name = try reader.string(key)
-                for text in try reader.strings(values) { proxyConnectHeaders.append((name, text)) }
+                let name = try Self.fieldName(key, reader, "proxy_connect_header")
+                for text in try reader.strings(values) {
+                    proxyConnectHeaders.append((name, text))
+                    try Self.checkFieldValue((name, text), at: values, reader, "proxy_connect_header")
+                }
+            }
+        }
+        // As blackbox: an Accept-Encoding header must list the compression asked for (or `*`).
+        if let compression, let header = headers.first(where: { $0.name.lowercased() == "accept-encoding" }),
+            let node = fields["compression"]
+        {
+            let codings = header.value.split(separator: ",").map {
+                $0.prefix { $0 != ";" }.trimmingHTTPWhitespace().lowercased()
+            }
+            guard codings.contains(compression) || codings.contains("*") else {
+                throw reader.error(
+                    node, "compression \(compression) is not among the \(header.name) header's codings (\(header.value))")
             }
         }
         credential = try Self.credential(fields, reader, place: place)
@@ -278,8 +312,22 @@ public struct HTTPModuleSettings: Sendable {
             let own = try reader.mapping(
                 value, allowed: ["validate_domain_name", "pinned_public_keys", "apple_clients"], in: "\(place) stagebuild")
             if let flag = own["validate_domain_name"] { validatesDomainName = try reader.bool(flag) }
-            if let pins = own["pinned_public_keys"] { pinnedPublicKeys = try reader.strings(pins) }
-            if let clients = own["apple_clients"] { appleClients = try reader.strings(clients) }
+            if let pins = own["pinned_public_keys"] {
+                pinnedPublicKeys = try reader.strings(pins)
+                for (index, pin) in pinnedPublicKeys.enumerated() {
+                    do { _ = try PublicKeyPin(parsing: pin) } catch {
+                        throw reader.error(pins.sequence?[index] ?? pins, "pinned_public_keys: \(error.reason)")
+                    }
+                }
+            }
+            if let clients = own["apple_clients"] {
+                appleClients = try reader.strings(clients)
+                for (index, name) in appleClients.enumerated() where AppleClient(option: name) == nil {
+                    throw reader.error(
+                        clients.sequence?[index] ?? clients,
+                        "apple_clients are urlsession, afnetworking3, afnetworking4 and alamofire5, not '\(name)'")
+                }
+            }
         }
     }
 
@@ -327,6 +375,39 @@ public struct HTTPModuleSettings: Sendable {
         return nil
     }
 
+    /// A field name (RFC 9110 token), or an error at its place naming `key`.
+    private static func fieldName(_ node: YAMLNode, _ reader: YAMLConfigReader, _ key: String) throws(YAMLConfigError) -> String {
+        let name = try reader.string(node)
+        guard HTTPToken.isToken(Substring(name)) else {
+            throw reader.error(node, "\(key): '\(ControlCharacters.escaped(name))' is no field name (RFC 9110 token)")
+        }
+        return name
+    }
+
+    /// An error at `node` when a field's value holds CR, LF or NUL; the value is not shown (it
+    /// may be a secret).
+    private static func checkFieldValue(
+        _ field: (name: String, value: String), at node: YAMLNode, _ reader: YAMLConfigReader, _ key: String
+    ) throws(YAMLConfigError) {
+        guard HTTPToken.isFieldValue(Substring(field.value)) else {
+            throw reader.error(node, "\(key): the value of \(field.name) holds a line break or NUL")
+        }
+    }
+
+    /// RE2 patterns (Go's regexp syntax), each compiled now so that a bad one is an error at
+    /// its place; `one` reads a single scalar.
+    private static func patterns(
+        _ node: YAMLNode, _ reader: YAMLConfigReader, _ key: String, one: Bool = false
+    ) throws(YAMLConfigError) -> [String] {
+        let texts = one ? [try reader.string(node)] : try reader.strings(node)
+        for (index, text) in texts.enumerated() {
+            do { _ = try BodyPattern(text) } catch {
+                throw reader.error(one ? node : node.sequence?[index] ?? node, "\(key): \(error.reason)")
+            }
+        }
+        return texts
+    }
+
     private static func headerMatches(
         _ node: YAMLNode, _ reader: YAMLConfigReader
     ) throws(YAMLConfigError) -> [HeaderMatch] {
@@ -340,7 +421,9 @@ public struct HTTPModuleSettings: Sendable {
             var allowMissing = false
             if let value = fields["allow_missing"] { allowMissing = try reader.bool(value) }
             matches.append(
-                HeaderMatch(header: try reader.string(header), regexp: try reader.string(regexp), allowMissing: allowMissing))
+                HeaderMatch(
+                    header: try fieldName(header, reader, "a header match"),
+                    regexp: try patterns(regexp, reader, "regexp", one: true)[0], allowMissing: allowMissing))
         }
         return matches
     }

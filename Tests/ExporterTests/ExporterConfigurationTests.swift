@@ -189,6 +189,25 @@ import Testing
         }
     }
 
+    /// What each probe would refuse is refused when the config loads, at its place and in the
+    /// module's words, never a secret's value.
+    @Test(arguments: [
+        ("fail_if_body_matches_regexp: ['(unclosed']", "c.yml:5:37: fail_if_body_matches_regexp: "),
+        ("fail_if_header_matches: [{header: X, regexp: 'a['}]", "c.yml:5:52: regexp: "),
+        ("headers: {'Bad Name': x}", "c.yml:5:17: headers: 'Bad Name' is no field name"),
+        ("proxy_url: 'http://u:p@ss@proxy:3128'", "c.yml:5:18: invalid proxy"),
+        ("stagebuild: {pinned_public_keys: [sha256//nope]}", "c.yml:5:41: pinned_public_keys: "),
+        ("stagebuild: {apple_clients: [netscape]}", "c.yml:5:36: apple_clients are urlsession"),
+        ("{compression: gzip, headers: {Accept-Encoding: br}}", "c.yml:5:21: compression gzip is not among the Accept-Encoding"),
+    ])
+    func whatAProbeWouldRefuseIsRefusedAtItsPlace(text: String, error: String) {
+        let thrown = Self.error("modules:\n  m:\n    prober: http\n    http:\n      \(text)\n").map {
+            $0.replacingOccurrences(of: "b.yml", with: "c.yml")
+        }
+        #expect(thrown?.hasPrefix(error) == true, "\(thrown ?? "loaded")")
+        #expect(thrown?.contains("p@ss") != true)
+    }
+
     /// `http_headers` (prometheus/common): values and secrets sent as they are, files read for
     /// each probe, the fields the client sets refused.
     @Test func readsHTTPHeaders() throws {

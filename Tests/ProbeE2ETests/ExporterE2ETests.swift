@@ -507,6 +507,18 @@ struct ExporterE2ETests {
         #expect(refused.stderr.contains("\(bad):5:7: unknown key 'methd'"), "\(refused.summary)")
     }
 
+    /// A bad `--allow-target` is a usage error quoting the pattern as written, and a missing
+    /// config file is named once.
+    @Test func badArgumentsAreNamedAsWritten() async throws {
+        let servers = try E2EServers.current()
+        let pattern = try await StagebuildProcess.run(
+            ["exporter", "--config", try Self.writeConfig(servers), "--allow-target", "("])
+        #expect(pattern.status == 64 && pattern.stderr.contains("--allow-target: missing ): (\n"), "\(pattern.summary)")
+        let missing = try await StagebuildProcess.run(["exporter", "--config", "/nonexistent/blackbox.yml"])
+        #expect(missing.status == 65, "\(missing.summary)")
+        #expect(missing.stderr.components(separatedBy: "/nonexistent/blackbox.yml").count == 2, "\(missing.summary)")
+    }
+
     @Test func aPortAlreadyTakenExits69() async throws {
         let servers = try E2EServers.current()
         let config = try Self.writeConfig(servers)
@@ -677,6 +689,8 @@ struct ExporterE2ETests {
         let targets: [(url: String, module: String)] = [
             (http(""), "http_2xx"), (http("/status/404"), "http_2xx"), (http("/redirect/once"), "http_2xx"),
             (http("/echo"), "http_2xx"), (http("/redirect/loop"), "http_2xx"), (http("/echo"), "small_body"),
+            // Dot segments are sent as written, as Go sends them (the echo shows the target).
+            (http("/x/../echo"), "http_2xx"),
             (servers.url("https", "localhost", "TLS_VALID_PORT"), "tls_trusted"),
             (servers.url("https", "localhost", "TLS_EXPIRED_PORT"), "tls_trusted"),
             (servers.url("https", "localhost", "TLS_OTHER_NAME_PORT"), "tls_other_name"),

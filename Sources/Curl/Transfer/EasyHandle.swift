@@ -107,6 +107,7 @@ public final class EasyHandle {
             try setLong(CURLOPT_HTTP_VERSION, value, name)
         case .acceptEncoding(let codings): try setString(CURLOPT_ACCEPT_ENCODING, codings, name)
         case .ipFamily(let family): try setLong(CURLOPT_IPRESOLVE, family == .ipv4 ? 1 : 2, name)
+        case .pathAsIs(let on): try setLong(CURLOPT_PATH_AS_IS, on ? 1 : 0, name)
         case .postFields(let bytes):
             // The size first: COPYPOSTFIELDS copies that many bytes (a body may hold NUL).
             try check(ccurl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count)), name)

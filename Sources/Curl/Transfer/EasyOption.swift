@@ -149,6 +149,9 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
     case acceptEncoding(String)
     /// `CURLOPT_IPRESOLVE`: connect over one address family only.
     case ipFamily(IPFamily)
+    /// `CURLOPT_PATH_AS_IS`: send the path's `.` and `..` segments as written instead of
+    /// removing them (RFC 3986 section 5.2.4), as Go's client sends them.
+    case pathAsIs(Bool)
 
     /// The option as curl's documentation names it, e.g. `"CURLOPT_URL"`.
     public var name: String {
@@ -188,6 +191,7 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .httpVersion: "CURLOPT_HTTP_VERSION"
         case .acceptEncoding: "CURLOPT_ACCEPT_ENCODING"
         case .ipFamily: "CURLOPT_IPRESOLVE"
+        case .pathAsIs: "CURLOPT_PATH_AS_IS"
         case .connectTo: "CURLOPT_CONNECT_TO"
         }
     }
@@ -217,7 +221,7 @@ public enum EasyOption: Sendable, Equatable, CustomStringConvertible {
         case .ipFamily(let family): "\(name)=\(family)"
         case .connectTo(let entries): "\(name)=\(entries)"
         case .protocols(let list): "\(name)=\(list)"
-        case .proxyTunnel(let on), .verifyPeer(let on), .verifyHost(let on), .proxyVerifyPeer(let on),
+        case .proxyTunnel(let on), .verifyPeer(let on), .verifyHost(let on), .proxyVerifyPeer(let on), .pathAsIs(let on),
             .proxyVerifyHost(let on), .noBody(let on), .certInfo(let on), .verbose(let on), .freshConnect(let on):
             "\(name)=\(on ? 1 : 0)"
         }

@@ -286,6 +286,7 @@ public struct CurlProbeEngine: ProbeEngine {
         if let version = settings.httpVersion { options.append(.httpVersion(version)) }
         if let codings = settings.acceptEncoding { options.append(.acceptEncoding(codings)) }
         if let family = settings.ipFamily { options.append(.ipFamily(family)) }
+        if settings.keepsDotSegments { options.append(.pathAsIs(true)) }
         if route.server?.scheme == .https {
             if let proxyCAFile = policy.proxyCAFile { options.append(.proxyCAInfo(path: proxyCAFile)) }
             if policy.proxyInsecure { options += [.proxyVerifyPeer(false), .proxyVerifyHost(false)] }

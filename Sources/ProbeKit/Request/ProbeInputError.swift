@@ -20,6 +20,17 @@ public enum ProbeInputError: Error, Sendable, Equatable, CustomStringConvertible
     /// `-X`: the method as written, and what is wrong.
     case invalidMethod(String, reason: String)
 
+    /// What is wrong, without the option or the text: for a config that names the setting
+    /// in its own words (the exporter's module keys).
+    public var reason: String {
+        switch self {
+        case .invalidStatusList(_, let reason), .invalidHeaderExpectation(_, let reason), .invalidBodyPattern(_, let reason),
+            .invalidRequestHeader(_, let reason, _), .invalidPin(_, let reason), .invalidResolveEntry(_, let reason),
+            .invalidTarget(_, let reason), .invalidMethod(_, let reason):
+            reason
+        }
+    }
+
     /// One line a user can act on, e.g. `invalid --expect-status "200-1000": 1000 is not a
     /// status code (100-599)`.
     public var description: String {

@@ -115,9 +115,9 @@ public struct ProbeRequest: Sendable, Equatable {
 
     /// A target's URL, sent as written but for what may not appear raw in a URL:
     /// ``PercentEncoding/encodingWhatMustBe(_:)`` encodes a space, `|`, `{`, `}`, `"` or a
-    /// non-ASCII letter and keeps every `%XX` escape, as blackbox_exporter's Go `url.Parse`
-    /// does. The one rule for the probe's and the exporter's targets. (curl sends `|` and `{}`
-    /// raw; a server reads both forms as the same path, RFC 3986 section 6.2.2.2.)
+    /// non-ASCII letter and keeps every `%XX` escape, as Go's client does in a path (it sends
+    /// the query raw). The one rule for the probe's and the exporter's targets. (curl sends `|`
+    /// and `{}` raw; a server reads both forms as the same, RFC 3986 section 6.2.2.2.)
     ///
     /// - Parameter text: URL text, e.g. `"https://api.example.com/q?f={a|b}"`.
     /// - Returns: The URL to send, e.g. `https://api.example.com/q?f=%7Ba%7Cb%7D`.

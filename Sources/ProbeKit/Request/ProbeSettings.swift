@@ -59,6 +59,9 @@ public struct ProbeSettings: Sendable, Equatable {
     /// One address family only (the exporter's `preferred_ip_protocol` with
     /// `ip_protocol_fallback: false`); `nil` tries every address of a name.
     public var ipFamily: EasyOption.IPFamily?
+    /// Whether a target's `.` and `..` path segments are sent as written (the exporter, as Go's
+    /// client sends them); `false` removes them, as curl does unless `--path-as-is`.
+    public var keepsDotSegments = false
     /// The seconds a redirected call has left for its next hop: each transfer's limits are cut
     /// to it, while messages keep naming ``maxTime``. `nil` for a call's first request.
     var remainingTime: Double?

@@ -89,6 +89,8 @@ enum ExporterCommand: Subcommand {
         var allowed: [RegularExpression] = []
         for pattern in arguments.all("--allow-target") {
             do {
+                // The pattern alone first, so RE2's complaint quotes what the user wrote.
+                _ = try RegularExpression(pattern)
                 // Whole-target matches, as Prometheus's relabelling anchors its regexes.
                 allowed.append(try RegularExpression(TargetFilter.anchored(pattern)))
             } catch {
