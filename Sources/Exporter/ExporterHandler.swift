@@ -147,7 +147,7 @@ public final class ExporterHandler: RequestHandler {
             return .now(Self.text(400, "Unknown module \"\(name)\"\n"))
         }
         guard let module = modules.probes[name] else {
-            statistics.recordRefusal("unknown_module")
+            statistics.recordRefusal("module_not_run")
             return .now(Self.text(400, "Module \"\(name)\": \(declared.notRunReason ?? "not run")\n"))
         }
         if let allowed = options.allowedTargets, !allowed.allows(target) {
@@ -156,6 +156,7 @@ public final class ExporterHandler: RequestHandler {
         }
         let scrapeTimeout = request.values(ofField: "X-Prometheus-Scrape-Timeout-Seconds").first
         guard let timeout = Self.timeout(module: declared.timeout, scrape: scrapeTimeout, offset: options.timeoutOffset) else {
+            statistics.recordRefusal("bad_scrape_timeout")
             return .now(
                 Self.text(
                     500,
@@ -175,9 +176,12 @@ public final class ExporterHandler: RequestHandler {
             let page = ProbeMetrics.families(
                 of: result, durationSeconds: seconds, followsRedirects: declared.http.followsRedirects
             ).map(\.text).joined()
-            let response = HTTPResponse(
-                status: 200, fields: [HTTPField(name: "Content-Type", value: MetricFamily.contentType)],
-                body: Array(page.utf8))
+            let response =
+                query["debug"] == "true"
+                ? Self.text(200, Self.debugText(result: result, metrics: page, module: declared, timeout: timeout))
+                : HTTPResponse(
+                    status: 200, fields: [HTTPField(name: "Content-Type", value: MetricFamily.contentType)],
+                    body: Array(page.utf8))
             inFlight.subtract(1, ordering: .relaxed)
             responder.respond(response)
         }
@@ -207,6 +211,16 @@ public final class ExporterHandler: RequestHandler {
         let moduleSeconds = module ?? 0
         let chosen = (moduleSeconds > 0 && moduleSeconds < fromScrape) || fromScrape < 0 ? moduleSeconds : fromScrape
         return max(chosen, 0.001)
+    }
+
+    /// `/probe?…&debug=true`, in blackbox's three parts: what the probe found (its text report,
+    /// in the module's words), the metrics it would have answered, and the module. The module
+    /// is named, not written out: its settings may hold secrets (blackbox masks them).
+    static func debugText(result: ProbeResult, metrics: String, module: ExporterModule, timeout: Double) -> String {
+        "Logs for the probe:\n" + ModuleWords.translate(ReportFormat.text.render([result]))
+            + "\n\n\nMetrics that would have been returned:\n" + metrics
+            + "\n\n\nModule configuration:\nmodule \(module.name), prober \(module.prober), timeout \(timeout) s"
+            + " (the module's settings are in the config file, not repeated here: they may hold secrets)\n"
     }
 
     static func text(_ status: Int, _ text: String, fields: [HTTPField] = []) -> HTTPResponse {

@@ -94,10 +94,16 @@ final class ExporterStatistics: Sendable {
                 samples: [.init(value: Double(started))]),
             MetricFamily(
                 "stagebuild_exporter_probes_refused_total", help: "Probes refused before they ran, by reason", kind: .counter,
-                samples: ["max_concurrent", "target_not_allowed", "unknown_module", "missing_target"].map {
+                samples: [
+                    "max_concurrent", "target_not_allowed", "unknown_module", "module_not_run", "missing_target",
+                    "bad_scrape_timeout",
+                ].map {
                     .init(labels: [("reason", $0)], value: Double(refused[$0] ?? 0))
                 }),
             // blackbox_exporter's own names, which its alerts and dashboards read.
+            MetricFamily(
+                "blackbox_module_unknown_total", help: "Count of unknown modules requested by probes", kind: .counter,
+                samples: [.init(value: Double(refused["unknown_module"] ?? 0))]),
             .gauge(
                 "blackbox_exporter_config_last_reload_successful", help: "Blackbox exporter config loaded successfully.",
                 reloaded ? 1 : 0),

@@ -225,6 +225,14 @@ struct ExporterE2ETests {
         #expect(Self.get("\(exporter.url)/probe")?.status == 400)
         #expect(Self.get("\(exporter.url)/probe?target=x&module=nope")?.body == "Unknown module \"nope\"\n")
         #expect(Self.get("\(exporter.url)/probe?target=x&module=tcp_connect")?.body.contains("tcp prober") == true)
+        let scrape = Self.get(
+            "\(exporter.url)/probe?target=\(servers.url("http", "127.0.0.1", "HTTP_PORT"))",
+            headers: ["X-Prometheus-Scrape-Timeout-Seconds": "abc"])
+        #expect(scrape?.status == 500, "\(String(describing: scrape))")
+        let counters = Self.get("\(exporter.url)/metrics")?.body ?? ""
+        #expect(counters.contains("blackbox_module_unknown_total 1\n"), "\(counters)")
+        #expect(counters.contains("stagebuild_exporter_probes_refused_total{reason=\"module_not_run\"} 1\n"), "\(counters)")
+        #expect(counters.contains("stagebuild_exporter_probes_refused_total{reason=\"bad_scrape_timeout\"} 1\n"), "\(counters)")
         #expect(Self.get("\(exporter.url)/probe?target=http://169.254.169.254/")?.status == 403, "not an allowed target")
         let allowed = Self.get("\(exporter.url)/probe?target=\(servers.url("http", "127.0.0.1", "HTTP_PORT"))")
         #expect(allowed?.status == 200 && allowed?.body.contains("probe_success 1") == true)
@@ -397,7 +405,14 @@ struct ExporterE2ETests {
         #expect(
             unread?.status == 200 && unread?.body.contains("reason=\"requestNotPrepared\"") == true,
             "\(String(describing: unread))")
-        let outputs = [basic, bearer, Self.get(exporter.url + "/")?.body ?? "", Self.get(exporter.url + "/metrics")?.body ?? ""]
+        // blackbox's debug view: the report, the metrics and the module, no secret in it.
+        let debug = Self.get("\(exporter.url)/probe?module=basic&target=\(target)&debug=true")?.body ?? ""
+        #expect(debug.hasPrefix("Logs for the probe:\nsucceeded  GET "), "\(debug)")
+        #expect(debug.contains("\nMetrics that would have been returned:\n") && debug.contains("probe_success 1\n"))
+        #expect(debug.contains("\nModule configuration:\nmodule basic, prober http"), "\(debug)")
+        let outputs = [
+            basic, bearer, debug, Self.get(exporter.url + "/")?.body ?? "", Self.get(exporter.url + "/metrics")?.body ?? "",
+        ]
         for output in outputs + [exporter.process.standardError] {
             #expect(!output.contains("s3cret") && !output.contains("cHJvYmU6cGE1NS1zM2NyZXQ="))
         }

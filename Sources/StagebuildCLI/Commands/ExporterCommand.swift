@@ -17,7 +17,8 @@ enum ExporterCommand: Subcommand {
         Reads blackbox_exporter's config format (modules with the http prober; tcp, icmp, dns
         and grpc modules load and are listed as not run) and answers:
 
-          /probe?target=URL&module=NAME   one probe's metrics (module http_2xx when none)
+          /probe?target=URL&module=NAME   one probe's metrics (module http_2xx when none);
+                                          &debug=true: its report, metrics and module as text
           /metrics                        the exporter's own metrics
           /                               the modules and the last probes' reports
           /-/healthy                      200
@@ -26,7 +27,9 @@ enum ExporterCommand: Subcommand {
         Besides blackbox's metric names, a failed probe has probe_failure_info{hop, reason,
         url_error} naming the hop and the reason as `stagebuild probe` reports them. Each
         probe is bounded by its module's timeout and by Prometheus's
-        X-Prometheus-Scrape-Timeout-Seconds minus --timeout-offset.
+        X-Prometheus-Scrape-Timeout-Seconds minus --timeout-offset (120 s without it). A request
+        that cannot be prepared (a file the module names unreadable, an OAuth 2.0 token not
+        obtained, a target that cannot be called) is a failed probe: requestNotPrepared.
 
         An exporter that probes any URL it is asked for lets whoever reaches it make requests
         from its network (server-side request forgery): it listens on 127.0.0.1 by default,
