@@ -27,6 +27,31 @@ struct ArgumentScanner {
         func value(_ key: String) -> String? { values[key]?.last }
         func all(_ key: String) -> [String] { values[key] ?? [] }
         func has(_ key: String) -> Bool { flags.contains(key) }
+
+        /// The value of an option that takes one of a fixed set of words (`--format`,
+        /// `--engine`), as the type that names them; `fallback` when the option is absent.
+        ///
+        /// - Throws: ``CommandFailure`` (usage, 64) naming the words in their order, e.g.
+        ///   `--format must be text, json or junit, not 'yaml'`.
+        func choice<Choice: RawRepresentable & CaseIterable>(
+            _ key: String, default fallback: Choice
+        ) throws(CommandFailure) -> Choice where Choice.RawValue == String {
+            guard let text = value(key) else { return fallback }
+            guard let chosen = Choice(rawValue: text) else {
+                throw .usage("\(key) must be \(ArgumentScanner.words(Choice.allCases.map(\.rawValue))), not '\(text)'")
+            }
+            return chosen
+        }
+    }
+
+    /// The `--format` of commands that print text or JSON (`compose --lint`, `stages`).
+    enum TextOrJSON: String, CaseIterable {
+        case text, json
+    }
+
+    /// `a`, `a or b`, `a, b or c`: a choice's words for messages and help.
+    static func words(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
     var options: [Option]

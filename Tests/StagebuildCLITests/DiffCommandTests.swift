@@ -229,7 +229,7 @@ import Testing
     @Test(arguments: [
         (["diff"], "name the base side: --base REV (a git revision) or --base-dir DIR"),
         (["diff", "--base", "HEAD", "--base-dir", "."], "--base and --base-dir both name the base side; give one"),
-        (["diff", "--base", "HEAD", "--format", "yaml"], "--format is text, markdown, json, not 'yaml'"),
+        (["diff", "--base", "HEAD", "--format", "yaml"], "--format must be text, markdown or json, not 'yaml'"),
         (["diff", "--base", "HEAD", "--builder", "kaniko"], "--builder is buildkit, buildah or podman, not 'kaniko'"),
         (
             ["diff", "--base", "HEAD", "--fail-on-rebuild", "web"],

@@ -59,9 +59,8 @@ enum ComposeCommand: Subcommand {
         if checking && outputArgument == "-" {
             throw CommandFailure.usage("--check compares with a file; -o - is standard output")
         }
-        let format = arguments.value("--format") ?? "text"
-        guard ["text", "json"].contains(format) else { throw CommandFailure.usage("--format is text or json, not '\(format)'") }
-        if format == "json" {
+        let format = try arguments.choice("--format", default: ArgumentScanner.TextOrJSON.text)
+        if format == .json {
             guard arguments.has("--lint") else { throw CommandFailure.usage("--format sets how --lint reports; add --lint") }
             guard outputArgument != nil, outputArgument != "-", !checking else {
                 throw CommandFailure.usage(
@@ -110,7 +109,7 @@ enum ComposeCommand: Subcommand {
         // The output named as the user gave it, as the Stagefile is.
         return lint(
             composed, as: outputArgument.flatMap { $0 == "-" ? nil : $0 } ?? outputPath.map(display) ?? "<stdout>",
-            composition: composition, json: format == "json", stagefile: stagefilePath,
+            composition: composition, json: format == .json, stagefile: stagefilePath,
             context: context)
     }
 

@@ -54,17 +54,16 @@ enum DiffCommand: Subcommand {
         CatalogSearchPath.option,
     ]
 
-    /// The report formats.
-    static let formats = ["text", "markdown", "json"]
+    /// The report formats (`--format`).
+    enum Format: String, CaseIterable {
+        case text, markdown, json
+    }
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.count <= 1 else {
             throw CommandFailure.usage("expected at most one Stagefile, got \(arguments.positionals.count)")
         }
-        let format = arguments.value("--format") ?? "text"
-        guard formats.contains(format) else {
-            throw CommandFailure.usage("--format is \(formats.joined(separator: ", ")), not '\(format)'")
-        }
+        let format = try arguments.choice("--format", default: Format.text)
         let builder = arguments.value("--builder") ?? "buildkit"
         guard let rules = builder == "podman" ? .buildah : CacheRules(rawValue: builder) else {
             throw CommandFailure.usage("--builder is buildkit, buildah or podman, not '\(builder)'")
@@ -141,9 +140,9 @@ enum DiffCommand: Subcommand {
         }
         let report = RebuildReport(prediction: prediction, advice: RebuildAdvice.advice(for: prediction), base: checkout.label)
         switch format {
-        case "json": context.standardOutput.write(report.json())
-        case "markdown": context.standardOutput.write(report.markdown())
-        default: context.standardOutput.write(report.text())
+        case .json: context.standardOutput.write(report.json())
+        case .markdown: context.standardOutput.write(report.markdown())
+        case .text: context.standardOutput.write(report.text())
         }
         let failing = prediction.stages.filter { outcome in
             gated.contains { $0.lowercased() == outcome.name.lowercased() }

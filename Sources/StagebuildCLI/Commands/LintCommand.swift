@@ -63,7 +63,9 @@ enum LintCommand: Subcommand {
     ]
 
     /// The `--format` values.
-    static let formats = ["text", "json", "sarif", "github", "checkstyle", "gitlab"]
+    enum Format: String, CaseIterable {
+        case text, json, sarif, github, checkstyle, gitlab
+    }
 
     /// One line per rule for `--help`: id, severity, summary.
     private static var ruleList: String {
@@ -73,18 +75,10 @@ enum LintCommand: Subcommand {
     }
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        let format = arguments.value("--format") ?? "text"
-        guard formats.contains(format) else {
-            throw CommandFailure.usage("--format must be one of \(formats.joined(separator: ", ")), not '\(format)'")
-        }
-        var threshold: LintFailureThreshold?
-        if let text = arguments.value("--failure-threshold") {
-            guard let value = LintFailureThreshold(rawValue: text) else {
-                let names = LintFailureThreshold.allCases.map(\.rawValue).joined(separator: ", ")
-                throw CommandFailure.usage("--failure-threshold must be one of \(names), not '\(text)'")
-            }
-            threshold = value
-        }
+        let format = try arguments.choice("--format", default: Format.text)
+        let threshold: LintFailureThreshold? =
+            arguments.value("--failure-threshold") == nil
+            ? nil : try arguments.choice("--failure-threshold", default: LintFailureThreshold.none)
         guard !arguments.positionals.isEmpty else { throw CommandFailure.usage("expected at least one FILE to lint") }
 
         var configurations = LintConfigurationSearch(context: context, explicitFile: arguments.value("--config"))
@@ -103,7 +97,7 @@ enum LintCommand: Subcommand {
                 let rendered = problem.rendered(color: context.usesColor)
                 if reportedConfigProblems.insert(rendered).inserted { context.standardError.write(rendered) }
                 let rule: LintRuleDescription = problem.exitCode == .ioError ? .unreadableFile : .unparsableFile
-                if format != "text" { results.append((file, [rule.finding("not linted: its lint config: \(problem.message)")])) }
+                if format != .text { results.append((file, [rule.finding("not linted: its lint config: \(problem.message)")])) }
                 if status != .ioError { status = problem.exitCode }
                 continue
             }
@@ -113,7 +107,7 @@ enum LintCommand: Subcommand {
                 context.standardError.write(problem.rendered(color: context.usesColor))
                 // The text report leaves the file out (standard error said it); the formats
                 // machines read carry it as an SB034 or SB035 finding, so no file goes missing.
-                if format != "text" { results.append((file, outcome.findings)) }
+                if format != .text { results.append((file, outcome.findings)) }
                 // An unreadable file (74) outranks a malformed one (65).
                 if status != .ioError { status = problem.exitCode }
             } else {
@@ -123,12 +117,12 @@ enum LintCommand: Subcommand {
         }
 
         switch format {
-        case "json": context.standardOutput.write(jsonReport(results))
-        case "sarif": context.standardOutput.write(LintReportFormats.sarif(results))
-        case "github": context.standardOutput.write(LintReportFormats.github(results))
-        case "checkstyle": context.standardOutput.write(LintReportFormats.checkstyle(results))
-        case "gitlab": context.standardOutput.write(LintReportFormats.gitlab(results))
-        default: context.standardOutput.write(textReport(results))
+        case .json: context.standardOutput.write(jsonReport(results))
+        case .sarif: context.standardOutput.write(LintReportFormats.sarif(results))
+        case .github: context.standardOutput.write(LintReportFormats.github(results))
+        case .checkstyle: context.standardOutput.write(LintReportFormats.checkstyle(results))
+        case .gitlab: context.standardOutput.write(LintReportFormats.gitlab(results))
+        case .text: context.standardOutput.write(textReport(results))
         }
         return status
     }

@@ -22,10 +22,7 @@ enum StagesCommand: Subcommand {
     ]
 
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        let format = arguments.value("--format") ?? "text"
-        guard format == "text" || format == "json" else {
-            throw CommandFailure.usage("--format must be text or json, not '\(format)'")
-        }
+        let format = try arguments.choice("--format", default: ArgumentScanner.TextOrJSON.text)
         guard arguments.positionals.count <= 1 else { throw CommandFailure.usage("expected at most one template name") }
         if let name = arguments.positionals.first, !StageCatalog.isValidName(name) {
             throw CommandFailure.usage(CatalogError.invalidName(name).description)
@@ -39,7 +36,7 @@ enum StagesCommand: Subcommand {
             do {
                 let template = try catalog.template(named: name)
                 context.standardOutput.write(
-                    format == "json"
+                    format == .json
                         ? TemplateReport.json([template], detailed: true, cwd: cwd) : TemplateReport.detail(template, cwd: cwd))
                 return .success
             } catch {
@@ -63,7 +60,7 @@ enum StagesCommand: Subcommand {
                 "\(file) is skipped: a template name has letters, digits, '.', '_' and '-', and starts with a letter or digit")
         }
         context.standardOutput.write(
-            format == "json"
+            format == .json
                 ? TemplateReport.json(templates, detailed: false, cwd: cwd)
                 : TemplateReport.list(templates, searched: catalog.searchedFolders))
         return status

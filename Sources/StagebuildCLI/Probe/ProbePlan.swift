@@ -37,16 +37,8 @@ struct ProbePlan {
             repeats = try Self.count(arguments.value("--repeat"), option: "--repeat", default: 1, maximum: 100_000)
             concurrency = try Self.count(arguments.value("--concurrency"), option: "--concurrency", default: 8, maximum: 1_024)
             deadline = try SecondsOption.parse(arguments.value("--deadline"), option: "--deadline")
-            let formatText = arguments.value("--format") ?? "text"
-            guard let format = ReportFormat(rawValue: formatText) else {
-                throw Self.usage("--format must be text, json or junit, not '\(formatText)'")
-            }
-            self.format = format
-            let engineText = arguments.value("--engine") ?? "curl"
-            guard let engineKind = ProbeEngineKind(rawValue: engineText) else {
-                throw Self.usage("--engine must be curl or urlsession, not '\(engineText)'")
-            }
-            self.engineKind = engineKind
+            format = try arguments.choice("--format", default: ReportFormat.text)
+            engineKind = try arguments.choice("--engine", default: ProbeEngineKind.curl)
             settings = try Self.settings(arguments, context: context)
             // Input that may arrive for a long time is read as the run goes on; anything
             // after it on the command line would wait for its end, so only a last `-` is.

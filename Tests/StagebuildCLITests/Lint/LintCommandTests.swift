@@ -150,11 +150,11 @@ import Testing
         ([], "expected at least one FILE to lint"),
         (
             ["Dockerfile", "--format", "yaml"],
-            "--format must be one of text, json, sarif, github, checkstyle, gitlab, not 'yaml'"
+            "--format must be text, json, sarif, github, checkstyle or gitlab, not 'yaml'"
         ),
         (
             ["Dockerfile", "--failure-threshold", "fatal"],
-            "--failure-threshold must be one of error, warning, info, style, none, not 'fatal'"
+            "--failure-threshold must be error, warning, info, style or none, not 'fatal'"
         ),
         (["Dockerfile", "--strict"], "unknown option '--strict'"),
     ])
