@@ -92,7 +92,13 @@ import Testing
         let scratch = try Self.project()
         let result = scratch.run(["lock", "--cacert", "/no/such/ca.pem"])
         #expect(result.status == .ioError, "\(result.stderr)")
-        #expect(result.stderr == "error: cannot read --cacert /no/such/ca.pem: no such readable file\n")
+        #expect(result.stderr == "error: cannot read --cacert /no/such/ca.pem: No such file or directory\n", "as probe says it")
+        #expect(!scratch.exists("stagebuild.lock"))
+        // A file that holds no certificate is refused before any call, as probe refuses it.
+        try "not a certificate\n".write(toFile: scratch.path + "/ca.pem", atomically: true, encoding: .utf8)
+        let empty = scratch.run(["lock", "--cacert", "ca.pem"])
+        #expect(empty.status == .dataError, "\(empty.stderr)")
+        #expect(empty.stderr == "error: --cacert ca.pem holds no PEM certificate (-----BEGIN CERTIFICATE-----)\n")
         #expect(!scratch.exists("stagebuild.lock"))
     }
 

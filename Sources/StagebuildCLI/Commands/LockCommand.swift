@@ -138,10 +138,6 @@ enum LockCommand: Subcommand {
     private static func lock(
         _ arguments: ArgumentScanner.Arguments, settings: Settings, context: CommandContext
     ) throws(CommandFailure) -> ExitCode {
-        if let caFile = settings.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            context.reportError("cannot read --cacert \(arguments.value("--cacert") ?? caFile): no such readable file")
-            return .ioError
-        }
         let input = try StagefileInput.load(arguments, context: context)
         let lock = input.lock
         let lockName = lock.display(lock.path)
@@ -401,7 +397,9 @@ enum LockCommand: Subcommand {
             proxy = ProxyConfiguration(
                 proxy: arguments.value("--proxy"), noProxy: arguments.value("--noproxy"), environment: context.environment)
             proxyAuthentication = try ProxyAuthenticationOptions.choice(arguments)
-            caFile = arguments.value("--cacert").map { Paths.absolute($0, from: context.currentDirectory) }
+            caFile = try arguments.value("--cacert").map { path throws(CommandFailure) in
+                try NetworkOptions.certificateFile(path, option: "--cacert", context: context)
+            }
             insecureRegistries = try arguments.all("--insecure-registry").map { value throws(CommandFailure) in
                 guard let reference = try? ImageReference(parsing: value + "/x"), reference.domain == value else {
                     throw CommandFailure.usage(

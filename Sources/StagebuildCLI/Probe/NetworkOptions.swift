@@ -1,3 +1,6 @@
+import Digests
+import StageKit
+
 /// The network options `probe` and `lock` share, declared once with curl's names and meanings
 /// (curl(1): `-x`/`--proxy`, `--noproxy`, `--cacert`, `--connect-timeout`, `--max-time`).
 enum NetworkOptions {
@@ -19,4 +22,33 @@ enum NetworkOptions {
     /// `--max-time SECONDS`: the deadline of each call (CURLOPT_TIMEOUT_MS), 30 s by default.
     static let maxTime = ArgumentScanner.Option(
         names: ["--max-time"], takesValue: true, valueName: "SECONDS", help: "Limit for each whole call (default 30).")
+
+    /// The absolute path of a certificate file given with `option` (`--cacert`,
+    /// `--proxy-cacert`): it exists, can be read and holds PEM certificates OpenSSL reads, as
+    /// CURLOPT_CAINFO expects; otherwise the error would surface later as a TLS failure of the
+    /// server. The one reading of these options for `probe` and `lock`.
+    ///
+    /// - Throws: ``CommandFailure``: 74 when the file cannot be read, 65 when it is no UTF-8
+    ///   text, holds a damaged certificate or none.
+    static func certificateFile(_ path: String, option: String, context: CommandContext) throws(CommandFailure) -> String {
+        let absolute = Paths.absolute(path, from: context.currentDirectory)
+        let text: String
+        do {
+            text = try context.fileSystem.readText(at: absolute)
+        } catch {
+            if error.isMalformedText { throw .error(.dataError, "\(option) \(path) is \(error.reason)") }
+            throw .error(.ioError, "cannot read \(option) \(path): \(error.reason)")
+        }
+        let count: Int
+        do {
+            count = try PEMCertificates.count(in: Array(text.utf8))
+        } catch {
+            throw .error(
+                .dataError, "\(option) \(path): certificate \(error.number) cannot be read by OpenSSL (damaged base64 or DER)")
+        }
+        guard count > 0 else {
+            throw .error(.dataError, "\(option) \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+        }
+        return absolute
+    }
 }

@@ -105,10 +105,10 @@ struct ProbePlan {
             allowsInvalidCertificates: arguments.has("--allow-invalid-certificates") || insecure, pinnedPublicKeys: pins,
             proxyInsecure: arguments.has("--proxy-insecure"))
         security.caFile = try arguments.value("--cacert").map { path throws(CommandFailure) in
-            try Self.readableFile(path, option: "--cacert", context: context)
+            try NetworkOptions.certificateFile(path, option: "--cacert", context: context)
         }
         security.proxyCAFile = try arguments.value("--proxy-cacert").map { path throws(CommandFailure) in
-            try Self.readableFile(path, option: "--proxy-cacert", context: context)
+            try NetworkOptions.certificateFile(path, option: "--proxy-cacert", context: context)
         }
         var settings = ProbeSettings(
             proxy: ProxyConfiguration(
@@ -269,30 +269,6 @@ struct ProbePlan {
             throw CommandFailure.usage(("\(option) must be a whole number from 1 to \(maximum), not '\(text)'"))
         }
         return number
-    }
-
-    /// The absolute path of a file that exists, can be read and holds a PEM certificate (as
-    /// CURLOPT_CAINFO expects); otherwise the error would surface as a TLS failure of the server.
-    private static func readableFile(_ path: String, option: String, context: CommandContext) throws(CommandFailure) -> String {
-        let absolute = Paths.absolute(path, from: context.currentDirectory)
-        let text: String
-        do {
-            text = try context.fileSystem.readText(at: absolute)
-        } catch {
-            if error.isMalformedText { throw .error(.dataError, "\(option) \(path) is \(error.reason)") }
-            throw .error(.ioError, "cannot read \(option) \(path): \(error.reason)")
-        }
-        let count: Int
-        do {
-            count = try PEMCertificates.count(in: Array(text.utf8))
-        } catch {
-            throw .error(
-                .dataError, "\(option) \(path): certificate \(error.number) cannot be read by OpenSSL (damaged base64 or DER)")
-        }
-        guard count > 0 else {
-            throw .error(.dataError, "\(option) \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
-        }
-        return absolute
     }
 
     /// Reads a targets file (or standard input for `-`) into the list; see
