@@ -58,6 +58,16 @@ struct CommandFailure: Error {
         CommandFailure(exitCode: exitCode, report: .message(message))
     }
 
+    /// A file that cannot be read, the one wording and status for every command: `cannot
+    /// read WHAT: REASON`, 65 when it was read but is not UTF-8 text, else 74 (sysexits.h).
+    ///
+    /// - Parameters:
+    ///   - what: The file as the user named it, e.g. `--cacert ca.pem` or `Stagefile`.
+    ///   - error: The file system's error.
+    static func unreadable(_ what: String, _ error: FileSystemError) -> CommandFailure {
+        .error(error.isMalformedText ? .dataError : .ioError, "cannot read \(what): \(error.reason)")
+    }
+
     /// A composition error at its position: 74 when a file could not be read, else 65.
     ///
     /// - Parameter error: The error.

@@ -103,7 +103,7 @@ enum ComposeCommand: Subcommand {
             (["stagebuild", "compose", stagefileArgument, "-o", outputArgument ?? outputPath.map(display) ?? "Dockerfile"]
             + arguments.all("--stages").flatMap { ["--stages", $0] }).map(ShellQuoting.quoted).joined(separator: " ")
         let composed = composition.text
-        let written = write(
+        let written = try write(
             composed, to: outputPath, checking: checking, context: context, display: display, rerun: rerun)
         guard written == .success, arguments.has("--lint") else { return written }
         // The output named as the user gave it, as the Stagefile is.
@@ -117,7 +117,7 @@ enum ComposeCommand: Subcommand {
     private static func write(
         _ composed: String, to outputPath: String?, checking: Bool, context: CommandContext,
         display: (String) -> String, rerun: String
-    ) -> ExitCode {
+    ) throws(CommandFailure) -> ExitCode {
         guard let outputPath else {
             context.standardOutput.write(composed)
             return .success
@@ -133,8 +133,7 @@ enum ComposeCommand: Subcommand {
                 context.reportError("\(outputDisplay) does not exist; create it with: \(rerun)")
                 return .checkFailed
             } catch {
-                context.reportError("cannot read \(outputDisplay): \(error.reason)")
-                return error.isMalformedText ? .dataError : .ioError
+                throw CommandFailure.unreadable(outputDisplay, error)
             }
             guard current != composed else { return .success }
             // A checkout that writes CRLF (core.autocrlf, an eol=crlf attribute) changes every

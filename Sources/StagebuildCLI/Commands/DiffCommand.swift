@@ -167,8 +167,7 @@ enum DiffCommand: Subcommand {
         do {
             text = try fileSystem.readText(at: path)
         } catch {
-            throw CommandFailure.error(
-                error.isMalformedText ? .dataError : .ioError, "cannot read Stagefile \(display(path)): \(error.reason)")
+            throw CommandFailure.unreadable("Stagefile \(display(path))", error)
         }
         var arguments = ArgumentScanner.Arguments()
         arguments.values["--stages"] = stages

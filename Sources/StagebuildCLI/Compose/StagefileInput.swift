@@ -45,8 +45,7 @@ struct StagefileInput {
         do {
             text = try fileSystem.readText(at: path)
         } catch {
-            context.reportError("cannot read Stagefile \(argument): \(error.reason)")
-            throw CommandFailure.reported(error.isMalformedText ? .dataError : .ioError)
+            throw CommandFailure.unreadable("Stagefile \(argument)", error)
         }
         let display = { @Sendable (path: String) in Paths.shown(path, from: cwd) }
         let catalog = CatalogSearchPath.catalog(

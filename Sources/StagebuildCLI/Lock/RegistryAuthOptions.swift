@@ -55,8 +55,7 @@ enum RegistryAuthOptions {
                 text = try context.fileSystem.readText(at: path)
             } catch {
                 if error.isMissing && explicit.isEmpty { continue }
-                throw CommandFailure.error(
-                    error.isMalformedText ? .dataError : .ioError, "cannot read the auth file \(path): \(error.reason)")
+                throw CommandFailure.unreadable("the auth file \(path)", error)
             }
             do {
                 layers.append(try RegistryCredentialStore.Layer(authFile: Array(text.utf8), origin: path))

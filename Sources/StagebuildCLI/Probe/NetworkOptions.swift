@@ -36,8 +36,7 @@ enum NetworkOptions {
         do {
             text = try context.fileSystem.readText(at: absolute)
         } catch {
-            if error.isMalformedText { throw .error(.dataError, "\(option) \(path) is \(error.reason)") }
-            throw .error(.ioError, "cannot read \(option) \(path): \(error.reason)")
+            throw .unreadable("\(option) \(path)", error)
         }
         let count: Int
         do {

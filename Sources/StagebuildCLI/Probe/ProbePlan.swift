@@ -286,10 +286,10 @@ struct ProbePlan {
                 text = try context.fileSystem.readText(at: Paths.absolute(path, from: context.currentDirectory))
             }
         } catch let error as LintSourceText.InvalidUTF8 {
-            throw .error(.dataError, "--targets <stdin> is \(error.message) (line \(error.line), column \(error.column))")
+            throw .error(
+                .dataError, "cannot read --targets <stdin>: \(error.message) (line \(error.line), column \(error.column))")
         } catch let error as FileSystemError {
-            if error.isMalformedText { throw .error(.dataError, "--targets \(path) is \(error.reason)") }
-            throw .error(.ioError, "cannot read --targets \(path): \(error.reason)")
+            throw .unreadable("--targets \(path)", error)
         } catch {
             throw .error(.ioError, "cannot read --targets \(path): \(error)")
         }

@@ -177,7 +177,8 @@ import Glibc
         #expect(result.status == .dataError)
         #expect(
             result.stderr.hasPrefix(
-                "error: --targets \(path) is not valid UTF-8 text: invalid byte 0xFF at byte offset 5 (line 2, column 1)\n"))
+                "error: cannot read --targets \(path): not valid UTF-8 text: invalid byte 0xFF at byte offset 5 (line 2, column 1)\n"
+            ))
     }
 
     @Test func aCAFileOpenSSLCannotReadIsBadDataNamingTheCertificate() throws {
