@@ -165,42 +165,38 @@ public struct LocalFileSystem: FileSystem {
 
     /// Reads a UTF-8 file; see `FileSystem.readText(at:)`.
     public func readText(at path: String) throws(FileSystemError) -> String {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw FileSystemError(path: path, reason: "is a directory")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            // FileHandle hides errno; open(2) once more to give the system's reason.
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            let reason = descriptor < 0 ? String(cString: strerror(errno)) : "cannot be read"
-            if descriptor >= 0 { close(descriptor) }
-            throw FileSystemError(path: path, reason: reason)
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.readToEnd() ?? Data()
-        } catch {
-            throw FileSystemError(path: path, reason: "read failed: \(error.localizedDescription)")
-        }
+        let bytes = try readBytes(at: path)
         // Not String(data:encoding:), which silently drops a byte order mark.
         do {
-            return try LintSourceText.decode(Array(data))
+            return try LintSourceText.decode(bytes)
         } catch {
             let reason = "\(error.message) (line \(error.line), column \(error.column))"
             throw FileSystemError(path: path, reason: reason, isMalformedText: true)
         }
     }
 
-    /// A file's bytes; see `FileSystem.readBytes(at:)`.
+    /// A file's bytes, read with open(2) and read(2) so that a failure carries the system's
+    /// reason (strerror) and a directory is named as such; see `FileSystem.readBytes(at:)`.
     public func readBytes(at path: String) throws(FileSystemError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            let reason = descriptor < 0 ? String(cString: strerror(errno)) : "cannot be read"
-            if descriptor >= 0 { close(descriptor) }
-            throw FileSystemError(path: path, reason: reason)
+        func failure(_ code: Int32) -> FileSystemError { FileSystemError(path: path, reason: String(cString: strerror(code))) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw FileSystemError(path: path, reason: "is a directory") }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(max(0, status.st_size)))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(errno)
+            }
+            bytes += chunk[..<count]
         }
-        return [UInt8](data)
     }
 
     /// Sorted entry names; see `FileSystem.entries(ofDirectory:)`.

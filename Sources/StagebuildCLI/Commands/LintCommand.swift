@@ -132,11 +132,10 @@ enum LintCommand: Subcommand {
         _ file: String, with linter: Linter, context: CommandContext
     ) -> (findings: [LintFinding], problem: CommandFailure?) {
         let bytes: [UInt8]
-        switch readBytes(atPath: Paths.absolute(file, from: context.currentDirectory)) {
-        case .success(let read):
-            bytes = read
-        case .failure(let failure):
-            let message = "cannot read \(file): \(failure.reason)"
+        do {
+            bytes = try context.fileSystem.readBytes(at: Paths.absolute(file, from: context.currentDirectory))
+        } catch {
+            let message = "cannot read \(file): \(error.reason)"
             return ([LintRuleDescription.unreadableFile.finding(message)], .error(.ioError, message))
         }
         let location: SourceLocation
@@ -156,42 +155,6 @@ enum LintCommand: Subcommand {
             [LintRuleDescription.unparsableFile.finding(message, at: location)],
             CommandFailure(exitCode: .dataError, report: .diagnostic(diagnostic))
         )
-    }
-
-    /// Why a file to lint could not be read: the system's reason (strerror), or that it is
-    /// a directory.
-    struct ReadFailure: Error {
-        /// E.g. `No such file or directory`, `Permission denied`, `is a directory`.
-        var reason: String
-    }
-
-    /// Reads a whole file with open(2) and read(2), so that a failure carries the system's
-    /// reason, and a directory is named as such instead of failing later.
-    ///
-    /// - Parameter path: An absolute path.
-    /// - Returns: The file's bytes, or why they could not be read.
-    static func readBytes(atPath path: String) -> Result<[UInt8], ReadFailure> {
-        func failure(_ code: Int32) -> Result<[UInt8], ReadFailure> {
-            .failure(ReadFailure(reason: String(cString: strerror(code))))
-        }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return failure(errno) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return failure(errno) }
-        if status.st_mode & S_IFMT == S_IFDIR { return .failure(ReadFailure(reason: "is a directory")) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(max(0, status.st_size)))
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return .success(bytes) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return failure(errno)
-            }
-            bytes += chunk[..<count]
-        }
     }
 
     /// `file:line:column: severity: SBnnn message`, then an indented `hint:` line, per finding.

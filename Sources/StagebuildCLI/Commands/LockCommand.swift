@@ -416,7 +416,7 @@ enum LockCommand: Subcommand {
                     "--snapshot takes now or a time YYYYMMDDTHHMMSSZ (UTC), e.g. 20250520T000000Z, not '\(snapshot)'")
             }
             // The same fixed-width form orders as text orders: a later time is a greater string.
-            if let snapshot, snapshot != "now", snapshot > SnapshotTime.format(Date()) {
+            if let snapshot, snapshot != "now", snapshot > SnapshotTime.format(context.now()) {
                 throw CommandFailure.usage(
                     "--snapshot \(snapshot) is in the future; no snapshot service has that archive state yet")
             }

@@ -71,9 +71,11 @@ enum CatalogSearchPath {
     /// through to another catalog silently.
     static func checkExplicitFolders(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) {
         for folder in arguments.all("--stages") {
-            var isDirectory: ObjCBool = false
             let path = Paths.absolute(folder, from: context.currentDirectory)
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            // A link to a folder is a folder, as the catalog reads it.
+            guard let resolved = context.fileSystem.resolvingSymlinks(path),
+                case .directory? = context.fileSystem.status(at: resolved)
+            else {
                 throw CommandFailure.usage("--stages \(folder) is not a folder")
             }
         }
