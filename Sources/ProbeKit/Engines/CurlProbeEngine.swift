@@ -143,40 +143,9 @@ public struct CurlProbeEngine: ProbeEngine {
             result.httpVersion = Self.httpVersions[response.httpVersion]
         }
         if request.isHTTPS {
-            result.certificateFrom = classifier.certificateFrom
-            if let from = classifier.certificateFrom, from.origin == .interceptor, let issuer = chain.first?.issuer {
-                if let reason = Self.interceptorsOwnAnswer(
-                    result, request: request, response: response, answer: answeredInside, source: from)
-                {
-                    result.outcome = .failed(reason)
-                    result.message = reason.message
-                }
-                // The key seen through an interceptor is the interceptor's: pinning it defeats the pin.
-                if case .failed(var reason) = result.outcome, reason.code == .pinnedKeyMismatch {
-                    reason.hint =
-                        "the key seen is the intercepting proxy's (\(issuer)), not the target's: pinning it would defeat "
-                        + "the pin; the target's own key cannot be seen through this proxy"
-                    result.outcome = .failed(reason)
-                }
-            }
-            if var tls = result.tls {
-                tls.earliestExpiry = chain.compactMap { $0.pem.flatMap(LeafCertificateFacts.init(pem:))?.notAfter }.min()
-                tls.leafFingerprintSHA256 = chain.first?.pem.flatMap(PEMCertificates.fingerprintSHA256(of:))
-                result.tls = tls
-            }
-            if let leaf = chain.first?.pem.flatMap(LeafCertificateFacts.init(pem:)) {
-                result.appleTrust = AppleTrustRules.checks(
-                    leaf: leaf, preloadedRoot: settings.security.caFile == nil, tls: result.tls)
-            }
-            if !settings.appleClients.isEmpty,
-                var facts = TrustFacts(
-                    chain: chain, host: request.host, policy: settings.security, now: Int(time(nil)),
-                    appleTrust: result.appleTrust)
-            {
-                facts.interceptor = result.certificateFrom?.interceptor
-                result.appleClients = AppleClientVerdicts.verdicts(
-                    for: facts, policy: settings.security, clients: settings.appleClients)
-            }
+            addCertificateFacts(
+                to: &result, request: request, response: response, chain: chain, answeredInside: answeredInside,
+                certificateFrom: classifier.certificateFrom)
         }
         if settings.collectsTrace { result.trace = Redaction.text(response.debugLog.text) }
         // The whole call, its looks included: what the wall clock saw.
@@ -185,6 +154,50 @@ public struct CurlProbeEngine: ProbeEngine {
             result.timings = timings
         }
         return (result, location)
+    }
+
+    /// What an `https://` call's chain tells, added to its result: whose certificate it is
+    /// (an interceptor's own answer and a pin on its key said so), the chain's earliest expiry
+    /// and the leaf's fingerprint, Apple's certificate requirements, and each Apple client's
+    /// verdict.
+    private func addCertificateFacts(
+        to result: inout ProbeResult, request: ProbeRequest, response: CurlResponse, chain: [PeerCertificate],
+        answeredInside: ProxyErrorAnswer?, certificateFrom: CertificateSource?
+    ) {
+        result.certificateFrom = certificateFrom
+        if let from = certificateFrom, from.origin == .interceptor, let issuer = chain.first?.issuer {
+            if let reason = Self.interceptorsOwnAnswer(
+                result, request: request, response: response, answer: answeredInside, source: from)
+            {
+                result.outcome = .failed(reason)
+                result.message = reason.message
+            }
+            // The key seen through an interceptor is the interceptor's: pinning it defeats the pin.
+            if case .failed(var reason) = result.outcome, reason.code == .pinnedKeyMismatch {
+                reason.hint =
+                    "the key seen is the intercepting proxy's (\(issuer)), not the target's: pinning it would defeat "
+                    + "the pin; the target's own key cannot be seen through this proxy"
+                result.outcome = .failed(reason)
+            }
+        }
+        if var tls = result.tls {
+            tls.earliestExpiry = chain.compactMap { $0.pem.flatMap(LeafCertificateFacts.init(pem:))?.notAfter }.min()
+            tls.leafFingerprintSHA256 = chain.first?.pem.flatMap(PEMCertificates.fingerprintSHA256(of:))
+            result.tls = tls
+        }
+        if let leaf = chain.first?.pem.flatMap(LeafCertificateFacts.init(pem:)) {
+            result.appleTrust = AppleTrustRules.checks(
+                leaf: leaf, preloadedRoot: settings.security.caFile == nil, tls: result.tls)
+        }
+        if !settings.appleClients.isEmpty,
+            var facts = TrustFacts(
+                chain: chain, host: request.host, policy: settings.security, now: Int(time(nil)),
+                appleTrust: result.appleTrust)
+        {
+            facts.interceptor = result.certificateFrom?.interceptor
+            result.appleClients = AppleClientVerdicts.verdicts(
+                for: facts, policy: settings.security, clients: settings.appleClients)
+        }
     }
 
     /// The `Location` of an answer the call follows (``RedirectRules/followedStatuses``, with
