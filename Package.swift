@@ -71,7 +71,7 @@ let package = Package(
         // format (read with YAML), its metric names, and the probe's reasons.
         .target(
             name: "Exporter",
-            dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns", "Curl", "Serialization", "JSONReader"]),
+            dependencies: ["ProbeKit", "SanityServer", "YAML", "Patterns", "Curl", "Serialization", "JSONReader", "Digests"]),
         // The executable: one call into StagebuildCLI.
         .executableTarget(name: "stagebuild", dependencies: ["StagebuildCLI"]),
         // Not a product: the fuzz targets for the parsers that read hostile text. scripts/fuzz

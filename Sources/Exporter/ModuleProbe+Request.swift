@@ -1,4 +1,5 @@
 import Curl
+import Digests
 import Foundation
 import ProbeKit
 import Serialization
@@ -30,8 +31,20 @@ extension ModuleProbe {
             ("ca_file", module.http.caFile), ("cert_file", module.http.clientCertificateFile),
             ("key_file", module.http.clientKeyFile),
         ] {
-            if let path, !FileManager.default.isReadableFile(atPath: path) {
+            guard let path else { continue }
+            guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
                 throw Unprepared(message: "tls_config \(key) \(path) cannot be read", hint: "the module's tls_config \(key)")
+            }
+            // What OpenSSL would refuse when the handshake loads it, named here as the module's
+            // file, not as the target's handshake failing.
+            let holds =
+                key == "key_file"
+                ? String(decoding: bytes, as: UTF8.self).contains("PRIVATE KEY-----")
+                : ((try? PEMCertificates.count(in: bytes)) ?? 0) > 0
+            guard holds else {
+                throw Unprepared(
+                    message: "tls_config \(key) \(path) holds no PEM \(key == "key_file" ? "private key" : "certificate")",
+                    hint: "the module's tls_config \(key)")
             }
         }
         // tls_config.server_name, as Go's tls.Config.ServerName: the URL names the server

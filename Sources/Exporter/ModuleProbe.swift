@@ -52,8 +52,10 @@ public struct ModuleProbe: Sendable {
         settings.acceptEncoding = http.compression
         // blackbox prefers IPv6 unless told; without fallback only the preferred family is tried.
         if !http.ipProtocolFallback { settings.ipFamily = http.preferredIPProtocol == "ip4" ? .ipv4 : .ipv6 }
-        // Go's client sends a target's path as written, dot segments too.
+        // Go's client sends a target's path as written, dot segments too, and no field the
+        // module does not name but its own.
         settings.keepsDotSegments = true
+        settings.omitsCurlDefaultFields = true
         settings.followsRedirects = http.followsRedirects
         settings.maxRedirects = 10
         var connectHeaders: [RequestHeader] = []

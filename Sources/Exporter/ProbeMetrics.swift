@@ -69,13 +69,16 @@ public enum ProbeMetrics {
         // target's name itself): its family, and blackbox's FNV-1a hash of its bytes.
         // Without a connection, a target written as an address is that address (blackbox's
         // resolution of it cannot fail).
-        let connected = result.remoteAddress.flatMap(Self.ipAddressBytes)
-        if let address = connected ?? Self.ipAddressBytes(Self.host(of: result.target)) {
-            gauge("probe_ip_protocol", "Specifies whether probe ip protocol is IP4 or IP6", address.count == 4 ? 4 : 6)
-            gauge(
-                "probe_ip_addr_hash", "Specifies the hash of IP address. It's useful to detect if the IP address changes.",
-                Double(Self.fnv1a32(address)))
-        }
+        // The first request's address, as blackbox resolves the target once before redirects;
+        // none known, both 0, as blackbox registers them.
+        let connected = (result.hops.first?.remoteAddress ?? result.remoteAddress).flatMap(Self.ipAddressBytes)
+        let address = connected ?? Self.ipAddressBytes(Self.host(of: result.target))
+        gauge(
+            "probe_ip_protocol", "Specifies whether probe ip protocol is IP4 or IP6",
+            address.map { $0.count == 4 ? 4 : 6 } ?? 0)
+        gauge(
+            "probe_ip_addr_hash", "Specifies the hash of IP address. It's useful to detect if the IP address changes.",
+            address.map { Double(Self.fnv1a32($0)) } ?? 0)
         // A redirect the module does not follow still counts, as blackbox counts it: Go's client
         // asks CheckRedirect (which counts) before it declines (a 3xx of Go's redirect codes).
         gauge("probe_http_redirects", "The number of redirects", Double(result.redirects.count + (declinedRedirect ? 1 : 0)))

@@ -54,6 +54,28 @@ import Testing
         #expect(text.contains("probe_http_content_length 0\n") && text.contains("probe_http_version 0\n"))
     }
 
+    /// The address series are the first request's, as blackbox resolves the target once
+    /// before any redirect; with no address known, both are 0, as blackbox registers them.
+    @Test func theAddressIsTheFirstRequestsAndZeroWithoutOne() throws {
+        func hop(_ url: String, _ address: String) throws -> RedirectHop {
+            var answered = ProbeResult(target: url, method: "GET", engine: "curl", route: nil, outcome: .succeeded)
+            answered.remoteAddress = address
+            return RedirectHop(answered, request: try ProbeRequest(parsing: url), location: nil)
+        }
+        var result = ProbeResult(
+            target: "http://a.test/", method: "GET", engine: "curl", route: nil, outcome: .succeeded, message: nil)
+        result.httpStatus = 200
+        result.hops = [try hop("http://a.test/", "10.0.0.1:80"), try hop("http://b.test/", "10.0.0.2:80")]
+        result.remoteAddress = "10.0.0.2:80"
+        let redirected = ProbeMetrics.families(of: result, durationSeconds: 0.1).map(\.text).joined()
+        #expect(redirected.contains("probe_ip_addr_hash \(ProbeMetrics.fnv1a32([10, 0, 0, 1]))\n"), "\(redirected)")
+        let unknown = ProbeResult(
+            target: "file:///etc/passwd", method: "GET", engine: "curl", route: nil,
+            outcome: .failed(.requestNotPrepared("no URL", hint: nil)), message: nil)
+        let none = ProbeMetrics.families(of: unknown, durationSeconds: 0).map(\.text).joined()
+        #expect(none.contains("probe_ip_protocol 0\n") && none.contains("probe_ip_addr_hash 0\n"), "\(none)")
+    }
+
     /// blackbox's last-chain series describe the connection a response came over: after a
     /// failed handshake only the certificate's own facts remain (why it failed).
     @Test func theLastChainSeriesNeedAResponse() throws {

@@ -374,6 +374,9 @@ struct ExporterE2ETests {
                 http:
                   http_headers: {X-Probe: {files: [\(headerFile)]}}
                   fail_if_body_not_matches_regexp: ['x-probe=second-value\\n']
+              not_a_ca:
+                prober: http
+                http: {tls_config: {ca_file: \(headerFile)}}
               secret_header_elsewhere:
                 prober: http
                 http:
@@ -390,6 +393,9 @@ struct ExporterE2ETests {
         try "second-value\n".write(toFile: headerFile, atomically: true, encoding: .utf8)
         let fromFile = Self.get("\(exporter.url)/probe?module=header_file&target=\(target)")?.body ?? ""
         #expect(fromFile.contains("probe_success 1\n"), "the http_headers file was not read again: \(fromFile)")
+        // A TLS file OpenSSL would refuse is the module's fault, found before any request.
+        let notACA = Self.get("\(exporter.url)/probe?module=not_a_ca&target=\(target)")?.body ?? ""
+        #expect(notACA.contains("reason=\"requestNotPrepared\"") && notACA.contains("probe_success 0\n"), "\(notACA)")
         // A secret header goes to the target's origin only: not to the host a redirect names.
         let elsewhere = servers.url("http", "localhost", "HTTP_PORT", path: "/echo")
         let redirected =
@@ -859,6 +865,8 @@ struct ExporterE2ETests {
                   method: POST
                   body: hello
                   fail_if_body_not_matches_regexp: ["\(digest)", "\\"method\\": *\\"POST\\""]
+                  # As Go's client: no Content-Type and no Accept the module does not name.
+                  fail_if_body_matches_regexp: ['"Content-Type"', '"Accept"']
             """)
         let exporter = try RunningExporter(config: config)
         let answer = try #require(Self.get("\(exporter.url)/probe?module=post_hello&target=\(upstreamURL)/anything"))

@@ -143,6 +143,13 @@ import Testing
         }
     }
 
+    /// Go's regexp syntax, which RE2 extends with `\C` (any byte): refused, an escaped
+    /// backslash before a C taken.
+    @Test func patternsAreGosRegexpSyntax() throws {
+        #expect(throws: ProbeInputError.self) { try BodyPattern("a\\Cb") }
+        #expect(try BodyPattern("a\\\\Cb").matches(Array("a\\Cb".utf8)))
+    }
+
     @Test func methodsAreTokens() throws {
         #expect(try ProbeRequest(parsing: "http://a.test/", method: "PATCH").method == "PATCH")
         #expect(throws: ProbeInputError.self) { try ProbeRequest(parsing: "http://a.test/", method: "GET /x") }

@@ -264,7 +264,14 @@ public struct CurlProbeEngine: ProbeEngine {
         default: options.append(.customRequest(request.method))
         }
         if let body = request.body, request.method != "HEAD" { options.append(.postFields(body)) }
-        if !request.headers.isEmpty { options.append(.httpHeaders(request.headers.map(\.line))) }
+        var lines = request.headers.map(\.line)
+        if settings.omitsCurlDefaultFields {
+            // A field written without a value removes libcurl's own (CURLOPT_HTTPHEADER).
+            let given = Set(request.headers.map { $0.name.lowercased() })
+            if !given.contains("accept") { lines.append("Accept:") }
+            if request.body != nil, !given.contains("content-type") { lines.append("Content-Type:") }
+        }
+        if !lines.isEmpty { options.append(.httpHeaders(lines)) }
         options += commonOptions(for: request, route: route)
         let policy = settings.security
         if request.isHTTPS {

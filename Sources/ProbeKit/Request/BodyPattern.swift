@@ -16,6 +16,14 @@ public struct BodyPattern: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``ProbeInputError/invalidBodyPattern(_:reason:)`` with RE2's message when it
     ///   does not compile (RE2 has no look-around or back-references).
     public init(_ pattern: String) throws(ProbeInputError) {
+        // RE2 reads `\C` as any byte; Go's regexp, whose syntax the patterns are, refuses it.
+        var escaped = false
+        for scalar in pattern.unicodeScalars {
+            if escaped, scalar == "C" {
+                throw .invalidBodyPattern(pattern, reason: "\\C (any byte) is RE2's, not Go's regexp syntax")
+            }
+            escaped = !escaped && scalar == "\\"
+        }
         do {
             compiled = try RegularExpression(pattern)
         } catch {

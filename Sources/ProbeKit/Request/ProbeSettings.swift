@@ -62,6 +62,10 @@ public struct ProbeSettings: Sendable, Equatable {
     /// Whether a target's `.` and `..` path segments are sent as written (the exporter, as Go's
     /// client sends them); `false` removes them, as curl does unless `--path-as-is`.
     public var keepsDotSegments = false
+    /// Whether only the header fields a request names are sent, without the ones libcurl adds
+    /// (`Accept: */*`, and `Content-Type: application/x-www-form-urlencoded` with a body): the
+    /// exporter, as Go's client sends neither; `false` sends them, as curl does.
+    public var omitsCurlDefaultFields = false
     /// The seconds a redirected call has left for its next hop: each transfer's limits are cut
     /// to it, while messages keep naming ``maxTime``. `nil` for a call's first request.
     var remainingTime: Double?
