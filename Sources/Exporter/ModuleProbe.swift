@@ -89,6 +89,11 @@ public struct ModuleProbe: Sendable {
                 ? StatusList(ranges: [200...299]) : StatusList(ranges: http.validStatusCodes.map { $0...$0 })
         var expectations = Expectations(statuses: statuses)
         expectations.bodySizeLimit = http.bodySizeLimit.map { $0 == 0 ? nil : $0 } ?? Expectations.defaultBodySizeLimit
+        // blackbox decodes the body with the module's compression whatever the answer says, so a
+        // body that is not in it fails: here the answer must say it is.
+        if let compression = http.compression, compression != "identity" {
+            expectations.headers.append(HeaderExpectation(name: "Content-Encoding", value: compression))
+        }
         for pattern in http.failIfBodyNotMatches { expectations.requiredBodyPatterns.append(try BodyPattern(pattern)) }
         for pattern in http.failIfBodyMatches { expectations.forbiddenBodyPatterns.append(try BodyPattern(pattern)) }
         for match in http.failIfHeaderNotMatches {

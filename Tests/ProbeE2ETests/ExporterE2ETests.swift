@@ -169,7 +169,7 @@ struct ExporterE2ETests {
         #expect(try #require(Self.get("\(exporter.url)/probe?target=\(missing)")).body.contains("\nprobe_success 0\n"))
         let any = try #require(Self.get("\(exporter.url)/probe?module=any_status&target=\(missing)"))
         #expect(any.body.contains("\nprobe_success 1\n") && any.body.contains("\nprobe_http_status_code 404\n"), "\(any.body)")
-        let posted = try #require(Self.get("\(exporter.url)/probe?module=posted_file&target=\(origin)"))
+        let posted = try #require(Self.get("\(exporter.url)/probe?module=posted_file&target=\(origin)/gzip"))
         #expect(posted.body.contains("\nprobe_success 1\n"), "\(posted.body)")
         #expect(exporter.stop() == 0)
     }
@@ -374,6 +374,9 @@ struct ExporterE2ETests {
                 http:
                   http_headers: {X-Probe: {files: [\(headerFile)]}}
                   fail_if_body_not_matches_regexp: ['x-probe=second-value\\n']
+              gzip_asked:
+                prober: http
+                http: {compression: gzip}
               not_a_ca:
                 prober: http
                 http: {tls_config: {ca_file: \(headerFile)}}
@@ -393,6 +396,9 @@ struct ExporterE2ETests {
         try "second-value\n".write(toFile: headerFile, atomically: true, encoding: .utf8)
         let fromFile = Self.get("\(exporter.url)/probe?module=header_file&target=\(target)")?.body ?? ""
         #expect(fromFile.contains("probe_success 1\n"), "the http_headers file was not read again: \(fromFile)")
+        // A module's compression must be what the body came in (nginx here sends it plain).
+        let plain = Self.get("\(exporter.url)/probe?module=gzip_asked&target=\(target)")?.body ?? ""
+        #expect(plain.contains("probe_success 0\n") && plain.contains("reason=\"expectationFailed\""), "\(plain)")
         // A TLS file OpenSSL would refuse is the module's fault, found before any request.
         let notACA = Self.get("\(exporter.url)/probe?module=not_a_ca&target=\(target)")?.body ?? ""
         #expect(notACA.contains("reason=\"requestNotPrepared\"") && notACA.contains("probe_success 0\n"), "\(notACA)")
