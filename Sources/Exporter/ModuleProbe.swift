@@ -18,7 +18,7 @@ public struct ModuleProbe: Sendable {
     ///   - module: The module.
     ///   - environment: The process's variables, for `proxy_from_environment`.
     ///   - userAgent: The `User-Agent` of each request and CONNECT, unless the module's
-    ///     `headers` name one (as blackbox's default `Blackbox Exporter/VERSION`).
+    ///     `headers` name one (blackbox sends `Blackbox Exporter/VERSION` by default).
     /// - Throws: ``ProbeInputError`` for a pattern, header field, pin or proxy URL the probe refuses.
     public init(_ module: ExporterModule, environment: [String: String], userAgent: String) throws(ProbeInputError) {
         self.module = module

@@ -43,6 +43,8 @@ struct OAuth2TokenRequest {
         do {
             return try attempt(secret: secret, credentialsInBody: false, deadline: deadline)
         } catch {
+            // A first attempt that used up the time (a slow service) is the failure to tell.
+            guard ContinuousClock.now < deadline else { throw error }
             return try attempt(secret: secret, credentialsInBody: true, deadline: deadline)
         }
     }
