@@ -28,7 +28,7 @@ extension LintDocument {
         var stages: [BuildStage] = []
         var current = BuildStage(from: nil, fromIndex: nil, entryIndices: [])
         for (index, entry) in entries.enumerated() {
-            if entry.kind == "FROM" {
+            if entry.keyword == .from {
                 if current.from != nil || !current.entryIndices.isEmpty { stages.append(current) }
                 current = BuildStage(from: entry, fromIndex: index, entryIndices: [])
             } else {

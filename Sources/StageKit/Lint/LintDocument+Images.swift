@@ -104,10 +104,10 @@ extension LintDocument {
         let instruction = entry.instruction
         // Most instructions have no flags: those are not read further.
         guard !instruction.flags.isEmpty else { return [] }
-        if entry.kind == "COPY", let from = instruction.flagWord("from"), !from.text.isEmpty {
+        if entry.keyword == .copy, let from = instruction.flagWord("from"), !from.text.isEmpty {
             return [(.copyFrom, from.text, instruction.location(of: from))]
         }
-        guard entry.kind == "RUN" else { return [] }
+        guard entry.keyword == .run else { return [] }
         return (instruction.asRun?.mounts ?? []).compactMap { mount in
             mount.from.flatMap { $0.text.isEmpty ? nil : (.mountFrom, $0.text, instruction.location(of: $0)) }
         }

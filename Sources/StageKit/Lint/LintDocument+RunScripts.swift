@@ -49,9 +49,9 @@ extension LintDocument {
 
     static func runScript(_ entry: Entry, index: Int) -> RunScript? {
         let run: Instruction
-        if entry.kind == "RUN" {
+        if entry.keyword == .run {
             run = entry.instruction
-        } else if entry.kind == "ONBUILD", let trigger = entry.instruction.onbuildTrigger, trigger.kind == "RUN" {
+        } else if entry.keyword == .onbuild, let trigger = entry.instruction.onbuildTrigger, trigger.knownKeyword == .run {
             run = trigger
         } else {
             return nil

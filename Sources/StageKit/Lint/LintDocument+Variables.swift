@@ -58,7 +58,7 @@ extension LintDocument {
                     guard let raw else { continue }
                     let expanded = LintDocument.expand(raw) { self.value(of: $0, before: index) }
                     let value = expanded.map(VariableValue.known) ?? .unknown
-                    if isGlobal && entry.kind == "ARG" {
+                    if isGlobal && entry.keyword == .arg {
                         global[name] = value
                     } else {
                         assignments[name, default: []].append((index, value))

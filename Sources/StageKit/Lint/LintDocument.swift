@@ -62,8 +62,10 @@ public struct LintDocument: Sendable {
     struct Entry: Sendable {
         /// The instruction.
         var instruction: Instruction
-        /// The keyword in upper case (`Instruction.kind`, computed once).
+        /// The keyword in upper case (`Instruction.kind`, computed once), for messages.
         var kind: String
+        /// The keyword, `nil` for an unknown instruction: what rules compare.
+        var keyword: Keyword? { instruction.knownKeyword }
         /// Maps offsets in the instruction's logical line and heredoc bodies to the file.
         var map: SourceMap
 

@@ -60,8 +60,9 @@ struct SB010AddURLWithoutChecksum: LintRule {
         var findings: [LintFinding] = []
         for (index, entry) in document.entries.enumerated() {
             // An ONBUILD trigger downloads in every image built from this one.
-            let instruction = entry.kind == "ONBUILD" ? entry.instruction.onbuildTrigger : entry.instruction
-            guard let instruction, instruction.kind == "ADD", let add = instruction.asCopy, add.checksum?.text.isEmpty ?? true
+            let instruction = entry.keyword == .onbuild ? entry.instruction.onbuildTrigger : entry.instruction
+            guard let instruction, instruction.knownKeyword == .add, let add = instruction.asCopy,
+                add.checksum?.text.isEmpty ?? true
             else { continue }
             for source in add.sources {
                 // BuildKit expands each source word, quotes removed, before it asks whether it

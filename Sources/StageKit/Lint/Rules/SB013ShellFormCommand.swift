@@ -29,7 +29,7 @@ struct SB013ShellFormCommand: LintRule {
     func check(_ document: LintDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
             let instruction = entry.instruction
-            guard entry.kind == "CMD" || entry.kind == "ENTRYPOINT", case .shell(let command) = instruction.command,
+            guard entry.keyword == .cmd || entry.keyword == .entrypoint, case .shell(let command) = instruction.command,
                 !command.text.isEmpty
             else { return nil }
             // `exec PROGRAM` replaces the shell, so the program is PID 1 and gets the signals;
@@ -39,7 +39,7 @@ struct SB013ShellFormCommand: LintRule {
                     "\(entry.kind) in shell form runs under /bin/sh -c, which does not pass signals on",
                     at: instruction.location(of: command))
             }
-            guard entry.kind == "ENTRYPOINT" else { return nil }
+            guard entry.keyword == .entrypoint else { return nil }
             return finding(
                 "ENTRYPOINT in shell form ignores CMD and docker run arguments", at: instruction.location(of: command))
         }

@@ -117,13 +117,13 @@ struct SB014SecretInArgOrEnv: LintRule {
         var findings: [LintFinding] = []
         for entry in document.entries {
             // An ONBUILD trigger declares its names in every image built from this one.
-            let instruction = entry.kind == "ONBUILD" ? entry.instruction.onbuildTrigger : entry.instruction
-            guard let instruction, instruction.kind == "ARG" || instruction.kind == "ENV" else { continue }
-            let kind = entry.kind == "ONBUILD" ? "ONBUILD \(instruction.kind)" : instruction.kind
+            let instruction = entry.keyword == .onbuild ? entry.instruction.onbuildTrigger : entry.instruction
+            guard let instruction, instruction.knownKeyword == .arg || instruction.knownKeyword == .env else { continue }
+            let kind = entry.keyword == .onbuild ? "ONBUILD \(instruction.kind)" : instruction.kind
             let names = instruction.asArg?.declarations.map(\.name) ?? instruction.asKeyValue?.pairs.map(\.key) ?? []
             for name in names where Self.looksSecret(name.text) {
                 let storage =
-                    instruction.kind == "ARG"
+                    instruction.knownKeyword == .arg
                     ? "build arguments are kept in the image history" : "ENV values are stored in the image"
                 findings.append(
                     finding("\(kind) \(name.text) looks like a secret; \(storage)", at: instruction.location(of: name)))

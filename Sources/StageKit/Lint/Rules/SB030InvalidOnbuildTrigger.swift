@@ -28,7 +28,7 @@ struct SB030InvalidOnbuildTrigger: LintRule {
 
     func check(_ document: LintDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
-            guard entry.kind == "ONBUILD", let trigger = entry.instruction.onbuildTrigger, Self.refused.contains(trigger.kind)
+            guard entry.keyword == .onbuild, let trigger = entry.instruction.onbuildTrigger, Self.refused.contains(trigger.kind)
             else { return nil }
             return finding("ONBUILD \(trigger.kind) is not allowed: BuildKit refuses the instruction", at: trigger.location)
         }

@@ -26,7 +26,7 @@ struct SB032MaintainerDeprecated: LintRule {
 
     func check(_ document: LintDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
-            guard entry.kind == "MAINTAINER" else { return nil }
+            guard entry.keyword == .maintainer else { return nil }
             return finding("MAINTAINER is deprecated", at: entry.start)
         }
     }

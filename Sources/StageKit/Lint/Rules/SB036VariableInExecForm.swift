@@ -38,7 +38,7 @@ struct SB036VariableInExecForm: LintRule {
         for (index, entry) in document.entries.enumerated() {
             let command = document.containerCommand(of: entry)
             guard case .exec(let words) = command, !Self.runsShellScript(words.map(\.text)) else { continue }
-            if entry.kind == "CMD", Self.entrypointIsShellScript(before: index, in: document) { continue }
+            if entry.keyword == .cmd, Self.entrypointIsShellScript(before: index, in: document) { continue }
             for word in words where Self.referencesVariable(word.text) {
                 findings.append(
                     finding(
@@ -65,7 +65,7 @@ struct SB036VariableInExecForm: LintRule {
     private static func entrypointIsShellScript(before index: Int, in document: LintDocument) -> Bool {
         guard let stage = document.stageIndex(ofEntry: index) else { return false }
         for stageIndex in document.stageChain(of: stage) {
-            let entrypoint = document.stages[stageIndex].entryIndices.last { document.entries[$0].kind == "ENTRYPOINT" }
+            let entrypoint = document.stages[stageIndex].entryIndices.last { document.entries[$0].keyword == .entrypoint }
             guard let entrypoint else { continue }
             guard case .exec(let words) = document.entries[entrypoint].instruction.command else { return false }
             return runsShellScript(words.map(\.text))

@@ -49,7 +49,7 @@ struct SB038PipefailUnderDash: LintRule {
 
     func check(_ document: LintDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
-        for script in document.runScripts where script.entry.kind == "RUN" && !script.run.isJSONForm {
+        for script in document.runScripts where script.entry.keyword == .run && !script.run.isJSONForm {
             guard let stage = document.stageIndex(ofEntry: script.entryIndex),
                 Self.runsUnderSh(script.entryIndex, stage, document)
             else { continue }
@@ -75,7 +75,9 @@ struct SB038PipefailUnderDash: LintRule {
     /// chain before it, or the last one before it runs `sh`.
     private static func runsUnderSh(_ entryIndex: Int, _ stage: Int, _ document: LintDocument) -> Bool {
         for stageIndex in document.stageChain(of: stage) {
-            let shell = document.stages[stageIndex].entryIndices.last { $0 < entryIndex && document.entries[$0].kind == "SHELL" }
+            let shell = document.stages[stageIndex].entryIndices.last {
+                $0 < entryIndex && document.entries[$0].keyword == .shell
+            }
             guard let shell else { continue }
             guard case .exec(let words) = document.entries[shell].instruction.command,
                 let program = words.first?.text.split(separator: "/").last

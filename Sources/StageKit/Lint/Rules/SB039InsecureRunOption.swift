@@ -41,7 +41,7 @@ struct SB039InsecureRunOption: LintRule {
                 if word.range == nil, let flagIndex, instruction.flagRanges.indices.contains(flagIndex) {
                     location = instruction.lineMap.location(ofOffset: instruction.flagRanges[flagIndex].lowerBound)
                 }
-                let keyword = script.entry.kind == "ONBUILD" ? "ONBUILD RUN" : "RUN"
+                let keyword = script.entry.keyword == .onbuild ? "ONBUILD RUN" : "RUN"
                 findings.append(
                     finding("\(keyword) --\(flag)=\(value) \(reason), so its result depends on the build host", at: location))
             }
