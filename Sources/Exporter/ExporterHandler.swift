@@ -255,14 +255,6 @@ public final class ExporterHandler: RequestHandler {
     static func split(_ target: String) -> (path: String, query: [String: String]) {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts.first ?? "")
-        var query: [String: String] = [:]
-        if parts.count == 2 {
-            for pair in parts[1].split(separator: "&") {
-                let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = formDecoded(halves[0])
-                if query[name] == nil { query[name] = halves.count == 2 ? formDecoded(halves[1]) : "" }
-            }
-        }
-        return (path, query)
+        return (path, parts.count == 2 ? PercentEncoding.formFields(parts[1]) : [:])
     }
 }

@@ -1,4 +1,5 @@
 import Curl
+import Foundation
 import ProbeKit
 import Serialization
 import YAML
@@ -25,6 +26,16 @@ public struct HTTPModuleSettings: Sendable {
         case inline(String)
         /// The path of a file that holds it.
         case file(String)
+
+        /// The secret now: as written, or the file's text with white space around it trimmed;
+        /// `nil` when the file cannot be read.
+        func read() -> String? {
+            switch self {
+            case .inline(let text): text
+            case .file(let path):
+                (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        }
     }
 
     /// The `Authorization` a module sends the target (prometheus/common `HTTPClientConfig`, at

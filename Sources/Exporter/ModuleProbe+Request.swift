@@ -69,13 +69,12 @@ extension ModuleProbe {
             headers.append(try authorization(credential, within: timeout))
         }
         for (name, path) in module.http.headerFiles {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            guard let text = HTTPModuleSettings.SecretSource.file(path).read() else {
                 throw Unprepared(
                     message: "http_headers file \(path) for \(name) cannot be read", hint: "the module's http_headers")
             }
             do {
-                var secret = try RequestHeader(
-                    parsing: "\(name): \(text.trimmingCharacters(in: .whitespacesAndNewlines))", option: "http_headers")
+                var secret = try RequestHeader(parsing: "\(name): \(text)", option: "http_headers")
                 secret.isSecret = true
                 headers.append(secret)
             } catch {
@@ -107,14 +106,11 @@ extension ModuleProbe {
         _ credential: HTTPModuleSettings.TargetCredential, within timeout: Double
     ) throws(Unprepared) -> RequestHeader {
         func read(_ secret: HTTPModuleSettings.SecretSource, _ key: String) throws(Unprepared) -> String {
-            switch secret {
-            case .inline(let text): return text
-            case .file(let path):
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                    throw Unprepared(message: "\(key) \(path) cannot be read", hint: "the module's \(key)")
-                }
-                return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let text = secret.read() else {
+                let path = if case .file(let path) = secret { path } else { "" }
+                throw Unprepared(message: "\(key) \(path) cannot be read", hint: "the module's \(key)")
             }
+            return text
         }
         let value: String
         let key: String

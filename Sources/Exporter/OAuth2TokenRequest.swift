@@ -27,15 +27,9 @@ struct OAuth2TokenRequest {
     ///   reached or refuses (its `error` code named, RFC 6749 section 5.2), or its answer holds
     ///   no `access_token`.
     func authorization(within seconds: Double) throws(Failure) -> String {
-        let secret: String
-        switch credentials.clientSecret {
-        case nil: secret = ""
-        case .inline(let text)?: secret = text
-        case .file(let path)?:
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw Failure(message: "oauth2 client_secret_file \(path) cannot be read")
-            }
-            secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let secret = credentials.clientSecret.map({ $0.read() }) ?? "" else {
+            let path = if case .file(let path)? = credentials.clientSecret { path } else { "" }
+            throw Failure(message: "oauth2 client_secret_file \(path) cannot be read")
         }
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         // Go's auto-detection: any failure with Basic is tried once more with the credentials
@@ -58,13 +52,7 @@ struct OAuth2TokenRequest {
         let contentType = response.headers.last { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
         var fields: [String: String] = [:]
         if contentType.hasPrefix("application/x-www-form-urlencoded") || contentType.hasPrefix("text/plain") {
-            for pair in response.body.split(separator: UInt8(ascii: "&")) {
-                let halves = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-                let name = String(decoding: PercentEncoding.formDecodedBytes(halves[0]), as: UTF8.self)
-                if fields[name] == nil, halves.count == 2 {
-                    fields[name] = String(decoding: PercentEncoding.formDecodedBytes(halves[1]), as: UTF8.self)
-                }
-            }
+            fields = PercentEncoding.formFields(Substring(String(decoding: response.body, as: UTF8.self)))
         } else if let members = (try? JSONDocument.parse(response.body))?.members {
             for (name, value) in members where fields[name] == nil { fields[name] = value.stringValue }
         }
@@ -100,9 +88,9 @@ struct OAuth2TokenRequest {
             .connectTimeout(milliseconds: milliseconds), .timeout(milliseconds: milliseconds),
         ]
         do {
+            let tokenURL = URLComponents(string: credentials.tokenURL)
             let route = try ProxyConfiguration(proxy: credentials.proxyURL ?? "").route(
-                scheme: URLComponents(string: credentials.tokenURL)?.scheme ?? "https",
-                host: URLComponents(string: credentials.tokenURL)?.host ?? "")
+                scheme: tokenURL?.scheme ?? "https", host: tokenURL?.host ?? "")
             options += route.curlOptions
         } catch {
             throw Failure(message: "oauth2 proxy_url: \(error)")

@@ -103,6 +103,24 @@ public enum PercentEncoding {
         decodedBytes(encoded.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }[...])
     }
 
+    /// The fields of a query or form body (`a=1&b=x+y`), each name and value read by
+    /// ``formDecodedBytes(_:)`` as UTF-8; the first of each name, `""` for a name without `=`.
+    ///
+    /// - Parameter text: The encoded fields, without the `?`.
+    /// - Returns: Values by name, e.g. `["a": "1", "b": "x y"]`.
+    public static func formFields(_ text: Substring) -> [String: String] {
+        func decoded(_ part: Substring) -> String {
+            String(decoding: formDecodedBytes(Array(part.utf8)[...]), as: UTF8.self)
+        }
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = decoded(halves[0])
+            if fields[name] == nil { fields[name] = halves.count == 2 ? decoded(halves[1]) : "" }
+        }
+        return fields
+    }
+
     /// The bytes with every `%HH` decoded, as ``decodedBytes(_:)-(Substring)`` decodes text.
     ///
     /// - Parameter encoded: Percent-encoded bytes.
