@@ -13,6 +13,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -98,6 +99,16 @@ static inline const char *ccrypto_verify_error_string(long code) {
     return X509_verify_cert_error_string(code);
 }
 
+// The certificates after the leaf, as the untrusted intermediates a verification may use.
+static inline STACK_OF(X509) *ccrypto_untrusted(const char *const *pems, int count) {
+    STACK_OF(X509) *untrusted = sk_X509_new_null();
+    for (int index = 1; index < count && untrusted != NULL; index++) {
+        X509 *certificate = ccrypto_read_certificate(pems[index]);
+        if (certificate != NULL) sk_X509_push(untrusted, certificate);
+    }
+    return untrusted;
+}
+
 // What a chain shown by a server comes to under a trust store.
 typedef struct {
     // X509_V_OK (0) when the chain leads to a trusted root and every certificate is in its
@@ -123,11 +134,7 @@ static inline ccrypto_chain_check ccrypto_check_chain(
     if (count < 1) return check;
     X509 *leaf = ccrypto_read_certificate(pems[0]);
     if (leaf == NULL) return check;
-    STACK_OF(X509) *untrusted = sk_X509_new_null();
-    for (int index = 1; index < count && untrusted != NULL; index++) {
-        X509 *certificate = ccrypto_read_certificate(pems[index]);
-        if (certificate != NULL) sk_X509_push(untrusted, certificate);
-    }
+    STACK_OF(X509) *untrusted = ccrypto_untrusted(pems, count);
     X509_STORE *store = X509_STORE_new();
     X509_STORE_CTX *context = X509_STORE_CTX_new();
     if (store != NULL && context != NULL) {
@@ -161,10 +168,14 @@ static inline int ccrypto_public_key_der(const char *pem, unsigned char **der) {
     return length < 0 ? 0 : length;
 }
 
-// Facts of a leaf certificate that Apple's trust requirements read.
+// Facts of a certificate that Apple's trust requirements read.
 typedef struct {
     // 1 when an extendedKeyUsage extension holds serverAuth, 0 when it lacks it, -1 without one.
     int server_auth;
+    // 1 when the extension holds anyExtendedKeyUsage (2.5.29.37.0), or Microsoft's or Netscape's
+    // Server Gated Crypto purpose, which Apple's SSL policy accepts in place of serverAuth.
+    int any_usage;
+    int server_gated_crypto;
     // How many DNS and IP names its subjectAltName holds.
     int san_names;
     // EVP_PKEY_RSA, EVP_PKEY_EC, ... (EVP_PKEY_get_base_id) and the key's size in bits.
@@ -175,9 +186,13 @@ typedef struct {
     // notBefore and notAfter in seconds since 1970.
     long long not_before;
     long long not_after;
+    // 1 when the certificate is its own issuer (a root, or a self-signed server certificate).
+    int self_issued;
+    // The subject as libcurl's certificate info writes it ("CN = name, O = org"), cut to fit.
+    char subject[256];
     // 0 when the certificate cannot be read.
     int readable;
-} ccrypto_leaf_facts;
+} ccrypto_certificate_facts;
 
 static inline long long ccrypto_seconds(const ASN1_TIME *time) {
     struct tm parts;
@@ -186,32 +201,127 @@ static inline long long ccrypto_seconds(const ASN1_TIME *time) {
     return (long long)timegm(&parts);
 }
 
-static inline ccrypto_leaf_facts ccrypto_read_leaf_facts(const char *pem) {
-    ccrypto_leaf_facts facts = { -1, 0, 0, 0, NID_undef, 0, 0, 0 };
-    X509 *leaf = ccrypto_read_certificate(pem);
-    if (leaf == NULL) return facts;
+static inline ccrypto_certificate_facts ccrypto_certificate_facts_of(X509 *certificate) {
+    ccrypto_certificate_facts facts;
+    memset(&facts, 0, sizeof facts);
+    facts.server_auth = -1;
+    facts.signature_digest = NID_undef;
     facts.readable = 1;
-    if (X509_get_extension_flags(leaf) & EXFLAG_XKUSAGE) {
-        facts.server_auth = (X509_get_extended_key_usage(leaf) & XKU_SSL_SERVER) ? 1 : 0;
+    if (X509_get_extension_flags(certificate) & EXFLAG_XKUSAGE) {
+        uint32_t usage = X509_get_extended_key_usage(certificate);
+        facts.server_auth = (usage & XKU_SSL_SERVER) ? 1 : 0;
+        facts.any_usage = (usage & XKU_ANYEKU) ? 1 : 0;
+        facts.server_gated_crypto = (usage & XKU_SGC) ? 1 : 0;
     }
-    GENERAL_NAMES *names = X509_get_ext_d2i(leaf, NID_subject_alt_name, NULL, NULL);
+    GENERAL_NAMES *names = X509_get_ext_d2i(certificate, NID_subject_alt_name, NULL, NULL);
     for (int index = 0; names != NULL && index < sk_GENERAL_NAME_num(names); index++) {
         int type = sk_GENERAL_NAME_value(names, index)->type;
         if (type == GEN_DNS || type == GEN_IPADD) facts.san_names += 1;
     }
     GENERAL_NAMES_free(names);
-    EVP_PKEY *key = X509_get0_pubkey(leaf);
+    EVP_PKEY *key = X509_get0_pubkey(certificate);
     if (key != NULL) {
         facts.key_type = EVP_PKEY_get_base_id(key);
         facts.key_bits = EVP_PKEY_get_bits(key);
     }
     int digest = NID_undef;
-    if (X509_get_signature_info(leaf, &digest, NULL, NULL, NULL) == 1) facts.signature_digest = digest;
-    facts.not_before = ccrypto_seconds(X509_get0_notBefore(leaf));
-    facts.not_after = ccrypto_seconds(X509_get0_notAfter(leaf));
-    X509_free(leaf);
+    if (X509_get_signature_info(certificate, &digest, NULL, NULL, NULL) == 1) facts.signature_digest = digest;
+    facts.not_before = ccrypto_seconds(X509_get0_notBefore(certificate));
+    facts.not_after = ccrypto_seconds(X509_get0_notAfter(certificate));
+    facts.self_issued = (X509_get_extension_flags(certificate) & EXFLAG_SI) ? 1 : 0;
+    BIO *bio = BIO_new(BIO_s_mem());
+    if (bio != NULL) {
+        X509_NAME_print_ex(bio, X509_get_subject_name(certificate), 0, XN_FLAG_ONELINE & ~ASN1_STRFLGS_ESC_MSB);
+        int length = BIO_read(bio, facts.subject, (int)sizeof facts.subject - 1);
+        facts.subject[length > 0 ? length : 0] = 0;
+        BIO_free(bio);
+    }
     ERR_clear_error();
     return facts;
+}
+
+static inline ccrypto_certificate_facts ccrypto_read_certificate_facts(const char *pem) {
+    ccrypto_certificate_facts facts;
+    memset(&facts, 0, sizeof facts);
+    X509 *certificate = ccrypto_read_certificate(pem);
+    if (certificate == NULL) return facts;
+    facts = ccrypto_certificate_facts_of(certificate);
+    X509_free(certificate);
+    return facts;
+}
+
+// A trust store of its own, holding only the roots added to it (the device's store a verdict
+// is judged against, not this machine's). Free with X509_STORE_free.
+static inline X509_STORE *ccrypto_store_new(void) {
+    return X509_STORE_new();
+}
+
+// Adds every certificate of a PEM file as a trusted root; returns 1 on success.
+static inline int ccrypto_store_add_file(X509_STORE *store, const char *path) {
+    int loaded = X509_STORE_load_file(store, path);
+    ERR_clear_error();
+    return loaded == 1;
+}
+
+// Adds this machine's default trust store (OpenSSL's default CA file and directory).
+static inline int ccrypto_store_add_defaults(X509_STORE *store) {
+    int loaded = X509_STORE_set_default_paths(store);
+    ERR_clear_error();
+    return loaded == 1;
+}
+
+// What a chain comes to in a store: OpenSSL's verification result and the chain it built.
+typedef struct {
+    // As ccrypto_chain_check's verify_error.
+    int verify_error;
+    // 1 when the last certificate of the built chain came from the store (a trusted root).
+    int anchored;
+    // The chain built, leaf first, as PEM in one string (free with free()); NULL when none.
+    char *chain_pem;
+} ccrypto_built_chain;
+
+// Verifies `pems[0]` with `pems[1...]` as untrusted intermediates against `store` at `now`
+// (seconds since 1970), and returns the chain OpenSSL built from them and the store's roots.
+static inline ccrypto_built_chain ccrypto_build_chain(X509_STORE *store, const char *const *pems, int count, long now) {
+    ccrypto_built_chain built = { -1, 0, NULL };
+    if (count < 1) return built;
+    X509 *leaf = ccrypto_read_certificate(pems[0]);
+    if (leaf == NULL) return built;
+    STACK_OF(X509) *untrusted = ccrypto_untrusted(pems, count);
+    X509_STORE_CTX *context = X509_STORE_CTX_new();
+    if (context != NULL && X509_STORE_CTX_init(context, store, leaf, untrusted) == 1) {
+        X509_STORE_CTX_set_time(context, 0, (time_t)now);
+        built.verify_error = X509_verify_cert(context) == 1 ? X509_V_OK : X509_STORE_CTX_get_error(context);
+        STACK_OF(X509) *chain = X509_STORE_CTX_get0_chain(context);
+        int length = chain != NULL ? sk_X509_num(chain) : 0;
+        built.anchored = length > X509_STORE_CTX_get_num_untrusted(context) ? 1 : 0;
+        BIO *bio = BIO_new(BIO_s_mem());
+        for (int index = 0; bio != NULL && index < length; index++) PEM_write_bio_X509(bio, sk_X509_value(chain, index));
+        char *bytes = NULL;
+        long size = bio != NULL ? BIO_get_mem_data(bio, &bytes) : 0;
+        if (size > 0 && (built.chain_pem = malloc((size_t)size + 1)) != NULL) {
+            memcpy(built.chain_pem, bytes, (size_t)size);
+            built.chain_pem[size] = 0;
+        }
+        BIO_free(bio);
+    }
+    X509_STORE_CTX_free(context);
+    sk_X509_pop_free(untrusted, X509_free);
+    X509_free(leaf);
+    ERR_clear_error();
+    return built;
+}
+
+// 1 when the certificate names `host` in its subjectAltName alone, as Apple's SSL policy reads
+// it (no CommonName fallback: X509_CHECK_FLAG_NEVER_CHECK_SUBJECT).
+static inline int ccrypto_names_host_in_san(const char *pem, const char *host, int host_is_ip) {
+    X509 *certificate = ccrypto_read_certificate(pem);
+    if (certificate == NULL) return 0;
+    int matches = host_is_ip ? X509_check_ip_asc(certificate, host, 0) == 1
+        : X509_check_host(certificate, host, strlen(host), X509_CHECK_FLAG_NEVER_CHECK_SUBJECT, NULL) == 1;
+    X509_free(certificate);
+    ERR_clear_error();
+    return matches;
 }
 
 #endif

@@ -35,6 +35,11 @@ public struct CertificateChainCheck: Sendable, Equatable {
     /// `X509_V_ERR_CERT_HAS_EXPIRED`.
     public static let expired = 10
 
+    /// Whether a host is an IP literal (an IPv6 address without brackets, or dotted digits).
+    static func isIPLiteral(_ host: String) -> Bool {
+        host.contains(":") || (!host.isEmpty && host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
+    }
+
     /// Checks a chain.
     ///
     /// - Parameters:
@@ -49,7 +54,7 @@ public struct CertificateChainCheck: Sendable, Equatable {
     public static func check(
         certificates: [String], caFile: String?, host: String, now: Int, asTLSClient: Bool = false
     ) -> CertificateChainCheck {
-        let isIP = host.contains(":") || (!host.isEmpty && host.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber })
+        let isIP = isIPLiteral(host)
         var pointers = certificates.map { strdup($0) }
         defer { for pointer in pointers { free(pointer) } }
         let result = pointers.withUnsafeMutableBufferPointer { buffer in

@@ -25,6 +25,21 @@ public enum PEMCertificates {
         return count
     }
 
+    /// The PEM blocks of a text, each from its BEGIN line to its END line.
+    ///
+    /// - Parameter text: PEM text, e.g. a CA file.
+    /// - Returns: Each block with its BEGIN and END lines.
+    public static func blocks(in text: String) -> [String] {
+        var blocks: [String] = []
+        var current: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("-----BEGIN ") { current = [] }
+            current.append(line)
+            if line.hasPrefix("-----END ") { blocks.append(current.joined(separator: "\n") + "\n") }
+        }
+        return blocks
+    }
+
     /// The SHA-256 fingerprint of a PEM certificate: the digest of its DER bytes, in lower-case
     /// hex, as `openssl x509 -fingerprint -sha256` (without colons) and Go's
     /// `sha256.Sum256(cert.Raw)` give it.

@@ -50,7 +50,8 @@ import FoundationXML
         let fields: Set = [
             "target", "method", "repetition", "engine", "route", "proxy", "noProxyMatch", "outcome", "reason", "message", "hop",
             "urlError", "hint", "warnings", "httpStatus", "connectStatus", "redirects", "hops", "tls", "proxyTls", "appleClients",
-            "appleTrust", "certificateFrom", "certificateFromEvidence", "timings", "remoteAddress",
+            "appleTrust", "appleRootOnlyThisMachineTrusts", "certificateFrom", "certificateFromEvidence", "timings",
+            "remoteAddress",
         ]
         // A call that never started has the compact record; every other one every field.
         let compact: Set = ["target", "method", "repetition", "engine", "outcome", "message"]

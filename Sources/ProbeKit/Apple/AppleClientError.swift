@@ -70,6 +70,10 @@ public struct AppleClientError: Sendable, Equatable, CustomStringConvertible {
     public static let httpTooManyRedirects = AppleClientError(code: -1007, name: "httpTooManyRedirects")
     /// `URLError.Code.badServerResponse` (-1011): e.g. an empty reply.
     public static let badServerResponse = AppleClientError(code: -1011, name: "badServerResponse")
+    /// `URLError.Code.appTransportSecurityRequiresSecureConnection` (-1022): App Transport
+    /// Security refused a cleartext `http://` load.
+    public static let appTransportSecurityRequiresSecureConnection = AppleClientError(
+        code: -1022, name: "appTransportSecurityRequiresSecureConnection")
     /// `URLError.Code.userAuthenticationRequired` (-1013).
     public static let userAuthenticationRequired = AppleClientError(code: -1013, name: "userAuthenticationRequired")
     /// `URLError.Code.secureConnectionFailed` (-1200): TLS failed for no more specific reason.
@@ -97,7 +101,8 @@ public struct AppleClientError: Sendable, Equatable, CustomStringConvertible {
     /// Every `URLError` constant above, for naming a code FoundationNetworking returned.
     static let knownURLErrors: [AppleClientError] = [
         .unknown, .cancelled, .badURL, .timedOut, .unsupportedURL, .cannotFindHost, .cannotConnectToHost,
-        .networkConnectionLost, .httpTooManyRedirects, .badServerResponse, .userAuthenticationRequired, .secureConnectionFailed,
+        .networkConnectionLost, .httpTooManyRedirects, .badServerResponse, .userAuthenticationRequired,
+        .appTransportSecurityRequiresSecureConnection, .secureConnectionFailed,
         .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
         .serverCertificateNotYetValid,
     ]

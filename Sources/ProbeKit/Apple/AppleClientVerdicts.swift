@@ -8,97 +8,126 @@
 /// - `--pinned-public-key`: `AFSSLPinningModePublicKey`, Alamofire's `PublicKeysTrustEvaluator`.
 ///
 /// Plain `URLSession` has none of these switches: its default handling checks chain and name.
+/// Each evaluation runs under the policy the stack gives it (``Evaluation``), and App Transport
+/// Security has the last word on a trust a library loosened. Every fix offered is decided again
+/// under its changes and kept only when the call then passes.
 public enum AppleClientVerdicts {
     /// The verdicts of the stacks asked for.
     ///
     /// - Parameters:
-    ///   - facts: What the chain shown comes to.
+    ///   - facts: What the chain shown comes to on the device.
     ///   - policy: The probe's switches.
+    ///   - device: The device's installed roots and the app's ATS exception.
     ///   - clients: The stacks, in report order.
     /// - Returns: One verdict per stack.
     public static func verdicts(
-        for facts: TrustFacts, policy: SecurityPolicy, clients: [AppleClient] = AppleClient.allCases
+        for facts: TrustFacts, policy: SecurityPolicy, device: AppleDevice = AppleDevice(),
+        clients: [AppleClient] = AppleClient.allCases
     ) -> [AppleClientVerdict] {
         clients.map { client in
-            if let rule = facts.failedATSRule { return atsFailure(client, rule: rule) }
-            switch client {
-            case .urlSession: return urlSession(facts, policy: policy)
-            case .afNetworking3, .afNetworking4: return afNetworking(client, facts, policy: policy)
-            case .alamofire5: return alamofire(facts, policy: policy)
+            var verdict = decide(client, facts, policy, device)
+            guard !verdict.succeeded else { return verdict }
+            verdict.fixes = fixes(client, facts, policy, device)
+            if let root = facts.rootOnlyThisMachineTrusts, passes(client, [.deviceTrustsRoot], facts, policy, device) {
+                verdict.condition =
+                    "succeeds once the device trusts \(root) (a profile installed, full trust turned on), as this machine does"
+            } else if facts.atsCovers, !device.atsException, passes(client, [.atsException], facts, policy, device) {
+                verdict.condition = "succeeds where the app's Info.plist excepts the host from App Transport Security"
             }
+            if client == .afNetworking3, verdict.errorCode == AppleClientError.cancelled.code {
+                let plain = decide(.urlSession, facts, policy, device)
+                verdict.versions = [
+                    "AFNetworking 3.1–3.2 cancel the challenge (-999); 3.0.0–3.0.4 reject the protection space instead, "
+                        + "so default handling decides: "
+                        + (plain.succeeded ? "the call succeeds" : "\(plain.errorCode.map(String.init) ?? "an error")")
+                ]
+            }
+            return verdict
         }
     }
 
-    /// What `SecTrustEvaluateWithError` says with the SSL policy for the host (`validatesHost`)
-    /// or the basic X.509 policy: `nil` when trusted, else the `URLError` code and the reason.
-    static func platformTrust(_ facts: TrustFacts, validatesHost: Bool) -> (code: Int, reason: String)? {
-        switch facts.chain {
-        case .expired: return (AppleClientError.serverCertificateHasBadDate.code, "the certificate has expired")
-        case .notYetValid: return (AppleClientError.serverCertificateNotYetValid.code, "the certificate is not yet valid")
-        case .untrusted: return (AppleClientError.serverCertificateUntrusted.code, "the chain leads to no trusted root")
-        case .trusted:
-            if validatesHost && !facts.nameMatches {
-                return (AppleClientError.serverCertificateUntrusted.code, "the certificate does not name the host")
+    /// The verdicts for a cleartext `http://` call: App Transport Security refuses it (-1022)
+    /// unless it does not cover the host or the app excepts it.
+    ///
+    /// - Parameters:
+    ///   - host: The host called.
+    ///   - device: The app's ATS exception.
+    ///   - clients: The stacks, in report order.
+    /// - Returns: One verdict per stack.
+    public static func cleartextVerdicts(host: String, device: AppleDevice, clients: [AppleClient]) -> [AppleClientVerdict] {
+        clients.map { client in
+            if !AppTransportSecurity.covers(host: host) {
+                return AppleClientVerdict(
+                    client: client, succeeded: true,
+                    rule: "App Transport Security does not cover \(host) (an unqualified or .local name): cleartext HTTP loads")
             }
-            if let requirement = facts.failedRequirement {
-                return (
-                    AppleClientError.serverCertificateUntrusted.code,
-                    "the certificate fails Apple's trust requirement \(requirement) (the code is what the platform returns)"
-                )
+            if device.atsException {
+                return AppleClientVerdict(
+                    client: client, succeeded: true, rule: "the app's App Transport Security exception allows cleartext HTTP",
+                    warnings: ["the exception applies to every connection to the domain"])
             }
-            return nil
-        }
-    }
-
-    /// App Transport Security refuses the connection before any trust evaluation: every stack
-    /// fails alike (-1200, as observed).
-    static func atsFailure(_ client: AppleClient, rule: String) -> AppleClientVerdict {
-        AppleClientVerdict(
-            client: client, succeeded: false, errorDomain: AppleClientError.urlErrorDomain,
-            errorCode: AppleClientError.secureConnectionFailed.code,
-            rule: "App Transport Security: \(rule) (the code is what the platform returns)",
-            fixes: [
-                "a server with TLS 1.2 or later and ECDHE ciphers",
-                "an NSAppTransportSecurity exception for the domain (NSExceptionDomains with NSExceptionMinimumTLSVersion "
-                    + "or NSExceptionRequiresForwardSecrecy = NO)",
-            ],
-            warnings: ["an ATS exception lets the app use a connection Apple considers weak"])
-    }
-
-    /// The fixes for a failed platform evaluation, in any stack: what changes the facts.
-    static func trustFixes(_ facts: TrustFacts) -> [String] {
-        switch facts.chain {
-        case .untrusted:
-            let ca = facts.interceptor.map { "\($0)'s CA (the intercepting proxy's)" } ?? "the issuing CA"
-            return [
-                "install \(ca) on the device and turn on full trust for it (Settings > General > About > "
-                    + "Certificate Trust Settings)"
+            let error = AppleClientError.appTransportSecurityRequiresSecureConnection
+            var verdict = failure(
+                client, code: error.code, rule: "App Transport Security requires https:// for \(host) (cleartext HTTP is refused)"
+            )
+            verdict.fixes = [
+                VerdictFix(changes: [.atsException], text: describe(.atsException, client, TrustFacts.none, SecurityPolicy()))
             ]
-        case .expired:
-            // An interceptor makes the certificates it shows: the server's own is not the one to renew.
-            if let interceptor = facts.interceptor { return ["renew \(interceptor)'s CA (the intercepting proxy's)"] }
-            return ["renew the server's certificate"]
-        case .notYetValid: return ["check the device's clock, or wait until the certificate's validity begins"]
-        case .trusted:
-            if let interceptor = facts.interceptor {
-                let made = "\(interceptor) makes the certificates it shows in the server's place"
-                if !facts.nameMatches { return ["\(made): it must name the host in their subjectAltName"] }
-                return facts.failedRequirement.map { ["\(made): it must issue them to meet Apple's requirement: \($0)"] } ?? []
-            }
-            if !facts.nameMatches { return ["a certificate whose subjectAltName names the host"] }
-            return facts.failedRequirement.map { ["reissue the certificate to meet Apple's requirement: \($0)"] } ?? []
+            return verdict
         }
     }
 
-    /// The fix for a pin that matches no key of the chain. Through an interceptor the chain is
-    /// the interceptor's: pinning its key would defeat the pin, and the target's key cannot be
-    /// seen through it.
-    static func pinFixes(_ facts: TrustFacts) -> [String] {
-        guard let interceptor = facts.interceptor else { return ["pin one of the chain's current public keys"] }
-        return [
-            "test the pin without \(interceptor) in the path: the key seen is the interceptor's, and pinning it would "
-                + "defeat the pin"
-        ]
+    /// Whether the stack's call passes once the changes are made.
+    static func passes(
+        _ client: AppleClient, _ changes: [VerdictFix.Change], _ facts: TrustFacts, _ policy: SecurityPolicy,
+        _ device: AppleDevice
+    ) -> Bool {
+        let (facts, policy, device) = VerdictFix(changes: changes, text: "").applied(to: facts, policy: policy, device: device)
+        return decide(client, facts, policy, device).succeeded
+    }
+
+    /// The stack's decision, without fixes.
+    static func decide(
+        _ client: AppleClient, _ facts: TrustFacts, _ policy: SecurityPolicy, _ device: AppleDevice
+    ) -> AppleClientVerdict {
+        if let rule = facts.failedATSRule, !device.atsException {
+            return failure(
+                client, code: AppleClientError.secureConnectionFailed.code,
+                rule: "App Transport Security: \(rule.rule), seen \(rule.detail) (the code is what the platform returns)")
+        }
+        switch client {
+        case .urlSession: return urlSession(facts, policy: policy)
+        case .afNetworking3, .afNetworking4: return afNetworking(client, facts, policy: policy, device: device)
+        case .alamofire5: return alamofire(facts, policy: policy, device: device)
+        }
+    }
+
+    /// A failure of the task itself: a `URLError`, which Alamofire wraps as `sessionTaskFailed`.
+    static func failure(_ client: AppleClient, code: Int, rule: String, warnings: [String] = []) -> AppleClientVerdict {
+        guard client == .alamofire5 else {
+            return AppleClientVerdict(
+                client: client, succeeded: false, errorDomain: AppleClientError.urlErrorDomain, errorCode: code, rule: rule,
+                warnings: warnings)
+        }
+        return AppleClientVerdict(
+            client: client, succeeded: false, errorDomain: "Alamofire.AFError", errorCode: code,
+            errorCase: "sessionTaskFailed(error: URLError \(code))", rule: rule, warnings: warnings)
+    }
+
+    /// A library accepted the trust: App Transport Security still refuses a trust the default
+    /// evaluation refuses, unless the app excepts the host ("NSExceptionAllowsInsecureHTTPLoads
+    /// … to be able to loosen the server trust evaluation requirements").
+    static func accepted(
+        _ client: AppleClient, _ rule: String, warnings: [String], _ facts: TrustFacts, _ device: AppleDevice
+    ) -> AppleClientVerdict {
+        guard facts.atsCovers, !device.atsException, let refusal = platformTrust(facts, .sslServer(host: true)) else {
+            return AppleClientVerdict(client: client, succeeded: true, rule: rule, warnings: warnings)
+        }
+        return failure(
+            client, code: refusal.urlError,
+            rule: "\(rule), but App Transport Security keeps the default evaluation for a host the app does not except: "
+                + refusal.reason,
+            warnings: warnings)
     }
 
     // MARK: - URLSession
@@ -116,103 +145,91 @@ public enum AppleClientVerdicts {
                 "default handling has no equivalent of \(given.joined(separator: ", ")): that takes a "
                     + "urlSession(_:didReceive:completionHandler:) delegate")
         }
-        let rule = "default server-trust handling (SecTrustEvaluateWithError, SSL policy for the host)"
-        guard let failure = platformTrust(facts, validatesHost: true) else {
-            return AppleClientVerdict(
-                client: .urlSession, succeeded: true, rule: rule, fixes: [], warnings: warnings)
+        let rule = "default server-trust handling (SecTrustEvaluateWithError, \(Evaluation.sslServer(host: true).name))"
+        guard let refusal = platformTrust(facts, .sslServer(host: true)) else {
+            return AppleClientVerdict(client: .urlSession, succeeded: true, rule: rule, warnings: warnings)
         }
-        return AppleClientVerdict(
-            client: .urlSession, succeeded: false, errorDomain: AppleClientError.urlErrorDomain, errorCode: failure.code,
-            rule: "\(rule): \(failure.reason)", fixes: trustFixes(facts), warnings: warnings)
+        return failure(.urlSession, code: refusal.urlError, rule: "\(rule): \(refusal.reason)", warnings: warnings)
     }
 
     // MARK: - AFNetworking
 
-    /// `-[AFSecurityPolicy evaluateServerTrust:forDomain:]` (AFNetworking 3.2 and 4.0 alike),
+    /// `-[AFSecurityPolicy evaluateServerTrust:forDomain:]` (AFNetworking 3.1–3.2 and 4.0 alike),
     /// called from `AFURLSessionManager`'s challenge handler; a NO cancels the challenge: -999
     /// in 3.x, and in 4.x the error it stores first, -1202 (`serverTrustErrorForServerTrust:url:`).
-    static func afNetworking(_ client: AppleClient, _ facts: TrustFacts, policy: SecurityPolicy) -> AppleClientVerdict {
+    /// It evaluates with the SSL server policy for the host, or the basic X.509 policy with
+    /// `validatesDomainName = NO`.
+    static func afNetworking(
+        _ client: AppleClient, _ facts: TrustFacts, policy: SecurityPolicy, device: AppleDevice
+    ) -> AppleClientVerdict {
         let allowInvalid = policy.allowsInvalidCertificates
         let validatesName = policy.validatesDomainName
         let pinning = !policy.pinnedPublicKeys.isEmpty
+        let evaluation: Evaluation = validatesName ? .sslServer(host: true) : .basicX509
         let settings =
             "allowInvalidCertificates = \(allowInvalid ? "YES" : "NO"), validatesDomainName = \(validatesName ? "YES" : "NO")"
             + (pinning ? ", SSLPinningMode = AFSSLPinningModePublicKey" : "")
-        func failed(_ rule: String, fixes: [String], warnings: [String] = []) -> AppleClientVerdict {
+        func refused(_ rule: String) -> AppleClientVerdict {
             AppleClientVerdict(
                 client: client, succeeded: false, errorDomain: AppleClientError.urlErrorDomain,
                 errorCode: client == .afNetworking3
                     ? AppleClientError.cancelled.code : AppleClientError.serverCertificateUntrusted.code,
-                rule: "\(settings): \(rule)", fixes: fixes, warnings: warnings)
-        }
-        func succeeded(_ rule: String, warnings: [String]) -> AppleClientVerdict {
-            AppleClientVerdict(
-                client: client, succeeded: true, rule: "\(settings): \(rule)", fixes: [], warnings: warnings)
+                rule: "\(settings): \(rule)")
         }
         if allowInvalid && validatesName && !pinning {
-            return failed(
+            var verdict = refused(
                 "AFSecurityPolicy refuses to validate a domain name for an invalid certificate without pinning "
-                    + "(evaluateServerTrust:forDomain:)",
-                fixes: [
-                    "validatesDomainName = NO", "pin the server's public key (AFSSLPinningModePublicKey)",
-                ] + trustFixes(facts).map { "\($0), with allowInvalidCertificates = NO" },
-                warnings: [
-                    "validatesDomainName = NO with allowInvalidCertificates = YES verifies neither the chain nor the name",
-                    "pinning with allowInvalidCertificates = YES checks the pin only: the name is not verified",
-                ]
-            )
+                    + "(evaluateServerTrust:forDomain:)")
+            verdict.warnings = [
+                "validatesDomainName = NO with allowInvalidCertificates = YES verifies neither the chain nor the name",
+                "pinning with allowInvalidCertificates = YES checks the pin only: the name is not verified",
+            ]
+            return verdict
         }
-        let trust = platformTrust(facts, validatesHost: validatesName)
+        let trust = platformTrust(facts, evaluation)
         if !pinning {
             if allowInvalid {
-                return succeeded(
-                    "allowInvalidCertificates = YES accepts the chain without evaluating it",
-                    warnings: ["neither the chain nor the name is verified"])
+                return accepted(
+                    client, "\(settings): allowInvalidCertificates = YES accepts the chain without evaluating it",
+                    warnings: ["neither the chain nor the name is verified"], facts, device)
             }
-            guard let trust else { return succeeded("the server trust evaluates as valid", warnings: []) }
-            var fixes = trustFixes(facts)
-            if facts.chain == .trusted && !facts.nameMatches { fixes.append("validatesDomainName = NO") }
-            return failed("the server trust does not evaluate as valid: \(trust.reason)", fixes: fixes)
+            guard let trust else {
+                return accepted(
+                    client, "\(settings): the server trust evaluates as valid (\(evaluation.name))", warnings: [], facts, device)
+            }
+            return refused("the server trust does not evaluate as valid (\(evaluation.name)): \(trust.reason)")
         }
         if !allowInvalid, let trust {
-            return failed("the server trust does not evaluate as valid: \(trust.reason)", fixes: trustFixes(facts))
+            return refused("the server trust does not evaluate as valid (\(evaluation.name)): \(trust.reason)")
         }
         guard facts.pinMatches == true else {
-            return failed("no public key of the chain is among the pinned keys", fixes: pinFixes(facts))
+            return refused("no public key of the chain the device builds is among the pinned keys")
         }
-        return succeeded(
-            "a pinned public key is in the chain",
-            warnings: allowInvalid
-                ? ["with allowInvalidCertificates = YES the pin is the only check: the name is not verified"] : [])
+        var warnings =
+            allowInvalid ? ["with allowInvalidCertificates = YES the pin is the only check: the name is not verified"] : []
+        if let interceptor = facts.interceptor {
+            warnings.append("the key pinned is \(interceptor)'s, the intercepting proxy's: pinning it defeats the pin")
+        }
+        return accepted(client, "\(settings): a pinned public key is in the chain", warnings: warnings, facts, device)
     }
 
     // MARK: - Alamofire
 
-    /// Alamofire 5's `ServerTrustManager` evaluators (ServerTrustEvaluation.swift: on iOS 12 /
-    /// macOS 10.14 and later each validation step throws `.trustEvaluationFailed(error:)`); a
-    /// thrown error cancels the challenge (SessionDelegate.swift), so the request fails with
-    /// `AFError.serverTrustEvaluationFailed(reason:)` over -999. Without a `ServerTrustManager`
-    /// Alamofire leaves the challenge to URLSession (the URLSession verdict).
-    static func alamofire(_ facts: TrustFacts, policy: SecurityPolicy) -> AppleClientVerdict {
+    /// Alamofire 5's `ServerTrustManager` evaluators (ServerTrustEvaluation.swift): host
+    /// validation (`SecPolicyCreateSSL(true, host)`) and default validation
+    /// (`SecPolicyCreateSSL(true, nil)`) each evaluate with `SecTrustEvaluateWithError` and throw
+    /// `.trustEvaluationFailed(error:)` with the Security error; a thrown error cancels the
+    /// challenge (SessionDelegate.swift) and the request fails with
+    /// `AFError.serverTrustEvaluationFailed(reason:)`. Without a `ServerTrustManager` Alamofire
+    /// leaves the challenge to URLSession (the URLSession verdict).
+    static func alamofire(_ facts: TrustFacts, policy: SecurityPolicy, device: AppleDevice) -> AppleClientVerdict {
         let validateHost = policy.validatesDomainName
-        var warnings: [String] = []
         let evaluator: String
-        var reason: String?
-        // On iOS 12 / macOS 10.14 and later every validation step evaluates with
-        // SecTrustEvaluateWithError and throws .trustEvaluationFailed(error:).
-        func failed(in step: String) { reason = ".trustEvaluationFailed(error:) in \(step)" }
-        var hostFix: String?
+        let steps = evaluations(.alamofire5, policy)
+        var warnings: [String] = []
         if !policy.pinnedPublicKeys.isEmpty {
-            let defaults = !policy.allowsInvalidCertificates
-            evaluator = "PublicKeysTrustEvaluator(performDefaultValidation: \(defaults), validateHost: \(validateHost))"
-            if defaults, platformTrust(facts, validatesHost: false) != nil {
-                failed(in: "its default validation")
-            } else if validateHost, platformTrust(facts, validatesHost: true) != nil {
-                failed(in: "its host validation")
-                if facts.chain == .trusted && !facts.nameMatches { hostFix = "validateHost: false" }
-            } else if facts.pinMatches != true {
-                reason = ".publicKeyPinningFailed"
-            }
+            evaluator =
+                "PublicKeysTrustEvaluator(performDefaultValidation: \(!policy.allowsInvalidCertificates), validateHost: \(validateHost))"
         } else if policy.allowsInvalidCertificates {
             evaluator = "DisabledTrustEvaluator()"
             if validateHost {
@@ -222,28 +239,34 @@ public enum AppleClientVerdicts {
             }
         } else {
             evaluator = "DefaultTrustEvaluator(validateHost: \(validateHost))"
-            if validateHost, platformTrust(facts, validatesHost: true) != nil {
-                failed(in: "its host validation")
-                if facts.chain == .trusted && !facts.nameMatches && facts.failedRequirement == nil {
-                    hostFix = "DefaultTrustEvaluator(validateHost: false)"
-                }
-            } else if platformTrust(facts, validatesHost: false) != nil {
-                failed(in: "its default validation")
+        }
+        for step in steps {
+            if let refusal = platformTrust(facts, step.evaluation) {
+                return AppleClientVerdict(
+                    client: .alamofire5, succeeded: false, errorDomain: "Alamofire.AFError",
+                    errorCase: "serverTrustEvaluationFailed(reason: .trustEvaluationFailed(error:))",
+                    underlyingError: "NSOSStatusErrorDomain \(refusal.securityError)",
+                    rule: "a ServerTrustManager with \(evaluator) throws in its \(step.name) (\(step.evaluation.name)): "
+                        + refusal.reason,
+                    warnings: warnings)
             }
         }
-        guard let reason else {
-            if evaluator.hasPrefix("DisabledTrustEvaluator") { warnings.append("neither the chain nor the name is verified") }
+        if !policy.pinnedPublicKeys.isEmpty && facts.pinMatches != true {
             return AppleClientVerdict(
-                client: .alamofire5, succeeded: true, rule: "a ServerTrustManager with \(evaluator) passes", fixes: [],
+                client: .alamofire5, succeeded: false, errorDomain: "Alamofire.AFError",
+                errorCase: "serverTrustEvaluationFailed(reason: .publicKeyPinningFailed(host:trust:pinnedKeys:serverKeys:))",
+                rule: "a ServerTrustManager with \(evaluator): no public key of the chain the device builds is pinned",
                 warnings: warnings)
         }
-        var fixes = reason == ".publicKeyPinningFailed" ? pinFixes(facts) : trustFixes(facts)
-        if let hostFix { fixes.append(hostFix) }
-        let errorCase = reason.hasPrefix(".trustEvaluationFailed") ? ".trustEvaluationFailed(error:)" : reason
-        return AppleClientVerdict(
-            client: .alamofire5, succeeded: false, errorDomain: "Alamofire.AFError", errorCode: AppleClientError.cancelled.code,
-            errorCase: "serverTrustEvaluationFailed(reason: \(errorCase))",
-            rule: "a ServerTrustManager with \(evaluator) throws \(reason)",
-            fixes: fixes, warnings: warnings)
+        if steps.isEmpty { warnings.append("neither the chain nor the name is verified") }
+        if let interceptor = facts.interceptor, !policy.pinnedPublicKeys.isEmpty {
+            warnings.append("the key pinned is \(interceptor)'s, the intercepting proxy's: pinning it defeats the pin")
+        }
+        return accepted(.alamofire5, "a ServerTrustManager with \(evaluator) passes", warnings: warnings, facts, device)
     }
+}
+
+extension TrustFacts {
+    /// No facts: a call with no certificate.
+    static let none = TrustFacts(chain: .trusted, nameMatches: true)
 }

@@ -1,78 +1,172 @@
 import Digests
+import Foundation
 
-/// One of Apple's requirements for a TLS server certificate or connection, checked on what the
-/// call saw. Apple documents the requirements, not a code per rule: a failed certificate rule is
-/// reported as the platform's trust failure (-1202), a failed ATS rule as -1200, both observed
-/// behaviour rather than documented codes.
-public struct AppleTrustCheck: Sendable, Equatable {
-    /// The requirement, e.g. `"extendedKeyUsage serverAuth"`.
-    public var rule: String
-    /// Whether the certificate or connection meets it.
-    public var passed: Bool
-    /// What was seen, e.g. `"validity 1000 days"`.
-    public var detail: String
-    /// Where Apple states it.
-    public var source: String
-    /// True for an App Transport Security rule (the connection), false for a certificate rule.
-    public var isATS: Bool
-}
-
-/// Apple's trust requirements: "Requirements for trusted certificates in iOS 13 and macOS
-/// 10.15" (support.apple.com/HT210176), "About upcoming limits on trusted certificates"
-/// (support.apple.com/HT211025: 398 days for certificates issued from 2020-09-01, roots Apple
-/// preloads only) and App Transport Security (Information Property List Key Reference,
-/// NSAppTransportSecurity: TLS 1.2 or later, forward-secret ciphers).
+/// Apple's trust rules as trustd applies them (apple-oss-distributions/Security:
+/// `trust/trustd/SecPolicyServer.c`, `OSX/sec/Security/SecPolicy.c`), beside the documents
+/// that announce them: "Requirements for trusted certificates in iOS 13 and macOS 10.15"
+/// (support.apple.com/HT210176), "About upcoming limits on trusted certificates"
+/// (support.apple.com/HT211025) and App Transport Security (NSAppTransportSecurity: TLS 1.2 or
+/// later, ECDHE forward secrecy). Where a document and the source differ (a user-installed
+/// root is spared the serverAuth rule and the validity limits), the source decides;
+/// docs/apple-clients.md names both. Certificate Transparency is not checked.
 public enum AppleTrustRules {
     static let requirements = "Apple: Requirements for trusted certificates in iOS 13 and macOS 10.15 (HT210176)"
     static let limits = "Apple: About upcoming limits on trusted certificates (HT211025)"
+    static let trustd = "Apple: trustd (Security, SecPolicyServer.c)"
     static let ats = "Apple: App Transport Security (NSAppTransportSecurity)"
-    /// 2020-09-01T00:00:00Z.
-    static let limitStart = 1_598_918_400
 
-    /// The checks of a leaf certificate and the connection.
+    /// 2016-07-01, 2018-03-01, 2019-07-01 and 2020-09-01 at 00:00:00 UTC, the issue dates at
+    /// which trustd's validity limits change.
+    static let july2016 = 1_467_331_200
+    static let march2018 = 1_519_862_400
+    static let july2019 = 1_561_939_200
+    static let september2020 = 1_598_918_400
+
+    /// The rules for a chain as the device built it, and the connection.
     ///
     /// - Parameters:
-    ///   - leaf: The server's certificate.
-    ///   - preloadedRoot: Whether the chain is judged against the system's roots (no `--cacert`):
-    ///     the 398-day limit applies to those only.
+    ///   - chain: The chain built, leaf first; the root last when ``TrustFacts/Anchor`` is not `.none`.
+    ///   - anchor: Whose root the chain leads to.
+    ///   - nameMatches: Whether the leaf's subjectAltName names the host.
+    ///   - host: The host asked for.
     ///   - tls: The negotiated version and cipher, when the handshake finished.
-    /// - Returns: Every rule, in a fixed order.
-    public static func checks(leaf: LeafCertificateFacts, preloadedRoot: Bool, tls: TLSFacts?) -> [AppleTrustCheck] {
+    /// - Returns: Every rule that applies, in the order trustd checks them; empty without a leaf.
+    public static func checks(
+        chain: [CertificateFacts], anchor: TrustFacts.Anchor, nameMatches: Bool, host: String, tls: TLSFacts?
+    ) -> [AppleTrustCheck] {
+        guard let leaf = chain.first else { return [] }
         var checks: [AppleTrustCheck] = []
-        func add(_ rule: String, _ passed: Bool, _ detail: String, _ source: String, ats: Bool = false) {
-            checks.append(AppleTrustCheck(rule: rule, passed: passed, detail: detail, source: source, isATS: ats))
+        func add(
+            _ rule: String, _ passed: Bool, _ detail: String, _ source: String, _ scope: AppleTrustCheck.Scope, _ error: String?
+        ) {
+            checks.append(
+                AppleTrustCheck(
+                    rule: rule, passed: passed, detail: detail, source: source, scope: scope, securityError: passed ? nil : error)
+            )
         }
+        let unsent = anchor == .none ? chain : Array(chain.dropLast())  // the root's own key and signature are not judged
+        let keySize = "-67735 errSecUnsupportedKeySize"
+        let digest = "-67815 errSecInvalidDigestAlgorithm"
+
+        // The basic X.509 policy: every evaluation.
+        let weakKey = chain.first { $0.keyType == "RSA" && $0.keyBits < 1024 }
         add(
-            "DNS name in subjectAltName (a CommonName alone is not trusted)", leaf.subjectAltNameCount > 0,
-            "\(leaf.subjectAltNameCount) DNS or IP name\(leaf.subjectAltNameCount == 1 ? "" : "s") in subjectAltName",
-            requirements)
+            "no RSA key under 1024 bits", weakKey == nil, weakKey.map { "\($0.subject): RSA \($0.keyBits) bits" } ?? "none",
+            trustd, .basic, keySize)
+        let weakDigest = unsent.first { ["MD2", "MD4", "MD5"].contains($0.signatureDigest ?? "") }
         add(
-            "extendedKeyUsage with serverAuth", leaf.serverAuth == true,
-            leaf.serverAuth.map { $0 ? "serverAuth present" : "extendedKeyUsage without serverAuth" }
-                ?? "no extendedKeyUsage extension",
-            requirements)
-        if leaf.keyType == "RSA" {
-            add("RSA keys of at least 2048 bits", leaf.keyBits >= 2048, "RSA \(leaf.keyBits) bits", requirements)
+            "no MD2, MD4 or MD5 signature", weakDigest == nil,
+            weakDigest.map { "\($0.subject): signed with \($0.signatureDigest ?? "")" } ?? "none", trustd, .basic, digest)
+
+        // The SSL server policy for a host: the name, in subjectAltName only.
+        add(
+            "the host named in subjectAltName (a CommonName is not read)", nameMatches,
+            leaf.subjectAltNameCount == 0
+                ? "no DNS or IP name in subjectAltName; subject \(leaf.subject)"
+                : "\(leaf.subjectAltNameCount) DNS or IP name\(leaf.subjectAltNameCount == 1 ? "" : "s") in subjectAltName"
+                    + (nameMatches ? ", \(host) among them" : ", none is \(host)"),
+            requirements, .serverHost, "-67602 errSecHostNameMismatch")
+
+        // The SSL server policy, with or without a host.
+        let eku = "-67609 errSecInvalidExtendedKeyUsage"
+        let usable = leaf.serverAuth != false || leaf.anyExtendedKeyUsage || leaf.serverGatedCrypto
+        add(
+            "extendedKeyUsage, when present, allows a TLS server", usable, describeUsage(leaf), trustd, .server, eku)
+        let strictUsage: String? =
+            switch anchor {
+            case .system: "a preloaded root"
+            case .user: nil  // trustd skips the rule for user-installed roots
+            case .none: leaf.notBefore > july2019 ? "a certificate issued after 2019-07-01" : nil
+            }
+        if let strictUsage {
+            add(
+                "serverAuth in extendedKeyUsage (for \(strictUsage))", leaf.serverAuth == true, describeUsage(leaf), requirements,
+                .server, eku)
         }
-        // A key type that signs without a separate digest (Ed25519) has none to judge.
-        let digest = leaf.signatureDigest
-        add(
-            "SHA-2 signature", digest.map { $0.hasPrefix("SHA2") || $0.hasPrefix("SHA3") || $0.hasPrefix("SHA5") } ?? true,
-            digest.map { "signed with \($0)" } ?? "no separate signature digest", requirements)
-        let days = (leaf.notAfter - leaf.notBefore) / 86_400
-        add("validity at most 825 days", days <= 825, "validity \(days) days", requirements)
-        if preloadedRoot && leaf.notBefore >= limitStart {
-            add("validity at most 398 days (issued from 2020-09-01)", days <= 398, "validity \(days) days", limits)
+        if anchor == .system {
+            let intermediate = chain.dropFirst().dropLast().first {
+                $0.serverAuth == false && !$0.anyExtendedKeyUsage
+            }
+            add(
+                "each intermediate's extendedKeyUsage, when present, holds serverAuth or anyExtendedKeyUsage",
+                intermediate == nil, intermediate.map { "\($0.subject): \(describeUsage($0))" } ?? "yes", trustd, .server, eku)
         }
+        let shortKey = unsent.first { ($0.keyType == "RSA" && $0.keyBits < 2048) || ($0.keyType == "EC" && $0.keyBits < 256) }
+        add(
+            "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate but the root)", shortKey == nil,
+            shortKey.map { "\($0.subject): \($0.keyType) \($0.keyBits) bits" } ?? "yes", requirements, .server, keySize)
+        let sha1 = unsent.first { ["SHA1", "MD5", "MD4", "MD2"].contains($0.signatureDigest ?? "") }
+        add(
+            "no SHA-1 signature (every certificate but the root)", sha1 == nil,
+            sha1.map { "\($0.subject): signed with \($0.signatureDigest ?? "")" } ?? "none", requirements, .server, digest)
+        if let limit = validityLimit(leaf, anchor: anchor, chainLength: chain.count) {
+            let seconds = leaf.notAfter - leaf.notBefore
+            add(
+                "validity at most \(limit.name)", seconds <= limit.seconds,
+                "validity \(describe(seconds: seconds)), issued \(day(leaf.notBefore))", limit.source, .server,
+                "-67901 errSecCertificateValidityPeriodTooLong")
+        }
+
+        // App Transport Security: the connection.
         if let version = tls?.version {
-            let modern = version == "TLSv1.2" || version == "TLSv1.3"
-            add("TLS 1.2 or later", modern, version, ats, ats: true)
+            add("TLS 1.2 or later", version == "TLSv1.2" || version == "TLSv1.3", version, ats, .ats, nil)
             if let cipher = tls?.cipher {
-                // TLS 1.3 suites are all forward secret; before it, ECDHE or DHE key exchange is.
-                let forwardSecret = version == "TLSv1.3" || cipher.hasPrefix("ECDHE") || cipher.hasPrefix("DHE")
-                add("forward-secret cipher", forwardSecret, cipher, ats, ats: true)
+                // TLS 1.3 suites are all forward secret; before it ATS accepts ECDHE suites only.
+                add(
+                    "forward secrecy (an ECDHE cipher)", version == "TLSv1.3" || cipher.hasPrefix("ECDHE"), cipher, ats, .ats, nil
+                )
             }
         }
         return checks
+    }
+
+    /// The longest validity trustd allows the leaf (`SecPolicyCheckValidityPeriodMaximums`):
+    /// under a preloaded root by issue date (60 months, 39 months, 825 days, then 398 days
+    /// from 2020-09-01); none for a leaf the user installed itself; else 825 days for a leaf
+    /// issued after 2019-07-01. The 825-day limits allow one hour more, as trustd does.
+    static func validityLimit(
+        _ leaf: CertificateFacts, anchor: TrustFacts.Anchor, chainLength: Int
+    )
+        -> (name: String, seconds: Int, source: String)?
+    {
+        let day = 86_400
+        switch anchor {
+        case .system:
+            if leaf.notBefore < july2016 { return ("60 months (issued before 2016-07-01)", day * (365 * 5 + 2) + 3600, trustd) }
+            if leaf.notBefore < march2018 {
+                return ("39 months (issued before 2018-03-01)", day * (365 * 3 + 2 * 31 + 30 + 1) + 3600, trustd)
+            }
+            if leaf.notBefore < september2020 { return ("825 days (issued before 2020-09-01)", day * 825 + 3600, requirements) }
+            return ("398 days (issued from 2020-09-01)", day * 398, limits)
+        case .user where chainLength == 1:
+            return nil
+        case .user, .none:
+            return leaf.notBefore > july2019 ? ("825 days (issued after 2019-07-01)", day * 825 + 3600, requirements) : nil
+        }
+    }
+
+    static func describeUsage(_ certificate: CertificateFacts) -> String {
+        switch certificate.serverAuth {
+        case nil: "no extendedKeyUsage extension"
+        case true?: "serverAuth present"
+        case false?:
+            certificate.anyExtendedKeyUsage
+                ? "anyExtendedKeyUsage without serverAuth"
+                : certificate.serverGatedCrypto ? "Server Gated Crypto without serverAuth" : "extendedKeyUsage without serverAuth"
+        }
+    }
+
+    /// Whole days and the seconds beyond them, e.g. `"825 days"`, `"825 days 3601 s"`.
+    static func describe(seconds: Int) -> String {
+        let days = seconds / 86_400
+        let rest = seconds % 86_400
+        return "\(days) day\(days == 1 ? "" : "s")" + (rest == 0 ? "" : " \(rest) s")
+    }
+
+    /// `YYYY-MM-DD` of a time in seconds since 1970 (UTC).
+    static func day(_ seconds: Int) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 }

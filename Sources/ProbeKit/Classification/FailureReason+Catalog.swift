@@ -416,7 +416,7 @@ extension FailureReason {
         guard hop == .target else { return error }
         return error.noting(
             "URLSession's default handling; AFNetworking 3: -999 cancelled (it cancels the challenge); AFNetworking 4: "
-                + "-1202; Alamofire 5 with a ServerTrustManager: AFError.serverTrustEvaluationFailed over -999 "
+                + "-1202; Alamofire 5 with a ServerTrustManager: AFError.serverTrustEvaluationFailed with the Security error "
                 + "(appleClients gives each)")
     }
 
@@ -513,7 +513,7 @@ extension FailureReason {
             hint: serverKey.map { "if the new key is expected, pin it: --pinned-public-key \($0)" },
             appleError: AppleClientError.cancelled.noting(
                 "AFNetworking 3 and TrustKit cancel the challenge; AFNetworking 4: -1202; Alamofire 5: "
-                    + "AFError.serverTrustEvaluationFailed(.publicKeyPinningFailed) over -999 (appleClients gives each)"))
+                    + "AFError.serverTrustEvaluationFailed(.publicKeyPinningFailed) (appleClients gives each)"))
     }
 
     /// `timeout` at the target, in a phase.

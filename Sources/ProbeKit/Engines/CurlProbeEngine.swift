@@ -146,6 +146,9 @@ public struct CurlProbeEngine: ProbeEngine {
             addCertificateFacts(
                 to: &result, request: request, response: response, chain: chain, answeredInside: answeredInside,
                 certificateFrom: classifier.certificateFrom)
+        } else if !settings.appleClients.isEmpty, AppTransportSecurity.covers(host: request.host) {
+            result.appleClients = AppleClientVerdicts.cleartextVerdicts(
+                host: request.host, device: settings.appleDevice, clients: settings.appleClients)
         }
         if settings.collectsTrace { result.trace = Redaction.text(response.debugLog.text) }
         // The whole call, its looks included: what the wall clock saw.
@@ -181,23 +184,33 @@ public struct CurlProbeEngine: ProbeEngine {
             }
         }
         if var tls = result.tls {
-            tls.earliestExpiry = chain.compactMap { $0.pem.flatMap(LeafCertificateFacts.init(pem:))?.notAfter }.min()
+            tls.earliestExpiry = chain.compactMap { $0.pem.flatMap(CertificateFacts.init(pem:))?.notAfter }.min()
             tls.leafFingerprintSHA256 = chain.first?.pem.flatMap(PEMCertificates.fingerprintSHA256(of:))
             result.tls = tls
         }
-        if let leaf = chain.first?.pem.flatMap(LeafCertificateFacts.init(pem:)) {
-            result.appleTrust = AppleTrustRules.checks(
-                leaf: leaf, preloadedRoot: settings.security.caFile == nil, tls: result.tls)
-        }
-        if !settings.appleClients.isEmpty,
-            var facts = TrustFacts(
-                chain: chain, host: request.host, policy: settings.security, now: Int(time(nil)),
-                appleTrust: result.appleTrust)
+        let device = deviceForVerdicts
+        if let facts = DeviceTrust.facts(
+            chain: chain, host: request.host, pins: settings.security.pinnedPublicKeys, device: device, tls: result.tls,
+            now: Int(time(nil)))
         {
+            var facts = facts
             facts.interceptor = result.certificateFrom?.interceptor
-            result.appleClients = AppleClientVerdicts.verdicts(
-                for: facts, policy: settings.security, clients: settings.appleClients)
+            result.appleTrust = facts.checks
+            result.appleRootOnlyThisMachineTrusts = facts.rootOnlyThisMachineTrusts
+            if !settings.appleClients.isEmpty {
+                result.appleClients = AppleClientVerdicts.verdicts(
+                    for: facts, policy: settings.security, device: device, clients: settings.appleClients)
+            }
         }
+    }
+
+    /// The device the verdicts are for: a `--cacert` root stands for one installed on it.
+    var deviceForVerdicts: AppleDevice {
+        var device = settings.appleDevice
+        if let caFile = settings.security.caFile, !device.installedRootFiles.contains(caFile) {
+            device.installedRootFiles.insert(caFile, at: 0)
+        }
+        return device
     }
 
     /// The `Location` of an answer the call follows (``RedirectRules/followedStatuses``, with

@@ -79,13 +79,15 @@ public struct JSONReport: Sendable {
             ("appleClients", .array(result.appleClients.map(Self.object))),
             ("certificateFrom", .string(result.certificateFrom?.origin.rawValue)),
             ("certificateFromEvidence", .string(result.certificateFrom?.evidence)),
+            ("appleRootOnlyThisMachineTrusts", .string(result.appleRootOnlyThisMachineTrusts)),
             (
                 "appleTrust",
                 .array(
                     result.appleTrust.map {
                         .object([
                             ("rule", .string($0.rule)), ("passed", .bool($0.passed)), ("detail", .string($0.detail)),
-                            ("source", .string($0.source)),
+                            ("source", .string($0.source)), ("policy", .string($0.scope.rawValue)),
+                            ("securityError", .string($0.securityError)),
                         ])
                     })
             ),
@@ -125,9 +127,12 @@ public struct JSONReport: Sendable {
             ("errorDomain", .string(verdict.errorDomain)),
             ("errorCode", .integer(verdict.errorCode)),
             ("errorCase", .string(verdict.errorCase)),
+            ("underlyingError", .string(verdict.underlyingError)),
             ("rule", .string(verdict.rule)),
-            ("fixes", .array(verdict.fixes.map(JSONValue.string))),
+            ("condition", .string(verdict.condition)),
+            ("fixes", .array(verdict.fixes.map { .string($0.text) })),
             ("warnings", .array(verdict.warnings.map(JSONValue.string))),
+            ("versions", .array(verdict.versions.map(JSONValue.string))),
         ])
     }
 

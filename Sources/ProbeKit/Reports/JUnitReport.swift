@@ -61,7 +61,8 @@ public struct JUnitReport: Sendable {
                 let value =
                     verdict.succeeded
                     ? "succeeded"
-                    : "failed \(verdict.errorCode.map(String.init) ?? "")\(verdict.errorCase.map { " \($0)" } ?? "")"
+                    : (["failed", verdict.errorCode.map(String.init)] + [verdict.errorCase]).compactMap { $0 }.joined(
+                        separator: " ")
                 inner +=
                     "        <property name=\"apple.\(MarkupText.escaped(verdict.client.rawValue))\" value=\"\(MarkupText.escaped(value))\"/>\n"
             }

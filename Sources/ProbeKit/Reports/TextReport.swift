@@ -79,7 +79,15 @@ public struct TextReport: Sendable {
         // One block, the label once: the requirements failed, then one line per client, the
         // names aligned.
         let apple =
-            result.appleTrust.filter { !$0.passed }.map { "fails Apple's requirement \($0.rule): \($0.detail) (\($0.source))" }
+            (result.appleRootOnlyThisMachineTrusts.map {
+                [
+                    "the chain leads to \($0), a root this machine trusts; the device is judged without it (Mozilla's roots "
+                        + "stand for Apple's; --device-ca adds one it has)"
+                ]
+            } ?? [])
+            + result.appleTrust.filter { !$0.passed }.map {
+                "fails Apple's requirement \($0.rule): \($0.detail) (\($0.scope.rawValue); \($0.source))"
+            }
             + result.appleClients.map(Self.line)
         for (index, line) in apple.enumerated() { lines.append((index == 0 ? "apple" : "", line)) }
         if let tls = result.tls { lines.append(("tls", describe(tls))) }
@@ -137,11 +145,13 @@ public struct TextReport: Sendable {
         if verdict.succeeded {
             text += "succeeds: \(verdict.rule)"
         } else {
-            let code = verdict.errorCode.map { AppleClientError.urlError(code: $0) }
-            let error = verdict.errorCase.map { "\(verdict.errorDomain ?? "").\($0)" } ?? ""
-            text += "fails, \(error.isEmpty ? "" : error + " over ")\(code.map { "\($0.code) \($0.name)" } ?? "an error")"
+            let code = verdict.errorCode.map { AppleClientError.urlError(code: $0) }.map { "\($0.code) \($0.name)" }
+            let error = verdict.errorCase.map { "\(verdict.errorDomain ?? "").\($0)" }
+            let under = verdict.underlyingError ?? code
+            text += "fails, " + [error, under].compactMap { $0 }.joined(separator: " with ")
             text += ": \(verdict.rule)"
-            if let fix = verdict.fixes.first { text += "; fix: \(fix)" }
+            if let condition = verdict.condition { text += "; \(condition)" }
+            if let fix = verdict.fixes.first { text += "; fix: \(fix.text)" }
         }
         for warning in verdict.warnings { text += "; warning: \(warning)" }
         return text

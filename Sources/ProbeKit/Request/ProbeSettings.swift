@@ -41,6 +41,9 @@ public struct ProbeSettings: Sendable, Equatable {
     /// The Apple client stacks to give a verdict for on an `https://` call (`--client`), in
     /// report order; all four by default.
     public var appleClients: [AppleClient] = AppleClient.allCases
+    /// The device and app the Apple client verdicts are for: roots installed on it
+    /// (`--device-ca`; `--cacert` stands for one too) and the app's ATS exception (`--ats-exception`).
+    public var appleDevice = AppleDevice()
     /// `CURLOPT_CONNECT_TO` entries (`HOST:PORT:TO-HOST:TO-PORT`): where to connect instead of
     /// the URL's host, which stays the name TLS asks for and checks (blackbox's
     /// `tls_config.server_name`, read by the exporter).

@@ -25,6 +25,9 @@ public struct PublicKeyPin: Sendable, Equatable, Hashable, CustomStringConvertib
         self.text = text
     }
 
+    /// A pin known to be well formed, e.g. a constant.
+    init(wellFormed text: String) { self.text = text }
+
     /// The pin as written.
     public var description: String { text }
 }

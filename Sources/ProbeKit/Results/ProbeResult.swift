@@ -67,6 +67,9 @@ public struct ProbeResult: Sendable, Equatable {
     /// Apple's requirements checked on the certificate and connection (``AppleTrustRules``);
     /// empty when ``appleClients`` is.
     public var appleTrust: [AppleTrustCheck] = []
+    /// The subject of the root the chain leads to that this machine trusts and the device the
+    /// verdicts are for does not (``TrustFacts/rootOnlyThisMachineTrusts``).
+    public var appleRootOnlyThisMachineTrusts: String?
     /// For `https://` targets with a certificate: whether it is the target's or an
     /// interceptor's (``InterceptionProducts``), with the evidence; `nil` otherwise.
     public var certificateFrom: CertificateSource?

@@ -135,6 +135,15 @@ enum ProbeCommand: Subcommand {
                     "Apple client verdicts to show: urlsession, afnetworking3, afnetworking4, alamofire5 (repeatable; default all)."
             ),
             ArgumentScanner.Option(
+                names: ["--device-ca"], takesValue: true, valueName: "FILE",
+                help:
+                    "A root installed and fully trusted on the device the Apple verdicts are for (PEM; repeatable); "
+                    + "else only Mozilla's roots, standing for Apple's, and --cacert."
+            ),
+            ArgumentScanner.Option(
+                names: ["--ats-exception"], takesValue: false,
+                help: "The app's Info.plist excepts the host from App Transport Security (for the Apple verdicts)."),
+            ArgumentScanner.Option(
                 names: ["--compare-direct"], takesValue: false,
                 help:
                     "Through a proxy, also shake hands with an https:// target directly: another certificate is an interceptor's."

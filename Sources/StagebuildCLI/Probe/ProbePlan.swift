@@ -136,6 +136,10 @@ struct ProbePlan {
             if !chosen.contains(client) { chosen.append(client) }
         }
         if !chosen.isEmpty { settings.appleClients = chosen }
+        settings.appleDevice.installedRootFiles = try arguments.all("--device-ca").map { path throws(CommandFailure) in
+            try NetworkOptions.certificateFile(path, option: "--device-ca", context: context)
+        }
+        settings.appleDevice.atsException = arguments.has("--ats-exception")
         if let text = arguments.value("--max-redirs") {
             guard let count = Int(text), (0...1_000).contains(count) else {
                 throw usage("--max-redirs must be a whole number from 0 to 1000, not '\(text)'")

@@ -28,6 +28,7 @@ struct ProbeReport: Decodable, Sendable {
         var redirects: [Redirect]?
         var hops: [Hop]?
         var appleClients: [AppleClientVerdict]?
+        var appleRootOnlyThisMachineTrusts: String?
         var certificateFrom: String?
         var certificateFromEvidence: String?
         var timings: Timings?
@@ -44,7 +45,9 @@ struct ProbeReport: Decodable, Sendable {
         var errorDomain: String?
         var errorCode: Int?
         var errorCase: String?
+        var underlyingError: String?
         var rule: String
+        var condition: String?
         var fixes: [String]
         var warnings: [String]
     }

@@ -102,6 +102,27 @@ struct InterceptingProxyTests {
         #expect(verdicts.first?.warnings.contains("neither the chain nor the name is verified") == true)
     }
 
+    /// The interceptor's CA in this machine's store (a corporate laptop; `SSL_CERT_FILE` points
+    /// OpenSSL's default store at it) is not on the device: every stack fails there, and each
+    /// verdict says that installing the CA makes it pass (the shared case
+    /// probe-apple-verdicts-trust-this-machines-store).
+    @Test(.timeLimit(.minutes(1)))
+    func aCAOnlyThisMachineTrustsFailsOnTheDeviceUnlessInstalled() async throws {
+        let servers = try E2EServers.current()
+        let call = try await ProbeCall.run(
+            ["--proxy", servers.proxy("MITM_PORT"), servers.url("https", "localhost", "TLS_VALID_PORT")],
+            variables: ["SSL_CERT_FILE": servers["MITM_CA_CERT"]])
+        let probe = try call.probe
+        #expect(probe.appleRootOnlyThisMachineTrusts?.contains("mitmproxy") == true, "\(call.json.summary)")
+        let verdicts = probe.appleClients ?? []
+        #expect(verdicts.map(AppleClientMatrixTests.cell) == ["-1202", "-999", "-1202", "AF"], "\(call.json.summary)")
+        for verdict in verdicts {
+            #expect(verdict.condition?.contains("once the device trusts") == true, "\(verdict)")
+            #expect(verdict.fixes.first?.hasPrefix("install CN = mitmproxy") == true, "\(verdict)")
+        }
+        #expect(call.words.contains("a root this machine trusts"), "\(call.text.summary)")
+    }
+
     /// With the interceptor's CA installed (--cacert: trusted on the device), every stack passes.
     @Test(.timeLimit(.minutes(1)))
     func everyAppleStackPassesWithTheInterceptorsCAInstalled() async throws {
@@ -163,7 +184,7 @@ struct InterceptingProxyTests {
     }
 
     /// A pin checked through an interceptor sees the interceptor's key: no verdict tells the
-    /// developer to pin it, and an untrusted interceptor CA is named as the one to install.
+    /// developer to pin it, and URLSession, which has no pin, is told to install its CA.
     /// AFNetworking with allowInvalidCertificates = YES checks only the pin; Alamofire's
     /// PublicKeysTrustEvaluator still validates the host, which evaluates the chain.
     @Test(.timeLimit(.minutes(1)))
@@ -176,13 +197,14 @@ struct InterceptingProxyTests {
         try call.expectFailed("pinnedKeyMismatch")
         let probe = try call.probe
         #expect(probe.tls?.version?.hasPrefix("TLSv1.") == true, "the handshake finished: \(call.json.summary)")
-        for client in ["AFNetworking 3", "AFNetworking 4"] {
-            let fix = try #require(probe.verdict(client)?.fixes.first, "\(call.json.summary)")
-            #expect(fix.contains("without mitmproxy in the path"), "\(client): \(fix)")
+        // Installing mitmproxy's CA would leave the pin unmatched: the pinning stacks are told to
+        // go around the interceptor, and no fix pins its key.
+        for client in ["AFNetworking 3", "AFNetworking 4", "Alamofire 5"] {
+            let fixes = try #require(probe.verdict(client)?.fixes, "\(call.json.summary)")
+            #expect(fixes.first?.contains("without mitmproxy in the path") == true, "\(client): \(fixes)")
+            #expect(!fixes.contains { $0.hasPrefix("pin ") }, "\(client): \(fixes)")
         }
-        for client in ["URLSession", "Alamofire 5"] {
-            let fix = try #require(probe.verdict(client)?.fixes.first, "\(call.json.summary)")
-            #expect(fix.contains("install mitmproxy's CA"), "\(client): \(fix)")
-        }
+        let fix = try #require(probe.verdict("URLSession")?.fixes.first, "\(call.json.summary)")
+        #expect(fix.contains("install mitmproxy's CA"), "URLSession: \(fix)")
     }
 }

@@ -1,94 +1,144 @@
-import Digests
+import Curl
 import Foundation
 import ProbeKit
 import TestSupport
 import Testing
 
-/// Apple's certificate requirements, checked on certificates made with the `openssl` command.
+/// Apple's trust rules as trustd applies them, on chains made with the `openssl` command and
+/// judged by ``DeviceTrust`` against a root standing for a preloaded one (a folder of public
+/// roots holding it) or a root the user installed (`installedRootFiles`).
 @Suite struct AppleTrustRulesTests {
-    /// A self-signed certificate made by `openssl req -x509` with the given options.
-    static func certificate(
-        _ options: [String], key: [String] = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
-    )
-        throws -> LeafCertificateFacts
-    {
-        let scratch = try Scratch(prefix: "apple-trust")
-        let directory = scratch.path
-        defer { withExtendedLifetime(scratch) {} }  // the folder must outlive the paths taken from it
-        try Shell.run(
-            ["openssl", "req", "-x509", "-nodes"] + key + ["-keyout", directory + "/key.pem", "-out", directory + "/cert.pem"]
-                + options)
-        let pem = try String(contentsOfFile: directory + "/cert.pem", encoding: .utf8)
-        return try #require(LeafCertificateFacts(pem: pem))
+    static let pki = Result { try ChainPKI() }
+
+    enum Root { case system, user }
+
+    static func device(_ root: Root) throws -> AppleDevice {
+        let pki = try pki.get()
+        switch root {
+        case .system:
+            let folder = pki.directory + "/preloaded"
+            if !FileManager.default.fileExists(atPath: folder) {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: pki.rootPath, toPath: folder + "/Chain_Test_Root.crt")
+            }
+            return AppleDevice(publicRootsDirectory: folder)
+        case .user:
+            return AppleDevice(installedRootFiles: [pki.rootPath], publicRootsDirectory: pki.directory + "/no-public-roots")
+        }
     }
 
-    static func failed(_ leaf: LeafCertificateFacts, preloadedRoot: Bool = true) -> [String] {
-        AppleTrustRules.checks(leaf: leaf, preloadedRoot: preloadedRoot, tls: nil).filter { !$0.passed }.map(\.rule)
+    static func facts(_ pems: [String], _ root: Root, host: String = "localhost", tls: TLSFacts? = nil) throws -> TrustFacts {
+        let chain = pems.map { PeerCertificate(fields: [HeaderField(name: "Cert", value: $0)]) }
+        return try #require(
+            DeviceTrust.facts(
+                chain: chain, host: host, pins: [], device: try device(root), tls: tls, now: Int(Date().timeIntervalSince1970)))
     }
 
-    @Test func aCertificateMadeToTheRulesPassesThemAll() throws {
-        let leaf = try Self.certificate([
-            "-days", "90", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-            "-addext", "extendedKeyUsage=serverAuth",
-        ])
-        #expect(Self.failed(leaf).isEmpty)
-        #expect(leaf.serverAuth == true && leaf.subjectAltNameCount == 1 && leaf.keyType == "EC")
+    static func failed(_ pems: [String], _ root: Root) throws -> [String] {
+        try facts(pems, root).checks.filter { !$0.passed }.map(\.rule)
     }
 
-    @Test func eachBrokenRuleIsNamed() throws {
-        let cnOnly = try Self.certificate(["-days", "90", "-subj", "/CN=localhost", "-addext", "extendedKeyUsage=serverAuth"])
-        #expect(Self.failed(cnOnly) == ["DNS name in subjectAltName (a CommonName alone is not trusted)"])
-        let noEKU = try Self.certificate(["-days", "90", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"])
-        #expect(Self.failed(noEKU) == ["extendedKeyUsage with serverAuth"])
-        let clientOnly = try Self.certificate([
-            "-days", "90", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-            "-addext", "extendedKeyUsage=clientAuth",
-        ])
-        #expect(Self.failed(clientOnly) == ["extendedKeyUsage with serverAuth"])
-        let longLived = try Self.certificate([
-            "-days", "1000", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-            "-addext", "extendedKeyUsage=serverAuth",
-        ])
-        #expect(
-            Self.failed(longLived) == ["validity at most 825 days", "validity at most 398 days (issued from 2020-09-01)"])
-        // A root the user installs (--cacert) is held to 825 days, not 398.
-        let yearAndAHalf = try Self.certificate([
-            "-days", "500", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-            "-addext", "extendedKeyUsage=serverAuth",
-        ])
-        #expect(Self.failed(yearAndAHalf, preloadedRoot: false).isEmpty)
-        #expect(Self.failed(yearAndAHalf) == ["validity at most 398 days (issued from 2020-09-01)"])
-        let smallRSA = try Self.certificate(
-            [
-                "-days", "90", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-                "-addext", "extendedKeyUsage=serverAuth",
-            ], key: ["-newkey", "rsa:1024"])
-        #expect(Self.failed(smallRSA) == ["RSA keys of at least 2048 bits"])
+    static let strictUsage = "serverAuth in extendedKeyUsage (for a preloaded root)"
+    static let looseUsage = "extendedKeyUsage, when present, allows a TLS server"
+    static let keys = "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate but the root)"
+
+    @Test func aCertificateMadeToTheRulesPassesThemUnderEitherRoot() throws {
+        let leaf = try Self.pki.get().issue("good", extensions: ChainPKI.server)
+        for root in [Root.system, .user] {
+            let facts = try Self.facts([leaf], root)
+            #expect(facts.chain == .trusted && facts.nameMatches)
+            #expect(facts.anchor == (root == .system ? .system : .user))
+            #expect(facts.checks.allSatisfy { $0.passed }, "\(facts.checks.filter { !$0.passed })")
+        }
+    }
+
+    /// trustd's SecPolicyCheckServerAuthEKU: a preloaded root's leaf must hold serverAuth; a user
+    /// root's is spared, and its leaf may have no extendedKeyUsage at all.
+    @Test func serverAuthIsRequiredUnderAPreloadedRootOnly() throws {
+        let pki = try Self.pki.get()
+        let none = try pki.issue("no-eku", extensions: ["subjectAltName=DNS:localhost"])
+        #expect(try Self.failed([none], .system) == [Self.strictUsage])
+        #expect(try Self.failed([none], .user) == [])
+        let any = try pki.issue("any-eku", extensions: ["subjectAltName=DNS:localhost", "extendedKeyUsage=anyExtendedKeyUsage"])
+        #expect(try Self.failed([any], .user) == [])
+        #expect(try Self.failed([any], .system) == [Self.strictUsage])
+        let client = try pki.issue("client-eku", extensions: ["subjectAltName=DNS:localhost", "extendedKeyUsage=clientAuth"])
+        #expect(try Self.failed([client], .user) == [Self.looseUsage])
+        #expect(try Self.failed([client], .system) == [Self.looseUsage, Self.strictUsage])
+    }
+
+    /// trustd's SecPolicyCheckValidityPeriodMaximums: 398 days under a preloaded root from
+    /// 2020-09-01 (825 before), 825 days under a user root for a leaf issued after 2019-07-01.
+    @Test func validityLimitsFollowTheRootAndTheIssueDate() throws {
+        let pki = try Self.pki.get()
+        let yearAndAHalf = try pki.issue("days-500", extensions: ChainPKI.server, end: ChainPKI.date(days: 499))
+        #expect(try Self.failed([yearAndAHalf], .system) == ["validity at most 398 days (issued from 2020-09-01)"])
+        #expect(try Self.failed([yearAndAHalf], .user) == [])
+        let long = try pki.issue("days-827", extensions: ChainPKI.server, end: ChainPKI.date(days: 826))
+        #expect(try Self.failed([long], .user) == ["validity at most 825 days (issued after 2019-07-01)"])
+        // Issued before 2019-07-01: no limit under a user root; 825 days under a preloaded one.
+        let before = try pki.issue(
+            "june-2019", extensions: ChainPKI.server, start: "20190601000000Z", end: "20210906000000Z")
+        #expect(try Self.failed([before], .user) == [])
+        #expect(try Self.failed([before], .system) == ["validity at most 825 days (issued before 2020-09-01)"])
+        // Whole seconds: 825 days and one hour pass, as trustd allows the hour.
+        let edge = try pki.issue(
+            "edge-825", extensions: ChainPKI.server, start: "20260101000000Z", end: "20280405010000Z")
+        #expect(try Self.failed([edge], .user) == [])
+    }
+
+    /// Keys and signatures are judged on every certificate but the root, intermediates included.
+    @Test func keysAndSignaturesOfEveryCertificateButTheRoot() throws {
+        let pki = try Self.pki.get()
+        let small = try pki.issue("rsa-1024", extensions: ChainPKI.server, key: ["-newkey", "rsa:1024"])
+        #expect(try Self.failed([small], .system) == [Self.keys])
+        let sha1 = try pki.issue("sha-1", extensions: ChainPKI.server, digest: "sha1")
+        #expect(try Self.failed([sha1], .user) == ["no SHA-1 signature (every certificate but the root)"])
+        let intermediate = try pki.issue("weak-ca", extensions: ChainPKI.intermediate, key: ["-newkey", "rsa:1024"])
+        let leaf = try pki.issue("under-weak-ca", issuer: "weak-ca", extensions: ChainPKI.server)
+        let facts = try Self.facts([leaf, intermediate], .user)
+        #expect(facts.chain == .trusted)
+        let failure = try #require(facts.checks.first { !$0.passed })
+        #expect(failure.rule == Self.keys && failure.detail.contains("weak-ca"), "\(failure)")
+    }
+
+    /// The name is read from subjectAltName alone, and belongs to the SSL policy with a host.
+    @Test func aCommonNameAloneDoesNotNameTheHost() throws {
+        let cnOnly = try Self.pki.get().issue("localhost", extensions: ["extendedKeyUsage=serverAuth"])
+        let facts = try Self.facts([cnOnly], .user)
+        #expect(!facts.nameMatches)
+        #expect(facts.checks.filter { !$0.passed }.map(\.scope) == [.serverHost])
     }
 
     @Test func atsRulesReadTheConnection() throws {
-        let leaf = try Self.certificate([
-            "-days", "90", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-            "-addext", "extendedKeyUsage=serverAuth",
-        ])
+        let leaf = try Self.pki.get().issue("ats", extensions: ChainPKI.server)
         var tls = TLSFacts()
         tls.version = "TLSv1.2"
-        tls.cipher = "AES256-GCM-SHA384"
-        let failed = AppleTrustRules.checks(leaf: leaf, preloadedRoot: true, tls: tls).filter { !$0.passed }
-        #expect(failed.map(\.rule) == ["forward-secret cipher"])
-        #expect(failed.allSatisfy { $0.isATS })
-        let verdicts = AppleClientVerdicts.verdicts(
-            for: TrustFacts(chain: .trusted, nameMatches: true, failedATSRule: "forward-secret cipher"),
-            policy: SecurityPolicy())
-        #expect(verdicts.allSatisfy { !$0.succeeded && $0.errorCode == -1200 })
+        tls.cipher = "DHE-RSA-AES256-GCM-SHA384"
+        let facts = try Self.facts([leaf], .user, host: "localhost", tls: tls)
+        #expect(facts.checks.filter { !$0.passed }.map(\.rule) == ["forward secrecy (an ECDHE cipher)"])
+        tls.cipher = "ECDHE-RSA-AES256-GCM-SHA384"
+        #expect(try Self.facts([leaf], .user, tls: tls).checks.allSatisfy { $0.passed })
+        tls.version = "TLSv1.1"
+        #expect(try Self.facts([leaf], .user, tls: tls).checks.filter { !$0.passed }.map(\.rule) == ["TLS 1.2 or later"])
     }
 
-    @Test func aFailedRequirementFailsEveryStackThatEvaluatesTrust() {
-        let facts = TrustFacts(chain: .trusted, nameMatches: true, failedRequirement: "extendedKeyUsage with serverAuth")
-        #expect(
-            AppleClientVerdicts.verdicts(for: facts, policy: SecurityPolicy()).map(\.errorCode) == [-1202, -999, -1202, -999])
-        // AFNetworking with both switches never evaluates the trust; neither does DisabledTrustEvaluator.
-        let off = SecurityPolicy(validatesDomainName: false, allowsInvalidCertificates: true)
-        #expect(AppleClientVerdicts.verdicts(for: facts, policy: off).map(\.succeeded) == [false, true, true, true])
+    /// Each rule holds under its own policy: AFNetworking's basic X.509 evaluation
+    /// (`validatesDomainName = NO`) has none of the SSL server rules, and Alamofire's
+    /// `DefaultTrustEvaluator(validateHost: false)` (the SSL policy without a host) no name rule.
+    @Test func eachStackMeetsOnlyTheRulesOfThePolicyItEvaluatesWith() throws {
+        let pki = try Self.pki.get()
+        let noName = SecurityPolicy(validatesDomainName: false)
+        func cells(_ pem: String, _ policy: SecurityPolicy) throws -> [String] {
+            AppleClientVerdicts.verdicts(for: try Self.facts([pem], .user), policy: policy).map(AppleClientVerdictsTests.cell)
+        }
+        let cnOnly = try pki.issue("cn-only", extensions: ["extendedKeyUsage=serverAuth"])
+        #expect(try cells(cnOnly, SecurityPolicy()) == ["-1202", "-999", "-1202", "AF"])
+        #expect(try cells(cnOnly, noName) == ["-1202", "ok", "ok", "ok"])
+        let sha1 = try pki.issue("sha1-leaf", extensions: ChainPKI.server, digest: "sha1")
+        #expect(try cells(sha1, noName) == ["-1202", "ok", "ok", "AF"])
+        let verdict = AppleClientVerdicts.verdicts(
+            for: try Self.facts([sha1], .user), policy: noName, clients: [.alamofire5])[0]
+        #expect(verdict.underlyingError == "NSOSStatusErrorDomain -67815 errSecInvalidDigestAlgorithm")
     }
 }

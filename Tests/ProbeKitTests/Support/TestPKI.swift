@@ -38,7 +38,8 @@ struct TestPKI: Sendable {
         ]
         try Data("".utf8).write(to: URL(fileURLWithPath: directory + "/index.txt"))
         try Data("1000\n".utf8).write(to: URL(fileURLWithPath: directory + "/serial"))
-        try Data(Self.caConfig(directory).utf8).write(to: URL(fileURLWithPath: directory + "/ca.cnf"))
+        try Data(ChainPKI.caConfig(directory: directory, copyingExtensions: true).utf8).write(
+            to: URL(fileURLWithPath: directory + "/ca.cnf"))
         for (name, commonName, names) in leaves {
             let request = directory + "/\(name).csr"
             try Shell.run(
@@ -67,24 +68,6 @@ struct TestPKI: Sendable {
                 + " | openssl dgst -sha256 -binary | base64",
         ])
         return "sha256//" + digest.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    private static func caConfig(_ directory: String) -> String {
-        """
-        [ ca ]
-        default_ca = probe
-        [ probe ]
-        database = \(directory)/index.txt
-        new_certs_dir = \(directory)/newcerts
-        serial = \(directory)/serial
-        default_md = sha256
-        policy = anything
-        copy_extensions = copy
-        unique_subject = no
-        [ anything ]
-        commonName = supplied
-
-        """
     }
 }
 

@@ -1,0 +1,200 @@
+/// The platform's trust evaluation under each policy a stack uses, and the fixes that pass it.
+extension AppleClientVerdicts {
+    /// The policy an evaluation runs under (trustd's SecPolicy.c).
+    enum Evaluation: Equatable {
+        /// `SecPolicyCreateBasicX509()`: chain, dates, weak keys and signatures.
+        case basicX509
+        /// `SecPolicyCreateSSL(true, host)` or `SecPolicyCreateSSL(true, nil)`: Apple's server
+        /// requirements, and the name when a host is given.
+        case sslServer(host: Bool)
+
+        var name: String {
+            switch self {
+            case .basicX509: "the basic X.509 policy"
+            case .sslServer(host: true): "the SSL server policy for the host"
+            case .sslServer(host: false): "the SSL server policy without a host"
+            }
+        }
+
+        var scopes: Set<AppleTrustCheck.Scope> {
+            switch self {
+            case .basicX509: [.basic]
+            case .sslServer(host: true): [.basic, .serverHost, .server]
+            case .sslServer(host: false): [.basic, .server]
+            }
+        }
+    }
+
+    /// Why an evaluation fails, and the one change that removes this reason.
+    struct Refusal {
+        /// The `URLError` default handling reports.
+        var urlError: Int
+        var reason: String
+        /// The Security framework's error, e.g. `"-67843 errSecNotTrusted"` (SecBase.h).
+        var securityError: String
+        var change: VerdictFix.Change
+    }
+
+    /// What `SecTrustEvaluateWithError` says under a policy: `nil` when trusted.
+    static func platformTrust(_ facts: TrustFacts, _ evaluation: Evaluation) -> Refusal? {
+        switch facts.chain {
+        case .expired:
+            return Refusal(
+                urlError: AppleClientError.serverCertificateHasBadDate.code, reason: "the certificate has expired",
+                securityError: "-67818 errSecCertificateExpired", change: .renewCertificate)
+        case .notYetValid:
+            return Refusal(
+                urlError: AppleClientError.serverCertificateNotYetValid.code, reason: "the certificate is not yet valid",
+                securityError: "-67819 errSecCertificateNotValidYet", change: .validityBegun)
+        case .untrusted:
+            let reason =
+                facts.rootOnlyThisMachineTrusts.map {
+                    "the chain leads to \($0), a root this machine trusts and the device does not"
+                }
+                ?? "the chain leads to no root the device trusts"
+            return Refusal(
+                urlError: AppleClientError.serverCertificateUntrusted.code, reason: reason,
+                securityError: "-67843 errSecNotTrusted", change: .deviceTrustsRoot)
+        case .trusted:
+            if let failed = facts.firstFailure(in: [.basic]) { return requirement(failed) }
+            if evaluation == .sslServer(host: true), !facts.nameMatches {
+                let detail = facts.checks.first { $0.scope == .serverHost && !$0.passed }.map { " (\($0.detail))" } ?? ""
+                return Refusal(
+                    urlError: AppleClientError.serverCertificateUntrusted.code,
+                    reason: "the certificate does not name the host in its subjectAltName\(detail)",
+                    securityError: "-67602 errSecHostNameMismatch", change: .certificateNamesHost)
+            }
+            if evaluation != .basicX509, let failed = facts.firstFailure(in: [.server]) { return requirement(failed) }
+            return nil
+        }
+    }
+
+    /// A failed certificate requirement as the evaluation reports it.
+    static func requirement(_ failed: AppleTrustCheck) -> Refusal {
+        Refusal(
+            urlError: AppleClientError.serverCertificateUntrusted.code,
+            reason: "the certificate fails Apple's requirement \(failed.rule) (\(failed.detail))",
+            securityError: failed.securityError ?? "-67843 errSecNotTrusted", change: .meetsRequirements)
+    }
+
+    /// The evaluations a stack runs with the probe's switches, in order: AFNetworking one
+    /// (none when `allowInvalidCertificates = YES` leaves the decision to the pin or to nothing),
+    /// Alamofire its evaluator's steps.
+    static func evaluations(_ client: AppleClient, _ policy: SecurityPolicy) -> [(name: String, evaluation: Evaluation)] {
+        let pinning = !policy.pinnedPublicKeys.isEmpty
+        switch client {
+        case .urlSession: return [("default handling", .sslServer(host: true))]
+        case .afNetworking3, .afNetworking4:
+            if policy.allowsInvalidCertificates { return [] }
+            return [("evaluation", policy.validatesDomainName ? .sslServer(host: true) : .basicX509)]
+        case .alamofire5:
+            let host: (String, Evaluation) = ("host validation", .sslServer(host: true))
+            let noHost: (String, Evaluation) = ("default validation", .sslServer(host: false))
+            if pinning {
+                return (policy.allowsInvalidCertificates ? [] : [noHost]) + (policy.validatesDomainName ? [host] : [])
+            }
+            if policy.allowsInvalidCertificates { return [] }
+            return (policy.validatesDomainName ? [host] : []) + [noHost]
+        }
+    }
+
+    /// The fixes for a failed verdict: each setting the stack has that could help, with what
+    /// the server or device must change beside it, kept only when the call then passes.
+    static func fixes(_ client: AppleClient, _ facts: TrustFacts, _ policy: SecurityPolicy, _ device: AppleDevice) -> [VerdictFix]
+    {
+        var bases: [[VerdictFix.Change]] = [[]]
+        if client != .urlSession {
+            if policy.allowsInvalidCertificates { bases.append([.allowsInvalidCertificates(false)]) }
+            if policy.validatesDomainName { bases.append([.validatesDomainName(false)]) }
+            // Through an interceptor the keys seen are its own: the pin is fixed by going around it.
+            if facts.interceptor != nil, facts.pinMatches == false {
+                bases.append([.bypassInterceptor])
+            } else if facts.interceptor == nil, policy.pinnedPublicKeys.isEmpty || facts.pinMatches == false {
+                bases.append([.pinChainKey])
+            }
+        }
+        var found: [[VerdictFix.Change]] = []
+        for base in bases {
+            var changes = base
+            // Each round removes the reason the call still fails for, until it passes or none is left.
+            for _ in 0..<8 where !passes(client, changes, facts, policy, device) {
+                guard let next = nextChange(client, changes, facts, policy, device), !changes.contains(next) else { break }
+                changes.append(next)
+            }
+            if !changes.isEmpty, passes(client, changes, facts, policy, device), !found.contains(changes) {
+                found.append(changes)
+            }
+        }
+        // Smallest first; among equals, the order above.
+        let ordered = found.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
+        return ordered.map { changes in
+            VerdictFix(changes: changes, text: changes.map { describe($0, client, facts, policy) }.joined(separator: ", and "))
+        }
+    }
+
+    /// The change that removes the reason the call still fails after `changes`.
+    static func nextChange(
+        _ client: AppleClient, _ changes: [VerdictFix.Change], _ facts: TrustFacts, _ policy: SecurityPolicy,
+        _ device: AppleDevice
+    ) -> VerdictFix.Change? {
+        let (facts, policy, device) = VerdictFix(changes: changes, text: "").applied(to: facts, policy: policy, device: device)
+        if facts.failedATSRule != nil, !device.atsException { return .modernTLS }
+        for step in evaluations(client, policy) {
+            if let refusal = platformTrust(facts, step.evaluation) { return refusal.change }
+        }
+        // A trust the stack loosened: App Transport Security keeps the default evaluation.
+        if facts.atsCovers, !device.atsException, platformTrust(facts, .sslServer(host: true)) != nil { return .atsException }
+        return nil
+    }
+
+    /// A change in the stack's own terms.
+    static func describe(
+        _ change: VerdictFix.Change, _ client: AppleClient, _ facts: TrustFacts, _ policy: SecurityPolicy
+    ) -> String {
+        let library = client == .afNetworking3 || client == .afNetworking4
+        let interceptor = facts.interceptor
+        switch change {
+        case .deviceTrustsRoot:
+            let root =
+                facts.rootOnlyThisMachineTrusts ?? interceptor.map { "\($0)'s CA (the intercepting proxy's)" } ?? "the issuing CA"
+            return "install \(root) on the device and turn on full trust for it (Settings > General > About > "
+                + "Certificate Trust Settings)"
+        case .renewCertificate:
+            return interceptor.map { "renew \($0)'s CA (the intercepting proxy's)" } ?? "renew the server's certificate"
+        case .validityBegun:
+            return "check the device's clock, or wait until the certificate's validity begins"
+        case .certificateNamesHost:
+            return interceptor.map {
+                "\($0) makes the certificates it shows in the server's place: it must name the host in their subjectAltName"
+            } ?? "a certificate whose subjectAltName names the host"
+        case .meetsRequirements:
+            let rules = facts.checks.filter { !$0.passed && ($0.scope == .basic || $0.scope == .server) }.map(\.rule)
+            let list = rules.isEmpty ? "" : ": " + rules.joined(separator: "; ")
+            return interceptor.map { "\($0) must issue the certificates it shows to meet Apple's requirements\(list)" }
+                ?? "reissue the certificate to meet Apple's requirements\(list)"
+        case .modernTLS:
+            return "a server with TLS 1.2 or later and ECDHE ciphers"
+        case .atsException:
+            let tls = facts.failedATSRule != nil ? ", NSExceptionMinimumTLSVersion, NSExceptionRequiresForwardSecrecy = NO" : ""
+            return "an App Transport Security exception for the host in Info.plist (NSAppTransportSecurity > "
+                + "NSExceptionDomains > the host > NSExceptionAllowsInsecureHTTPLoads = YES\(tls)); it applies to the "
+                + "whole domain"
+        case .validatesDomainName(let value):
+            if library { return "validatesDomainName = \(value ? "YES" : "NO")" }
+            return policy.pinnedPublicKeys.isEmpty
+                ? "DefaultTrustEvaluator(validateHost: \(value))" : "PublicKeysTrustEvaluator(validateHost: \(value))"
+        case .allowsInvalidCertificates(let value):
+            if library { return "allowInvalidCertificates = \(value ? "YES" : "NO")" }
+            if value { return "DisabledTrustEvaluator()" }
+            return policy.pinnedPublicKeys.isEmpty
+                ? "DefaultTrustEvaluator(validateHost: \(policy.validatesDomainName))"
+                : "PublicKeysTrustEvaluator(performDefaultValidation: true)"
+        case .pinChainKey:
+            let key = "one of the chain's current public keys"
+            return library ? "pin \(key) (AFSSLPinningModePublicKey)" : "PublicKeysTrustEvaluator with \(key)"
+        case .bypassInterceptor:
+            return "test the pin without \(interceptor ?? "the intercepting proxy") in the path (a proxy exception for the "
+                + "host): the key seen is the interceptor's, and pinning it would defeat the pin"
+        }
+    }
+}
