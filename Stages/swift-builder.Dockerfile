@@ -2,6 +2,7 @@
 # param DEBIAN_SNAPSHOT: snapshot.debian.org timestamp such as 20250520T000000Z; empty uses the live Debian archive
 # param SOURCE_DIR: where the build context is copied and built
 # param SWIFT_BUILD_FLAGS: arguments of swift build
+# apt-archive: debian release=bookworm snapshot=${DEBIAN_SNAPSHOT}
 # stagebuild ignore=SB001,SB012 pinned by tag until stagebuild lock pins digests; a build stage, only its binaries ship
 FROM swift:6.3.1-bookworm
 ARG DEBIAN_SNAPSHOT=

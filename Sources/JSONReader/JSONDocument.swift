@@ -115,4 +115,11 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// `LINE:COLUMN: message`.
     public var description: String { "\(line):\(column): \(message)" }
+
+    /// The message without the text Jansson quotes after it (`near '…'`): for a file that may
+    /// hold a secret, such as a registry auth file, whose line and column say where to look.
+    public var messageWithoutText: String {
+        let near = message.indices.first { message[$0...].hasPrefix(" near '") }
+        return near.map { String(message[..<$0]) } ?? message
+    }
 }

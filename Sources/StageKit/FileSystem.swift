@@ -175,16 +175,35 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
+    /// The most a file may hold: 64 MiB, far above any Stagefile, template, lockfile or config.
+    public static let maximumFileBytes = 64 << 20
+
     /// A file's bytes, read with open(2) and read(2) so that a failure carries the system's
     /// reason (strerror) and a directory is named as such; see `FileSystem.readBytes(at:)`.
+    /// Only a regular file is read, or a stream named for what it is (`/dev/stdin`,
+    /// `/dev/fd/N`, as a shell's `<(…)` gives): a FIFO or device found under a file's name would
+    /// block or never end. At most ``maximumFileBytes`` are read.
     public func readBytes(at path: String) throws(FileSystemError) -> [UInt8] {
         func failure(_ code: Int32) -> FileSystemError { FileSystemError(path: path, reason: String(cString: strerror(code))) }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let isNamedStream = path == "/dev/stdin" || path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/self/fd/")
+        // Non-blocking, so that opening a FIFO does not wait for a writer before it is looked at.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw failure(errno) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure(errno) }
-        if status.st_mode & S_IFMT == S_IFDIR { throw FileSystemError(path: path, reason: "is a directory") }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: throw FileSystemError(path: path, reason: "is a directory")
+        case S_IFREG: break
+        default:
+            guard isNamedStream else {
+                throw FileSystemError(path: path, reason: "is not a regular file (a FIFO, socket or device); give a file")
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        }
+        let tooLarge = FileSystemError(
+            path: path, reason: "is larger than \(Self.maximumFileBytes >> 20) MiB, more than stagebuild reads")
+        guard status.st_size <= Self.maximumFileBytes else { throw tooLarge }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(max(0, status.st_size)))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -196,6 +215,7 @@ public struct LocalFileSystem: FileSystem {
                 throw failure(errno)
             }
             bytes += chunk[..<count]
+            if bytes.count > Self.maximumFileBytes { throw tooLarge }
         }
     }
 

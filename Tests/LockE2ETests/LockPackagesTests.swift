@@ -200,6 +200,51 @@ struct LockPackagesTests {
         #expect(caught.stderr.contains("error: stagebuild.lock: packages.\(archive.mainPin): the archive holds"), "\(caught)")
     }
 
+    /// A checked pin moved by hand to `unverifiedPackages`, `inputsDigest` recomputed as
+    /// `LockInputs.digest` does: the offline check cannot tell; `--check --online` finds the pin
+    /// in its stage's declared archive and fails, naming it.
+    @Test func checkOnlineCatchesAPinForgedAsUnverified() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let snapshot = archive["SNAPSHOT"]
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT=\(snapshot) DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: archive.mainPin,
+            toolsPin: archive.securityPin)
+        try #require(try project.stagebuild(["lock"]).status == 0)
+        let data = try #require(project.data("stagebuild.lock"))
+        var json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var packages = try #require(json["packages"] as? [String: Any])
+        packages.removeValue(forKey: archive.mainPin)
+        json["packages"] = packages
+        json["unverifiedPackages"] = [archive.mainPin]
+        func sorted(_ keys: some Sequence<String>) -> [String] { keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        let pins = sorted(Set(packages.keys).union([archive.mainPin]))
+        let snapshots = try #require(json["snapshots"] as? [String: String])
+        let archives = try #require(json["packageArchives"] as? [String: String])
+        let templates = try #require(json["templates"] as? [String: [String: Any]])
+        var lines = ["stagebuild.lock format 4"] + sorted((json["images"] as? [String: Any] ?? [:]).keys).map { "image \($0)" }
+        lines += pins.map { "package \($0)" } + ["unverified-package \(archive.mainPin)"]
+        lines += ["snapshot DEBIAN_SNAPSHOT \(snapshot)"]
+        lines += sorted(snapshots.keys).map { "locked-snapshot \($0) \(snapshots[$0] ?? "")" }
+        if let architecture = json["architecture"] as? String { lines.append("locked-architecture \(architecture)") }
+        lines += sorted(archives.keys).map { "locked-package-archives \($0) \(archives[$0] ?? "")" }
+        lines += sorted(templates.keys).map { "template \($0) \(templates[$0]?["digest"] as? String ?? "")" }
+        let hash = try ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/sha256sum"), [], input: Data((lines.joined(separator: "\n") + "\n").utf8),
+            limit: .seconds(10))
+        json["inputsDigest"] = "sha256:" + hash.stdout.prefix(64)
+        try project.write(
+            String(
+                decoding: try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+                + "\n", to: "stagebuild.lock")
+        let offline = try project.stagebuild(["lock", "--check"])
+        #expect(offline.status == 0, "the offline check cannot see it: \(offline)")
+        let caught = try project.stagebuild(["lock", "--check", "--online"])
+        #expect(caught.status == 1, "\(caught)")
+        #expect(
+            caught.stderr.contains("unverifiedPackages: \(archive.mainPin): its build stage's declared archive holds it"),
+            "\(caught)")
+    }
+
     @Test func anAlteredInReleaseIsRefusedByGpgv() throws {
         let archive = try DebianArchiveStandIn.shared.get()
         let project = try project(

@@ -195,6 +195,11 @@ struct LockRegistryTests {
         try expectFailureLeavesLockfile(
             image: pinned, insecure: registries.host("TAMPER_PORT"), status: 69,
             words: ["GET http://", "digest mismatch", registries["IMAGE_DIGEST"]])
+        // A tag whose HEAD names the true digest while the bytes served differ: the manifest is
+        // fetched by that digest and checked, never pinned from the HEAD alone.
+        try expectFailureLeavesLockfile(
+            image: registries.image("TAMPER_PORT", tag: "headonly"), insecure: registries.host("TAMPER_PORT"), status: 69,
+            words: ["GET http://", "digest mismatch", registries["IMAGE_DIGEST"]])
         // A tag without Docker-Content-Digest on HEAD: the digest announced on GET must match the bytes.
         try expectFailureLeavesLockfile(
             image: registries.image("TAMPER_PORT", tag: "nodigest"), insecure: registries.host("TAMPER_PORT"), status: 69,

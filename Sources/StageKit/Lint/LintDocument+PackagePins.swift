@@ -36,10 +36,12 @@ extension LintDocument {
     }
 
     /// Where the document adds apt sources itself: a `COPY` or `ADD` into
-    /// `/etc/apt/sources.list…`, or a `RUN` that calls `add-apt-repository` or names or writes
+    /// `/etc/apt/sources.list…`, or a `RUN` that calls `add-apt-repository`, names or writes
     /// a file there (`> …/x.list`, `tee …`, `cp … /etc/apt/sources.list.d/`, `sed -i …
-    /// /etc/apt/sources.list`). A pin apt may find in such a source cannot be checked where no
-    /// template declares it.
+    /// /etc/apt/sources.list`), mounts one there (`--mount=type=bind|secret,target=…`, BuildKit's
+    /// `target`, `dst` or `destination`), or points apt at other source files
+    /// (`-o Dir::Etc::SourceList=…`, `Dir::Etc::SourceParts`). A pin apt may find in such a
+    /// source cannot be checked where no template declares it.
     ///
     /// - Returns: Each instruction's or command's position, in file order.
     func aptSourceEdits() -> [SourceLocation] {
@@ -50,12 +52,22 @@ extension LintDocument {
             else { continue }
             found.append(entry.instruction.location(of: destination))
         }
+        let sourcesFolder = "/etc/apt/sources.list"
         for script in runScripts {
+            let mountTargets = script.mounts.compactMap { $0["target"] ?? $0["dst"] ?? $0["destination"] }
+            if mountTargets.contains(where: { $0.hasPrefix(sourcesFolder) || $0 == "/etc/apt" || $0 == "/etc/apt/" }) {
+                found.append(script.run.location)
+            }
             for command in script.commands {
+                let pointsElsewhere = command.arguments.contains {
+                    $0.text.lowercased().contains("dir::etc::sourcelist")
+                        || $0.text.lowercased().contains("dir::etc::sourceparts")
+                }
+                if pointsElsewhere, let first = command.words.first { found.append(first.location) }
                 let names = ["add-apt-repository", "apt-add-repository"]
                 let touches =
                     command.program.map(names.contains) == true
-                    || (command.arguments.map(\.text) + command.outputTargets).contains { $0.hasPrefix("/etc/apt/sources.list") }
+                    || (command.arguments.map(\.text) + command.outputTargets).contains { $0.hasPrefix(sourcesFolder) }
                 if touches, let first = command.words.first { found.append(first.location) }
             }
         }

@@ -70,27 +70,15 @@ public struct RegistryClient: Sendable {
     public func resolve(_ reference: ImageReference) throws(RegistryError) -> ResolvedImage {
         var session = RegistrySession(client: self, reference: reference)
         let url = "\(baseURL(for: reference))/v2/\(reference.path)/manifests/"
-        if let wanted = reference.digest {
-            let (request, response) = try session.fetch("GET", url + wanted.description)
-            guard let matches = wanted.isDigest(of: response.body) else {
-                throw session.error(
-                    request, .unexpectedAnswer, "stagebuild verifies sha256 digests only, not \(wanted.algorithm)")
-            }
-            guard matches else {
-                throw session.error(
-                    request, .digestMismatch,
-                    "digest mismatch: the manifest served for \(wanted) hashes to \(Digest.sha256(of: response.body)); "
-                        + "the registry or something between it and stagebuild altered it")
-            }
-            return ResolvedImage(
-                reference: reference, digest: wanted, mediaType: try session.manifestMediaType(request, response))
-        }
+        if let wanted = reference.digest { return try session.manifest(at: url, digest: wanted) }
         let manifestURL = url + reference.effectiveTag
+        // A HEAD names the digest without counting as a pull; the manifest fetched by that digest
+        // is what is pinned, once it hashes to it and reads as the manifest its type names.
         let (_, head) = try session.fetch("HEAD", manifestURL)
         if let header = head.header("Docker-Content-Digest"), let digest = try? Digest(parsing: header),
-            digest.algorithm == "sha256", let mediaType = head.contentType, Self.manifestMediaTypes.contains(mediaType)
+            digest.algorithm == "sha256"
         {
-            return ResolvedImage(reference: reference, digest: digest, mediaType: mediaType)
+            return try session.manifest(at: url, digest: digest)
         }
         let (request, response) = try session.fetch("GET", manifestURL)
         let actual = Digest.sha256(of: response.body)

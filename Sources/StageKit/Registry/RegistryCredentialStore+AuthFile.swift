@@ -20,7 +20,9 @@ extension RegistryCredentialStore.Layer {
         do {
             document = try JSONDocument.parse(bytes)
         } catch {
-            throw RegistryCredentialError("\(origin):\(error.line):\(error.column): not an auth file: \(error.message)")
+            throw RegistryCredentialError(
+                "\(origin):\(error.line):\(error.column): not an auth file: \(error.messageWithoutText) (the text there is not quoted: it may hold a secret)"
+            )
         }
         guard document.members != nil else {
             throw RegistryCredentialError("\(origin): not an auth file: a JSON \(document.typeName), not an object")

@@ -29,6 +29,29 @@ struct RegistrySession {
     /// its hash would pin nonsense.
     ///
     /// - Throws: `RegistryError` of kind `unexpectedAnswer` naming what was served.
+    /// The manifest a digest names, fetched by it: its body must hash to the digest and read as
+    /// the manifest or index its media type names.
+    ///
+    /// - Parameters:
+    ///   - url: `…/v2/NAME/manifests/`.
+    ///   - wanted: The digest.
+    /// - Returns: The image as resolved.
+    /// - Throws: `RegistryError` for a digest stagebuild cannot check, a body of another hash,
+    ///   or a body that is no manifest.
+    mutating func manifest(at url: String, digest wanted: Digest) throws(RegistryError) -> ResolvedImage {
+        let (request, response) = try fetch("GET", url + wanted.description)
+        guard let matches = wanted.isDigest(of: response.body) else {
+            throw error(request, .unexpectedAnswer, "stagebuild verifies sha256 digests only, not \(wanted.algorithm)")
+        }
+        guard matches else {
+            throw error(
+                request, .digestMismatch,
+                "digest mismatch: the manifest served for \(wanted) hashes to \(Digest.sha256(of: response.body)); "
+                    + "the registry or something between it and stagebuild altered it")
+        }
+        return ResolvedImage(reference: reference, digest: wanted, mediaType: try manifestMediaType(request, response))
+    }
+
     func manifestMediaType(_ request: RegistryRequest, _ response: RegistryResponse) throws(RegistryError) -> String {
         do {
             return try response.manifestMediaType()

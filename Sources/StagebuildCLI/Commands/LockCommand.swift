@@ -277,8 +277,8 @@ enum LockCommand: Subcommand {
         if !existing.unverifiedPackages.isEmpty {
             let count = existing.unverifiedPackages.count
             let message =
-                "\(lockName) is current, but \(count) package pin\(count == 1 ? " is" : "s are") unverified (no template "
-                + "declares the apt archive of \(count == 1 ? "its" : "their") build stage): "
+                "\(lockName) is current, but \(count) package pin\(count == 1 ? " is" : "s are") unverified (lock found no "
+                + "declared apt archive to check \(count == 1 ? "it" : "them") in): "
                 + existing.unverifiedPackages.joined(separator: ", ") + "; \(lock.fix) says what to declare"
             guard !settings.requiresVerifiedPackages else {
                 context.reportError(message)

@@ -162,7 +162,11 @@ struct LockInput {
         do {
             text = try context.fileSystem.readText(at: path)
         } catch {
-            if error.isMissing { return nil }
+            // A dangling link is a lockfile that cannot be read, not no lockfile: lock could not write through it either.
+            if error.isMissing, !context.fileSystem.entryExists(at: path) { return nil }
+            if error.isMissing {
+                throw CommandFailure.error(.ioError, "cannot read \(display(path)): a symbolic link to a missing file")
+            }
             if error.isMalformedText { return .failure(LockfileError("not UTF-8 text: \(error.reason)")) }
             throw CommandFailure.error(.ioError, "cannot read \(display(path)): \(error.reason)")
         }

@@ -73,7 +73,7 @@ enum OnlineLockCheck {
     static func checkPackages(
         _ lockfile: Lockfile, stages: [Composition.PackageStage], resolver: AptPackageResolver
     ) -> [Failure] {
-        guard !lockfile.packages.isEmpty else { return [] }
+        guard !lockfile.packages.isEmpty || !lockfile.unverifiedPackages.isEmpty else { return [] }
         let resolution: StagePackageResolution
         do {
             resolution = try StagePackageResolution(stages, resolver: resolver)
@@ -100,6 +100,15 @@ enum OnlineLockCheck {
                             + "\(package.suite)) with SHA-256 \(package.entry.sha256) at \(package.source), not what the entry "
                             + "records", isUnavailable: false))
             }
+        }
+        // A pin recorded as unverified that its stage's archives hold was moved there by hand:
+        // lock checks every pin it can.
+        for pin in lockfile.unverifiedPackages where found[pin] != nil {
+            failures.append(
+                Failure(
+                    entry: "unverifiedPackages: \(pin)",
+                    reason: "its build stage's declared archive holds it, so lock checks it and records it under packages; "
+                        + "edited by hand?", isUnavailable: false))
         }
         return failures
     }

@@ -107,7 +107,9 @@ enum RegistryAuthOptions {
         let registry = String(scope.prefix { $0 != "/" })
         guard registry == "docker.io" || (try? ImageReference(parsing: registry + "/x"))?.domain.lowercased() == registry
         else {
-            throw CommandFailure.usage("\(form); '\(host)' names no registry host (a credential must name its registry)")
+            // Not quoted: an unscoped USER:PASS whose password holds "=" puts part of it before the "=".
+            throw CommandFailure.usage(
+                "\(form); the text before \"=\" names no registry host (a credential must name its registry)")
         }
         return RegistryCredentialStore.Entry(scope: host, source: .credentials(credentials), origin: origin)
     }

@@ -95,6 +95,20 @@ import Testing
         #expect(error?.file == "Stages/t.Dockerfile")
     }
 
+    /// Sources a RUN brings in without a file edit: a list mounted where apt reads its sources,
+    /// or apt pointed at another list. A pin apt may find there cannot be checked.
+    @Test(arguments: [
+        "RUN --mount=type=bind,source=extra.list,target=/etc/apt/sources.list.d/extra.list apt-get install -y a=1",
+        "RUN --mount=type=secret,id=list,dst=/etc/apt/sources.list apt-get install -y a=1",
+        "RUN apt-get -o Dir::Etc::SourceList=/tmp/x.list update && apt-get install -y a=1",
+        "RUN apt-get -oDir::Etc::SourceParts=/tmp/parts install -y a=1",
+    ])
+    func sourcesARunBringsInAreSourceEdits(run: String) throws {
+        let composition = try Self.composition("FROM stage:debian\n\(run)\n")
+        let stage = try #require(composition.packageStages.first)
+        #expect(stage.sourceEdits.map(\.location.line) == [2], "\(stage.sourceEdits)")
+    }
+
     @Test func aSnapshotThatIsNoTimeIsAnErrorAtThePlacement() throws {
         let project = MemoryProject(templates: ["debian": Self.debian])
         let error = project.error(composing: "FROM stage:debian DEBIAN_SNAPSHOT=yesterday\n")

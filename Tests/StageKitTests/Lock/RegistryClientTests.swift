@@ -25,7 +25,7 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
     static let digest = Digest.sha256(of: manifest)
     static let indexType = "application/vnd.oci.image.index.v1+json"
 
-    static func ok(digestHeader: Bool = true, body: [UInt8] = [], contentType: String = indexType) -> RegistryResponse {
+    static func ok(digestHeader: Bool = true, body: [UInt8] = manifest, contentType: String = indexType) -> RegistryResponse {
         var headers = [RegistryResponse.Field(name: "Content-Type", value: contentType)]
         if digestHeader { headers.append(.init(name: "docker-content-digest", value: digest.description)) }
         return RegistryResponse(statusCode: 200, headers: headers, body: body)
@@ -48,13 +48,18 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
         try client.resolve(try ImageReference(parsing: written))
     }
 
-    @Test func headsTheTagWithTheManifestAcceptListAndPinsTheIndex() throws {
+    /// The HEAD names the digest; the manifest fetched by it is what is pinned, once checked.
+    @Test func headsTheTagWithTheManifestAcceptListAndPinsTheIndexFetchedByItsDigest() throws {
         let transport = ScriptedTransport { _ in .success(Self.ok()) }
         let image = try Self.resolve("debian:bookworm-slim", client: RegistryClient(transport: transport))
         #expect(image.digest == Self.digest)
         #expect(image.mediaType == Self.indexType)
         let request = try #require(transport.requests.first)
-        #expect(transport.requests.count == 1)
+        #expect(
+            transport.requests.map(\.description) == [
+                "HEAD https://registry-1.docker.io/v2/library/debian/manifests/bookworm-slim",
+                "GET https://registry-1.docker.io/v2/library/debian/manifests/\(Self.digest)",
+            ])
         #expect(request.method == "HEAD")
         #expect(request.url == "https://registry-1.docker.io/v2/library/debian/manifests/bookworm-slim")
         #expect(
@@ -72,7 +77,8 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
             "localhost:5001/app", client: RegistryClient(transport: transport, insecureRegistries: ["localhost:5000"]))
         #expect(
             transport.requests.map(\.url) == [
-                "http://localhost:5000/v2/app/manifests/latest", "https://localhost:5001/v2/app/manifests/latest",
+                "http://localhost:5000/v2/app/manifests/latest", "http://localhost:5000/v2/app/manifests/\(Self.digest)",
+                "https://localhost:5001/v2/app/manifests/latest", "https://localhost:5001/v2/app/manifests/\(Self.digest)",
             ])
     }
 
@@ -136,7 +142,9 @@ final class ScriptedTransport: RegistryTransport, @unchecked Sendable {
         let image = try Self.resolve("debian:12", client: RegistryClient(transport: transport))
         #expect(image.digest == Self.digest)
         let urls = transport.requests.map(\.url)
-        #expect(urls.count == 3)
+        // HEAD, the token, HEAD again with it, and the manifest fetched by its digest with the same token.
+        #expect(urls.count == 4)
+        #expect(Self.header(transport.requests[3], "Authorization") == "Bearer t0k3n")
         try #require(urls.count >= 2)
         #expect(urls[1] == "https://auth.docker.io/token?service=registry.docker.io&scope=repository%3Alibrary%2Fdebian%3Apull")
         #expect(Self.header(transport.requests[1], "Authorization") == nil, "anonymous without credentials")
