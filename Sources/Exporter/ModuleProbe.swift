@@ -38,10 +38,12 @@ public struct ModuleProbe: Sendable {
         }
         var pins: [PublicKeyPin] = []
         for pin in http.pinnedPublicKeys { pins.append(try PublicKeyPin(parsing: pin)) }
-        // Go's InsecureSkipVerify skips the chain and the name alike.
+        // Go's InsecureSkipVerify skips the chain and the name alike; Go's transport shakes hands
+        // with an https:// proxy_url under the same tls_config (net/http's addTLS).
         settings.security = SecurityPolicy(
             validatesDomainName: http.validatesDomainName && !http.insecureSkipVerify,
-            allowsInvalidCertificates: http.insecureSkipVerify, caFile: http.caFile, pinnedPublicKeys: pins)
+            allowsInvalidCertificates: http.insecureSkipVerify, caFile: http.caFile, pinnedPublicKeys: pins,
+            proxyCAFile: http.caFile, proxyInsecure: http.insecureSkipVerify)
         settings.security.minimumTLSVersion = http.minimumTLSVersion
         settings.security.maximumTLSVersion = http.maximumTLSVersion
         if let certificate = http.clientCertificateFile {

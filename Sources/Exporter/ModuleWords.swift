@@ -19,6 +19,13 @@ enum ModuleWords {
         (#"--proxy "" disables proxies"#, "the module has no proxy_url (blackbox uses none unless told)"),
         ("--noproxy", "no_proxy"),
         ("--max-time", "the module's timeout"),
+        (
+            "raise --max-redirs if the chain is expected",
+            "a module cannot raise the limit (Go's client, as blackbox's, follows 10); no_follow_redirects: true judges "
+                + "the redirect itself"
+        ),
+        ("--proxy-cacert FILE", "tls_config: {ca_file: FILE} (it holds for an https:// proxy_url too)"),
+        ("--proxy-insecure", "tls_config: {insecure_skip_verify: true} (it holds for an https:// proxy_url too)"),
     ]
 
     /// A report's text in module words: `--expect-status CODES` is `valid_status_codes:
@@ -34,6 +41,11 @@ enum ModuleWords {
             result.replaceSubrange(
                 range.lowerBound..<result.index(range.upperBound, offsetBy: codes.count),
                 with: "valid_status_codes: [\(codes)]")
+        }
+        while let range = result.range(of: "(--max-redirs ") {
+            let rest = result[range.upperBound...].prefix { $0 != ")" }
+            let end = result.index(range.upperBound, offsetBy: rest.count)
+            result.replaceSubrange(range.lowerBound..<min(result.index(after: end), result.endIndex), with: "(Go's limit)")
         }
         for (option, module) in replacements {
             result = result.replacingOccurrences(of: option, with: module)

@@ -431,6 +431,34 @@ struct ExporterE2ETests {
         #expect(exporter.stop() == 0)
     }
 
+    /// An `https://` proxy_url is shaken hands with under the module's tls_config, as Go's
+    /// transport does (blackbox 0.23 probes this module successfully); the debug page speaks of
+    /// Go's redirect limit, not of a --max-redirs the exporter does not take.
+    @Test(.timeLimit(.minutes(1)))
+    func anHTTPSProxyIsReachedUnderTheModulesTLSConfigAndThePageSpeaksModuleWords() throws {
+        let servers = try E2EServers.current()
+        let path = try Self.configFile(
+            """
+            modules:
+              through_tls_proxy:
+                prober: http
+                http:
+                  proxy_url: https://127.0.0.1:\(servers["HTTPS_PROXY_PORT"])
+                  tls_config: {ca_file: \(servers["CA_CERT"])}
+              basic:
+                prober: http
+            """)
+        let exporter = try RunningExporter(config: path)
+        let target = servers.url("https", "127.0.0.1", "TLS_VALID_PORT")
+        let proxied = Self.get("\(exporter.url)/probe?module=through_tls_proxy&target=\(target)")?.body ?? ""
+        #expect(proxied.contains("probe_success 1\n"), "\(proxied)")
+        let loop = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/redirect/loop")
+        let debug = Self.get("\(exporter.url)/probe?module=basic&target=\(loop)&debug=true")?.body ?? ""
+        #expect(debug.contains("tooManyRedirects"), "\(debug)")
+        #expect(!debug.contains("--max-redirs") && debug.contains("Go's"), "\(debug)")
+        #expect(exporter.stop() == 0)
+    }
+
     /// `oauth2`: the token the token service gives for the client's id and secret is what the
     /// target gets; a refused client fails the probe at this machine's hop with the token
     /// service's words; neither the secret nor the token is in any output.

@@ -127,4 +127,22 @@ struct RedirectHopTests {
         #expect(requests.count == 2 && requests.first?.contains("/redirect/to") == true, "\(run.summary)")
         #expect(run.stderr.contains("< HTTP/1.1 302"), "\(run.summary)")
     }
+
+    /// `--engine urlsession`: a loop is too many redirects (FoundationNetworking's own cap of 20
+    /// said), and a failure at a later hop names that hop's host, as the curl engine does.
+    @Test(.timeLimit(.minutes(1)))
+    func urlSessionReportsALoopAndALaterHopsFailureAsTheCurlEngineDoes() async throws {
+        let servers = try E2EServers.current()
+        let loop = try await ProbeCall.run(
+            ["--engine", "urlsession", "-L", servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/redirect/loop")])
+        try loop.expectFailed("tooManyRedirects")
+        #expect(try loop.probe.urlError?.code == -1007, "\(loop.json.summary)")
+        #expect(try loop.probe.message?.contains("FoundationNetworking follows at most 20") == true, "\(loop.json.summary)")
+        let closed = "http://127.0.0.2:\(servers["CLOSED_PORT"])/x"
+        let later = try await ProbeCall.run(["--engine", "urlsession", "-L", try Self.redirect(to: closed)])
+        try later.expectFailed("connectFailed", keywords: ["of hop 2"])
+        let message = try later.probe.message ?? ""
+        #expect(message.contains("127.0.0.2:\(servers["CLOSED_PORT"])"), "\(later.json.summary)")
+        #expect(!message.contains("127.0.0.1:\(servers["HTTP_PORT"])"), "\(later.json.summary)")
+    }
 }

@@ -63,11 +63,14 @@ struct BodyLimitTests {
         let huge = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/huge")
         let complete = try await ProbeCall.run(["--expect-body", "</html>\\s*$", huge])
         try complete.expectSucceeded()
-        let limited = try await ProbeCall.run(["--expect-body", "</html>", "--body-size-limit", "1M", huge])
-        try limited.expectFailed("expectationFailed")
-        #expect(
-            try limited.probe.message?.contains("larger than the --body-size-limit of 1048576 bytes") == true,
-            "\(limited.json.summary)")
+        for engine in ["curl", "urlsession"] {
+            let limited = try await ProbeCall.run(
+                ["--engine", engine, "--expect-body", "</html>", "--body-size-limit", "1M", huge])
+            try limited.expectFailed("expectationFailed")
+            #expect(
+                try limited.probe.message?.contains("larger than the --body-size-limit of 1048576 bytes") == true,
+                "\(engine): \(limited.json.summary)")
+        }
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -22,6 +22,9 @@ struct URLSessionFailureClassifier {
     }
 
     /// The failure for a `URLError` code and description.
+    /// The most redirects FoundationNetworking follows in one task.
+    static let redirectLimit = 20
+
     func failure(code: Int, description: String) -> FailureReason {
         if code == AppleClientError.badURL.code {
             return FailureReason.urlSessionRefusedURL(host: request.host, detail: description)
@@ -48,6 +51,14 @@ struct URLSessionFailureClassifier {
         let tlsHop: ProbeHop = server?.scheme == .https && (!request.isHTTPS || proxyChainRefused) ? .proxy : .target
         let tlsPeer = tlsHop == .proxy ? proxyAddress : request.authority
 
+        // FoundationNetworking follows at most 20 redirects of its own, whatever --max-redirs says.
+        if code == AppleClientError.httpTooManyRedirects.code || description.contains("too many HTTP redirects") {
+            var reason = FailureReason.tooManyRedirects(limit: min(settings.maxRedirects, Self.redirectLimit), location: nil)
+            if settings.maxRedirects > Self.redirectLimit {
+                reason.message += "; FoundationNetworking follows at most \(Self.redirectLimit) whatever --max-redirs says"
+            }
+            return reason
+        }
         if let status = connectStatus(in: description) {
             return check.connectFailure(status: status, statusLine: nil, fields: [])
         }

@@ -160,7 +160,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
         if let cause = cancellation.cause {
             return .cancelled(request, engine: name, route: route, cause: cause, inFlight: false)
         }
-        let urlRequest = RedirectPolicy.urlRequest(for: request)
+        let urlRequest = redirectPolicy.urlRequest(for: request)
 
         let completion = Completion()
         let clock = ContinuousClock()
@@ -189,7 +189,9 @@ public struct URLSessionProbeEngine: ProbeEngine {
             result.hops = redirects.hops
             result.route = redirects.hops.last?.route ?? route
         }
-        var classifier = URLSessionFailureClassifier(request: request, route: route, settings: settings)
+        // A failure belongs to the hop under way: its host, its route.
+        let hopRoute = result.hops.isEmpty ? route : result.hops.last?.route ?? route
+        var classifier = URLSessionFailureClassifier(request: redirects.current, route: hopRoute, settings: settings)
         var proxyCertificate: PeerCertificate?
         if let error {
             let code = (error as NSError).code
@@ -198,7 +200,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
                 cancelled.timings = result.timings
                 return cancelled
             }
-            if classifier.needsProxyLook(description: (error as NSError).localizedDescription), let proxy = route?.server {
+            if classifier.needsProxyLook(description: (error as NSError).localizedDescription), let proxy = hopRoute?.server {
                 // FoundationNetworking trusts the system's roots only, for the proxy as for the target.
                 let chain = CurlProbeEngine(settings: settings).chain(
                     at: HostPort.joined(proxy.host, proxy.port), cancellation: cancellation,
@@ -230,14 +232,17 @@ public struct URLSessionProbeEngine: ProbeEngine {
         result.httpStatus = http.statusCode
         let tunnel = route.map { settings.tunnels(request, on: $0) } ?? false
         if tunnel { result.connectStatus = 200 }
-        let body = [UInt8](data ?? Data())
+        // FoundationNetworking hands the whole body over; the patterns read what the curl engine
+        // keeps (--body-size-limit), and a longer body is judged as it judges one.
+        let received = data ?? Data()
+        let body = [UInt8](received.prefix(request.expectations.bodyBytesKept))
         if !result.hops.isEmpty { result.hops[result.hops.count - 1].httpStatus = http.statusCode }
         if let refusal = redirects.refusal {
             result.outcome = .failed(refusal)
             result.message = refusal.message
         } else if let route,
             let reason = ResponseCheck(request: request, route: route, tunnel: tunnel).failure(
-                status: http.statusCode, statusLine: nil, fields: fields, body: body, bodyByteCount: body.count)
+                status: http.statusCode, statusLine: nil, fields: fields, body: body, bodyByteCount: received.count)
         {
             result.outcome = .failed(reason)
             result.message = reason.message
@@ -272,10 +277,14 @@ private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
         self.settings = settings
     }
 
-    /// The `URLRequest` of a probe request: its URL, method, header fields and body, nothing else.
-    static func urlRequest(for request: ProbeRequest) -> URLRequest {
+    /// The `URLRequest` of a probe request: its URL, method, header fields and body, and the
+    /// run's User-Agent (`stagebuild/VERSION`, as the curl engine sends) unless `-H` gives one.
+    func urlRequest(for request: ProbeRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
+        if !request.headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+            urlRequest.setValue(settings.userAgent, forHTTPHeaderField: "User-Agent")
+        }
         for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
         if let body = request.body { urlRequest.httpBody = Data(body) }
         return urlRequest
@@ -317,7 +326,7 @@ private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
                 let route = try? settings.route(for: nextRequest)
                 record.hops.append(RedirectHop(request: nextRequest, route: route, httpStatus: nil, location: nil))
                 record.current = nextRequest
-                return Self.urlRequest(for: nextRequest)
+                return urlRequest(for: nextRequest)
             case .refuse(let reason):
                 record.refusal = reason
                 return nil

@@ -1,3 +1,4 @@
+import Foundation
 import Patterns
 
 /// The targets a run may send requests to (the exporter's `--allow-target`): each pattern must
@@ -27,10 +28,26 @@ public struct TargetFilter: Sendable, Equatable {
     public static func anchored(_ pattern: String) -> String { "^(?:\(pattern))$" }
 
     /// Whether a URL may be asked for: some pattern matches it (an empty list allows any).
+    /// The patterns see the URL without its user info, so `http://allowed:80@elsewhere/` is
+    /// judged as the `http://elsewhere/` it goes to, and a URL whose authority holds more than
+    /// one `@` (parsers disagree on its host) is refused.
     ///
     /// - Parameter url: the URL as it will be sent.
     public func allows(_ url: String) -> Bool {
-        patterns.isEmpty || patterns.contains { $0.matches(Array(url.utf8)) }
+        guard !patterns.isEmpty else { return true }
+        guard let judged = Self.withoutUserInfo(url) else { return false }
+        return patterns.contains { $0.matches(Array(judged.utf8)) }
+    }
+
+    /// The URL with the user info of its authority taken out; `nil` for two `@` in it.
+    static func withoutUserInfo(_ url: String) -> String? {
+        guard let separator = url.range(of: "://") else { return url }
+        let rest = url[separator.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let ats = authority.filter { $0 == "@" }.count
+        guard ats > 0 else { return url }
+        guard ats == 1, let at = authority.firstIndex(of: "@") else { return nil }
+        return String(url[..<separator.upperBound]) + String(rest[rest.index(after: at)...])
     }
 
     /// Filters are equal when their patterns' texts are.
