@@ -29,7 +29,4 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
     public init?(written: String) {
         self.init(rawValue: written.uppercased())
     }
-
-    /// The 18 instructions of the Dockerfile reference: every keyword but `USE`.
-    public static let dockerfileInstructions: [Keyword] = allCases.filter { $0 != .use }
 }

@@ -18,12 +18,6 @@ extension Instruction {
 
     /// True for either form: the instruction names a stage template, not an image or a step.
     public var isTemplateReference: Bool { isBaseTemplateReference || isLayerTemplateReference }
-
-    /// For `FROM stage:NAME`, the word after `stage:` as written; `nil` for anything else.
-    public var baseTemplateName: String? {
-        guard isBaseTemplateReference, let first = arguments.first else { return nil }
-        return String(first.dropFirst(Self.templatePrefix.count))
-    }
 }
 
 extension Instruction {

@@ -33,48 +33,81 @@ extension AppleClientVerdicts {
         /// The Security framework's error, e.g. `"-67843 errSecNotTrusted"` (SecBase.h).
         var securityError: String
         var change: VerdictFix.Change
+        /// trustd's rank of the failure (`SecTrustErrorSubType`, SecTrustInternal.h): of several,
+        /// `SecTrustEvaluateWithError` reports the highest: key size, weak hash, compliance
+        /// (validity limits), trust, usage, name, dates.
+        var rank: Int
     }
 
-    /// What `SecTrustEvaluateWithError` says under a policy: `nil` when trusted.
+    /// The rank of a requirement by the Security error it fails with.
+    static func rank(_ securityError: String?) -> Int {
+        switch securityError?.split(separator: " ").first {
+        case "-67735": 6  // key size
+        case "-67815": 5  // weak hash
+        case "-67901": 4  // compliance
+        case "-67609": 2  // usage
+        case "-67602": 1  // name
+        default: 3  // trust
+        }
+    }
+
+    /// What `SecTrustEvaluateWithError` says under a policy: `nil` when trusted; of several
+    /// failures, the one trustd ranks highest.
     static func platformTrust(_ facts: TrustFacts, _ evaluation: Evaluation) -> Refusal? {
+        var refusals: [Refusal] = []
         switch facts.chain {
         case .expired:
-            return Refusal(
-                urlError: AppleClientError.serverCertificateHasBadDate.code, reason: "the certificate has expired",
-                securityError: "-67818 errSecCertificateExpired", change: .renewCertificate)
+            refusals.append(
+                Refusal(
+                    urlError: AppleClientError.serverCertificateHasBadDate.code, reason: "the certificate has expired",
+                    securityError: "-67818 errSecCertificateExpired", change: .renewCertificate, rank: 0))
         case .notYetValid:
-            return Refusal(
-                urlError: AppleClientError.serverCertificateNotYetValid.code, reason: "the certificate is not yet valid",
-                securityError: "-67819 errSecCertificateNotValidYet", change: .validityBegun)
+            refusals.append(
+                Refusal(
+                    urlError: AppleClientError.serverCertificateNotYetValid.code, reason: "the certificate is not yet valid",
+                    securityError: "-67819 errSecCertificateNotValidYet", change: .validityBegun, rank: 0))
+        case .untrusted where facts.missingIssuer:
+            // The path ends at a certificate that is not its own issuer (kSecPolicyCheckMissingIntermediate).
+            let reason =
+                facts.rootOnlyThisMachineTrusts.map {
+                    "the chain the server sent stops below \($0), a root this machine trusts and the device does not"
+                } ?? "the chain the server sent stops below its root, and the device has not got the missing issuer"
+            refusals.append(
+                Refusal(
+                    urlError: AppleClientError.serverCertificateUntrusted.code, reason: reason,
+                    securityError: "-25318 errSecCreateChainFailed",
+                    change: facts.rootOnlyThisMachineTrusts == nil && facts.interceptor == nil
+                        ? .serverSendsChain : .deviceTrustsRoot, rank: 3))
         case .untrusted:
             let reason =
                 facts.rootOnlyThisMachineTrusts.map {
                     "the chain leads to \($0), a root this machine trusts and the device does not"
-                }
-                ?? "the chain leads to no root the device trusts"
-            return Refusal(
-                urlError: AppleClientError.serverCertificateUntrusted.code, reason: reason,
-                securityError: "-67843 errSecNotTrusted", change: .deviceTrustsRoot)
-        case .trusted:
-            if let failed = facts.firstFailure(in: [.basic]) { return requirement(failed) }
-            if evaluation == .sslServer(host: true), !facts.nameMatches {
-                let detail = facts.checks.first { $0.scope == .serverHost && !$0.passed }.map { " (\($0.detail))" } ?? ""
-                return Refusal(
+                } ?? "the chain leads to no root the device trusts"
+            refusals.append(
+                Refusal(
+                    urlError: AppleClientError.serverCertificateUntrusted.code, reason: reason,
+                    securityError: "-67843 errSecNotTrusted", change: .deviceTrustsRoot, rank: 3))
+        case .trusted: break
+        }
+        let scopes: Set<AppleTrustCheck.Scope> = evaluation == .basicX509 ? [.basic] : [.basic, .server]
+        for failed in facts.checks where !failed.passed && scopes.contains(failed.scope) {
+            refusals.append(
+                Refusal(
+                    urlError: AppleClientError.serverCertificateUntrusted.code,
+                    reason: "the certificate fails Apple's requirement \(failed.rule) (\(failed.detail))",
+                    securityError: failed.securityError ?? "-67843 errSecNotTrusted", change: .meetsRequirements,
+                    rank: rank(failed.securityError)))
+        }
+        if evaluation == .sslServer(host: true), !facts.nameMatches {
+            let detail = facts.checks.first { $0.scope == .serverHost && !$0.passed }.map { " (\($0.detail))" } ?? ""
+            refusals.append(
+                Refusal(
                     urlError: AppleClientError.serverCertificateUntrusted.code,
                     reason: "the certificate does not name the host in its subjectAltName\(detail)",
-                    securityError: "-67602 errSecHostNameMismatch", change: .certificateNamesHost)
-            }
-            if evaluation != .basicX509, let failed = facts.firstFailure(in: [.server]) { return requirement(failed) }
-            return nil
+                    securityError: "-67602 errSecHostNameMismatch", change: .certificateNamesHost, rank: 1))
         }
-    }
-
-    /// A failed certificate requirement as the evaluation reports it.
-    static func requirement(_ failed: AppleTrustCheck) -> Refusal {
-        Refusal(
-            urlError: AppleClientError.serverCertificateUntrusted.code,
-            reason: "the certificate fails Apple's requirement \(failed.rule) (\(failed.detail))",
-            securityError: failed.securityError ?? "-67843 errSecNotTrusted", change: .meetsRequirements)
+        // The first of the highest rank, in the order above.
+        return refusals.reduce(nil) { best, refusal in (best?.rank ?? -1) >= refusal.rank ? best : refusal }
     }
 
     /// The evaluations a stack runs with the probe's switches, in order: AFNetworking one
@@ -103,6 +136,11 @@ extension AppleClientVerdicts {
     static func fixes(_ client: AppleClient, _ facts: TrustFacts, _ policy: SecurityPolicy, _ device: AppleDevice) -> [VerdictFix]
     {
         var bases: [[VerdictFix.Change]] = [[]]
+        // The issuer the chain stops below may be an intermediate the server should send, or a
+        // root the device could trust: both are offered.
+        if facts.chain == .untrusted, facts.missingIssuer { bases.append([.deviceTrustsRoot]) }
+        // An ATS rule the server fails: the app's exception is a fix beside a better server.
+        if facts.failedATSRule != nil, !device.atsException { bases.append([.atsException]) }
         if client != .urlSession {
             if policy.allowsInvalidCertificates { bases.append([.allowsInvalidCertificates(false)]) }
             if policy.validatesDomainName { bases.append([.validatesDomainName(false)]) }
@@ -125,8 +163,11 @@ extension AppleClientVerdicts {
                 found.append(changes)
             }
         }
-        // Smallest first; among equals, the order above.
-        let ordered = found.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(\.element)
+        // A fix that holds another whole adds only what it need not give up; smallest first,
+        // among equals the order above.
+        let minimal = found.filter { fix in !found.contains { $0 != fix && Set($0).isSubset(of: Set(fix)) } }
+        let ordered = minimal.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(
+            \.element)
         return ordered.map { changes in
             VerdictFix(changes: changes, text: changes.map { describe($0, client, facts, policy) }.joined(separator: ", and "))
         }
@@ -175,10 +216,15 @@ extension AppleClientVerdicts {
         case .modernTLS:
             return "a server with TLS 1.2 or later and ECDHE ciphers"
         case .atsException:
-            let tls = facts.failedATSRule != nil ? ", NSExceptionMinimumTLSVersion, NSExceptionRequiresForwardSecrecy = NO" : ""
+            var keys: [String] = []
+            if facts.failedATSRule != nil {
+                keys.append("NSExceptionMinimumTLSVersion or NSExceptionRequiresForwardSecrecy = NO, as the server needs")
+            }
+            if facts.failedATSRule == nil || platformTrust(facts, .sslServer(host: true)) != nil {
+                keys.append("NSExceptionAllowsInsecureHTTPLoads = YES")
+            }
             return "an App Transport Security exception for the host in Info.plist (NSAppTransportSecurity > "
-                + "NSExceptionDomains > the host > NSExceptionAllowsInsecureHTTPLoads = YES\(tls)); it applies to the "
-                + "whole domain"
+                + "NSExceptionDomains > the host > \(keys.joined(separator: "; "))); it applies to the whole domain"
         case .validatesDomainName(let value):
             if library { return "validatesDomainName = \(value ? "YES" : "NO")" }
             return policy.pinnedPublicKeys.isEmpty
@@ -192,6 +238,8 @@ extension AppleClientVerdicts {
         case .pinChainKey:
             let key = "one of the chain's current public keys"
             return library ? "pin \(key) (AFSSLPinningModePublicKey)" : "PublicKeysTrustEvaluator with \(key)"
+        case .serverSendsChain:
+            return "the server sends its intermediate certificates, the whole chain up to a root the device trusts"
         case .bypassInterceptor:
             return "test the pin without \(interceptor ?? "the intercepting proxy") in the path (a proxy exception for the "
                 + "host): the key seen is the interceptor's, and pinning it would defeat the pin"

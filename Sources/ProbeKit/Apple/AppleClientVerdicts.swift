@@ -37,14 +37,24 @@ public enum AppleClientVerdicts {
             if client == .afNetworking3, verdict.errorCode == AppleClientError.cancelled.code {
                 let plain = decide(.urlSession, facts, policy, device)
                 verdict.versions = [
-                    "AFNetworking 3.1–3.2 cancel the challenge (-999); 3.0.0–3.0.4 reject the protection space instead, "
-                        + "so default handling decides: "
-                        + (plain.succeeded ? "the call succeeds" : "\(plain.errorCode.map(String.init) ?? "an error")")
+                    "AFNetworking 3.1–3.2 cancel the challenge (-999); 3.0.0–3.0.4 rejected the protection space "
+                        + "instead, which AFNetworking's own pull request #3417 found to behave unpredictably (a TLS "
+                        + "session cache); where default handling then decides, it gives "
+                        + (plain.succeeded ? "success" : "\(plain.errorCode.map(String.init) ?? "an error")")
                 ]
             }
             return verdict
         }
     }
+
+    /// Through an `https://` proxy: whether the stack can reach one at all. Every stack sets its
+    /// proxy on the URLSessionConfiguration it runs on; TLS to the proxy itself takes
+    /// `proxyConfigurations` with a Network framework `ProxyConfiguration` whose `tlsOptions`
+    /// are set (iOS 17, macOS 14); `connectionProxyDictionary` speaks to a proxy in cleartext.
+    public static let httpsProxyNote =
+        "this call reached its proxy over TLS (https://): an app does so only from iOS 17 / macOS 14, with "
+        + "URLSessionConfiguration.proxyConfigurations holding a ProxyConfiguration with tlsOptions (Network framework); "
+        + "connectionProxyDictionary speaks to a proxy in cleartext"
 
     /// The verdicts for a cleartext `http://` call: App Transport Security refuses it (-1022)
     /// unless it does not cover the host or the app excepts it.
@@ -123,10 +133,12 @@ public enum AppleClientVerdicts {
         guard facts.atsCovers, !device.atsException, let refusal = platformTrust(facts, .sslServer(host: true)) else {
             return AppleClientVerdict(client: client, succeeded: true, rule: rule, warnings: warnings)
         }
+        // CFNetwork's source is closed: devices report "ATS failed system trust", -1200 with
+        // kCFStreamErrorDomainSSL -9802.
         return failure(
-            client, code: refusal.urlError,
-            rule: "\(rule), but App Transport Security keeps the default evaluation for a host the app does not except: "
-                + refusal.reason,
+            client, code: AppleClientError.secureConnectionFailed.code,
+            rule: "\(rule), but App Transport Security keeps the default evaluation for a host the app does not except "
+                + "(-1200 with kCFStreamErrorDomainSSL -9802, as devices report it): \(refusal.reason)",
             warnings: warnings)
     }
 

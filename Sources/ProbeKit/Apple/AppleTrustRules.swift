@@ -15,11 +15,11 @@ public enum AppleTrustRules {
     static let trustd = "Apple: trustd (Security, SecPolicyServer.c)"
     static let ats = "Apple: App Transport Security (NSAppTransportSecurity)"
 
-    /// 2016-07-01, 2018-03-01, 2019-07-01 and 2020-09-01 at 00:00:00 UTC, the issue dates at
-    /// which trustd's validity limits change.
-    static let july2016 = 1_467_331_200
+    /// The issue dates at which trustd's rules change, in seconds since 1970: 2018-03-01 and
+    /// 2020-09-01 at 00:00 UTC, and trustd's "1 July 2019", whose constant (583628400 since
+    /// 2001) is 2019-06-30T23:00:00Z.
     static let march2018 = 1_519_862_400
-    static let july2019 = 1_561_939_200
+    static let july2019 = 1_561_935_600
     static let september2020 = 1_598_918_400
 
     /// The rules for a chain as the device built it, and the connection.
@@ -44,16 +44,26 @@ public enum AppleTrustRules {
                     rule: rule, passed: passed, detail: detail, source: source, scope: scope, securityError: passed ? nil : error)
             )
         }
-        let unsent = anchor == .none ? chain : Array(chain.dropLast())  // the root's own key and signature are not judged
+        // Signatures are judged on every certificate that is not its own issuer; keys on every
+        // certificate, the root included, but a leaf the user installed itself.
+        let signed = chain.filter { !$0.selfIssued }
+        let userLeaf = anchor == .user && chain.count == 1
         let keySize = "-67735 errSecUnsupportedKeySize"
         let digest = "-67815 errSecInvalidDigestAlgorithm"
 
-        // The basic X.509 policy: every evaluation.
-        let weakKey = chain.first { $0.keyType == "RSA" && $0.keyBits < 1024 }
+        // The basic X.509 policy: every evaluation (SecCertificateIsWeakKey, SecPolicyCheckCertWeakSignature).
+        let weakKey = chain.first { certificate in
+            switch certificate.keyType {
+            case "RSA": certificate.keyBits < 1024
+            case "EC": certificate.keyBits < 160
+            case "ED25519", "ED448": false
+            default: true
+            }
+        }
         add(
-            "no RSA key under 1024 bits", weakKey == nil, weakKey.map { "\($0.subject): RSA \($0.keyBits) bits" } ?? "none",
-            trustd, .basic, keySize)
-        let weakDigest = unsent.first { ["MD2", "MD4", "MD5"].contains($0.signatureDigest ?? "") }
+            "no weak key (RSA under 1024 bits, EC under 160, or another kind)", weakKey == nil,
+            weakKey.map { "\($0.subject): \($0.keyType) \($0.keyBits) bits" } ?? "none", trustd, .basic, keySize)
+        let weakDigest = signed.first { ["MD2", "MD4", "MD5"].contains($0.signatureDigest ?? "") }
         add(
             "no MD2, MD4 or MD5 signature", weakDigest == nil,
             weakDigest.map { "\($0.subject): signed with \($0.signatureDigest ?? "")" } ?? "none", trustd, .basic, digest)
@@ -72,6 +82,13 @@ public enum AppleTrustRules {
         let usable = leaf.serverAuth != false || leaf.anyExtendedKeyUsage || leaf.serverGatedCrypto
         add(
             "extendedKeyUsage, when present, allows a TLS server", usable, describeUsage(leaf), trustd, .server, eku)
+        // SecPolicyCheckExtendedKeyUsage enforces EKUs on sub-CAs under any anchor.
+        let intermediate = chain.dropFirst().filter { !$0.selfIssued }.first {
+            $0.serverAuth == false && !$0.anyExtendedKeyUsage && !$0.serverGatedCrypto
+        }
+        add(
+            "each intermediate's extendedKeyUsage, when present, allows a TLS server", intermediate == nil,
+            intermediate.map { "\($0.subject): \(describeUsage($0))" } ?? "yes", trustd, .server, eku)
         let strictUsage: String? =
             switch anchor {
             case .system: "a preloaded root"
@@ -83,21 +100,16 @@ public enum AppleTrustRules {
                 "serverAuth in extendedKeyUsage (for \(strictUsage))", leaf.serverAuth == true, describeUsage(leaf), requirements,
                 .server, eku)
         }
-        if anchor == .system {
-            let intermediate = chain.dropFirst().dropLast().first {
-                $0.serverAuth == false && !$0.anyExtendedKeyUsage
-            }
-            add(
-                "each intermediate's extendedKeyUsage, when present, holds serverAuth or anyExtendedKeyUsage",
-                intermediate == nil, intermediate.map { "\($0.subject): \(describeUsage($0))" } ?? "yes", trustd, .server, eku)
-        }
-        let shortKey = unsent.first { ($0.keyType == "RSA" && $0.keyBits < 2048) || ($0.keyType == "EC" && $0.keyBits < 256) }
+        let shortKey =
+            userLeaf
+            ? nil : chain.first { ($0.keyType == "RSA" && $0.keyBits < 2048) || ($0.keyType == "EC" && $0.keyBits < 256) }
         add(
-            "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate but the root)", shortKey == nil,
-            shortKey.map { "\($0.subject): \($0.keyType) \($0.keyBits) bits" } ?? "yes", requirements, .server, keySize)
-        let sha1 = unsent.first { ["SHA1", "MD5", "MD4", "MD2"].contains($0.signatureDigest ?? "") }
+            "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate, the root included)",
+            shortKey == nil, shortKey.map { "\($0.subject): \($0.keyType) \($0.keyBits) bits" } ?? "yes", requirements,
+            .server, keySize)
+        let sha1 = signed.first { ["SHA1", "MD5", "MD4", "MD2"].contains($0.signatureDigest ?? "") }
         add(
-            "no SHA-1 signature (every certificate but the root)", sha1 == nil,
+            "no SHA-1 signature (every certificate but a self-signed one)", sha1 == nil,
             sha1.map { "\($0.subject): signed with \($0.signatureDigest ?? "")" } ?? "none", requirements, .server, digest)
         if let limit = validityLimit(leaf, anchor: anchor, chainLength: chain.count) {
             let seconds = leaf.notAfter - leaf.notBefore
@@ -120,10 +132,11 @@ public enum AppleTrustRules {
         return checks
     }
 
-    /// The longest validity trustd allows the leaf (`SecPolicyCheckValidityPeriodMaximums`):
-    /// under a preloaded root by issue date (60 months, 39 months, 825 days, then 398 days
-    /// from 2020-09-01); none for a leaf the user installed itself; else 825 days for a leaf
-    /// issued after 2019-07-01. The 825-day limits allow one hour more, as trustd does.
+    /// The longest validity trustd allows the leaf (`set_ssl_validity_periods`, and
+    /// `check_other_trust_ssl_validity_maximums` for roots not preloaded): under a preloaded
+    /// root 398 days for a leaf issued from 2020-09-01 and 825 days (and an hour) from
+    /// 2018-03-01, none before; none for a leaf the user installed itself; else 825 days (and an
+    /// hour) for a leaf issued from trustd's 2019-07-01.
     static func validityLimit(
         _ leaf: CertificateFacts, anchor: TrustFacts.Anchor, chainLength: Int
     )
@@ -132,16 +145,13 @@ public enum AppleTrustRules {
         let day = 86_400
         switch anchor {
         case .system:
-            if leaf.notBefore < july2016 { return ("60 months (issued before 2016-07-01)", day * (365 * 5 + 2) + 3600, trustd) }
-            if leaf.notBefore < march2018 {
-                return ("39 months (issued before 2018-03-01)", day * (365 * 3 + 2 * 31 + 30 + 1) + 3600, trustd)
-            }
-            if leaf.notBefore < september2020 { return ("825 days (issued before 2020-09-01)", day * 825 + 3600, requirements) }
-            return ("398 days (issued from 2020-09-01)", day * 398, limits)
+            if leaf.notBefore >= september2020 { return ("398 days (issued from 2020-09-01)", day * 398, limits) }
+            if leaf.notBefore >= march2018 { return ("825 days (issued from 2018-03-01)", day * 825 + 3600, requirements) }
+            return nil
         case .user where chainLength == 1:
             return nil
         case .user, .none:
-            return leaf.notBefore > july2019 ? ("825 days (issued after 2019-07-01)", day * 825 + 3600, requirements) : nil
+            return leaf.notBefore >= july2019 ? ("825 days (issued after 2019-07-01)", day * 825 + 3600, requirements) : nil
         }
     }
 

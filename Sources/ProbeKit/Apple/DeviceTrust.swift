@@ -35,6 +35,21 @@ public enum DeviceTrust {
         return names.filter { $0.hasSuffix(".crt") || $0.hasSuffix(".pem") }.sorted().map { directory + "/" + $0 }
     }
 
+    /// The SHA-256 fingerprints of the public roots, read once per folder.
+    private static let fingerprints = Mutex<[String: Set<String>]>([:])
+
+    static func publicRootFingerprints(_ directory: String) -> Set<String> {
+        fingerprints.withLock { known in
+            if let set = known[directory] { return set }
+            let set = Set(
+                publicRootFiles(directory).flatMap { file in
+                    PEMCertificates.blocks(in: (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
+                }.compactMap(PEMCertificates.fingerprintSHA256(of:)))
+            known[directory] = set
+            return set
+        }
+    }
+
     /// How many public roots stand for Apple's preloaded ones.
     ///
     /// - Parameter device: The device.
@@ -74,7 +89,11 @@ public enum DeviceTrust {
             }.compactMap(PEMCertificates.fingerprintSHA256(of:)))
         var anchor: TrustFacts.Anchor = .none
         if built.anchored, standing != .untrusted, let root = certificates.last {
-            anchor = PEMCertificates.fingerprintSHA256(of: root).map(installed.contains) == true ? .user : .system
+            // trustd looks in the system's anchors first: a preloaded root also installed is preloaded.
+            let fingerprint = PEMCertificates.fingerprintSHA256(of: root)
+            anchor =
+                fingerprint.map(publicRootFingerprints(device.publicRootsDirectory).contains) == true
+                ? .system : fingerprint.map(installed.contains) == true ? .user : .system
         }
         var pinMatches: Bool?
         if !pins.isEmpty {
@@ -89,7 +108,8 @@ public enum DeviceTrust {
             chain: standing, anchor: anchor, nameMatches: nameMatches, pinMatches: pinMatches,
             checks: AppleTrustRules.checks(
                 chain: certificateFacts, anchor: anchor, nameMatches: nameMatches, host: host, tls: tls),
-            atsCovers: AppTransportSecurity.covers(host: host))
+            atsCovers: AppTransportSecurity.covers(host: host),
+            missingIssuer: standing == .untrusted && certificateFacts.last?.selfIssued == false)
         if standing == .untrusted {
             // A root this machine trusts and the device does not: what installing it would change.
             var rooted = certificateFacts

@@ -48,6 +48,10 @@ public struct TrustFacts: Sendable, Equatable {
     /// (``CertificateSource/interceptor``), e.g. `"mitmproxy"`; `nil` when it is the target's
     /// or unknown. Trusting or pinning it is then about the proxy, not the target.
     public var interceptor: String?
+    /// For an untrusted chain: whether the chain the device built stops at a certificate that
+    /// is not its own issuer (trustd's `kSecPolicyCheckMissingIntermediate`,
+    /// errSecCreateChainFailed), rather than at a root it does not trust.
+    public var missingIssuer: Bool
     /// Whether App Transport Security covers the host: not for an unqualified name or a
     /// `.local` name (``AppTransportSecurity/covers(host:)``).
     public var atsCovers: Bool
@@ -58,7 +62,7 @@ public struct TrustFacts: Sendable, Equatable {
     public init(
         chain: Chain, anchor: Anchor? = nil, nameMatches: Bool, pinMatches: Bool? = nil, checks: [AppleTrustCheck] = [],
         checksIfRootInstalled: [AppleTrustCheck]? = nil, rootOnlyThisMachineTrusts: String? = nil,
-        interceptor: String? = nil, atsCovers: Bool = true
+        interceptor: String? = nil, atsCovers: Bool = true, missingIssuer: Bool = false
     ) {
         self.chain = chain
         self.anchor = anchor ?? (chain == .untrusted ? .none : .system)
@@ -69,6 +73,7 @@ public struct TrustFacts: Sendable, Equatable {
         self.rootOnlyThisMachineTrusts = rootOnlyThisMachineTrusts
         self.interceptor = interceptor
         self.atsCovers = atsCovers
+        self.missingIssuer = missingIssuer
     }
 
     /// The first failed check of a scope, `nil` when every one passed.

@@ -2,9 +2,13 @@
 /// again under it, so a fix offered is a fix that works (``AppleClientVerdicts``).
 public struct VerdictFix: Sendable, Equatable, CustomStringConvertible {
     /// One change to the server, the device, the app's settings or its Info.plist.
-    public enum Change: Sendable, Equatable {
+    public enum Change: Sendable, Hashable {
         /// The device trusts the chain's root: a profile installed and fully trusted.
         case deviceTrustsRoot
+        /// The server sending its intermediate certificates, taken to lead to a root the device
+        /// trusts (the device fetches no missing issuer under the basic policy, and this probe
+        /// none at all).
+        case serverSendsChain
         /// The server's (or interceptor's) certificate renewed.
         case renewCertificate
         /// The device's clock, or time, reaching the certificate's validity.
@@ -75,7 +79,11 @@ public struct VerdictFix: Sendable, Equatable, CustomStringConvertible {
                 facts.checks = facts.checksIfRootInstalled ?? facts.checks
                 facts.checksIfRootInstalled = nil
                 facts.rootOnlyThisMachineTrusts = nil
+                facts.missingIssuer = false
             case .renewCertificate, .validityBegun: facts.chain = .trusted
+            case .serverSendsChain:
+                facts.chain = .trusted
+                facts.missingIssuer = false
             case .certificateNamesHost:
                 facts.nameMatches = true
                 Self.pass(&facts, [.serverHost])

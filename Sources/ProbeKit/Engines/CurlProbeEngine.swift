@@ -200,6 +200,11 @@ public struct CurlProbeEngine: ProbeEngine {
             if !settings.appleClients.isEmpty {
                 result.appleClients = AppleClientVerdicts.verdicts(
                     for: facts, policy: settings.security, device: device, clients: settings.appleClients)
+                if result.route?.server?.scheme == .https {
+                    for index in result.appleClients.indices {
+                        result.appleClients[index].warnings.append(AppleClientVerdicts.httpsProxyNote)
+                    }
+                }
             }
         }
     }

@@ -154,8 +154,11 @@ struct AppleClientMatrixTests {
             ("TLS_CLIENT_ONLY_PORT", "extendedKeyUsage, when present, allows a TLS server"),
             ("TLS_LONG_VALIDITY_PORT", "validity at most 825 days (issued after 2019-07-01)"),
             ("TLS_CN_ONLY_PORT", "the host named in subjectAltName (a CommonName is not read)"),
-            ("TLS_SHA1_PORT", "no SHA-1 signature (every certificate but the root)"),
-            ("TLS_RSA1024_PORT", "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate but the root)"),
+            ("TLS_SHA1_PORT", "no SHA-1 signature (every certificate but a self-signed one)"),
+            (
+                "TLS_RSA1024_PORT",
+                "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate, the root included)"
+            ),
         ])
     func aFailedRequirementIsNamedWithItsSource(portKey: String, rule: String) async throws {
         let servers = try E2EServers.current()

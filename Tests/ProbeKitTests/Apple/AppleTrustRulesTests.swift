@@ -40,7 +40,7 @@ import Testing
 
     static let strictUsage = "serverAuth in extendedKeyUsage (for a preloaded root)"
     static let looseUsage = "extendedKeyUsage, when present, allows a TLS server"
-    static let keys = "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate but the root)"
+    static let keys = "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate, the root included)"
 
     @Test func aCertificateMadeToTheRulesPassesThemUnderEitherRoot() throws {
         let leaf = try Self.pki.get().issue("good", extensions: ChainPKI.server)
@@ -76,11 +76,15 @@ import Testing
         #expect(try Self.failed([yearAndAHalf], .user) == [])
         let long = try pki.issue("days-827", extensions: ChainPKI.server, end: ChainPKI.date(days: 826))
         #expect(try Self.failed([long], .user) == ["validity at most 825 days (issued after 2019-07-01)"])
-        // Issued before 2019-07-01: no limit under a user root; 825 days under a preloaded one.
+        // Issued before trustd's 2019-07-01 (2019-06-30T23:00Z): no limit under a user root; 825
+        // days under a preloaded one (from 2018-03-01).
         let before = try pki.issue(
             "june-2019", extensions: ChainPKI.server, start: "20190601000000Z", end: "20210906000000Z")
         #expect(try Self.failed([before], .user) == [])
-        #expect(try Self.failed([before], .system) == ["validity at most 825 days (issued before 2020-09-01)"])
+        #expect(try Self.failed([before], .system) == ["validity at most 825 days (issued from 2018-03-01)"])
+        let lastHour = try pki.issue(
+            "june-30-2019", extensions: ChainPKI.server, start: "20190630233000Z", end: "20270601000000Z")
+        #expect(try Self.failed([lastHour], .user) == ["validity at most 825 days (issued after 2019-07-01)"])
         // Whole seconds: 825 days and one hour pass, as trustd allows the hour.
         let edge = try pki.issue(
             "edge-825", extensions: ChainPKI.server, start: "20260101000000Z", end: "20280405010000Z")
@@ -93,13 +97,45 @@ import Testing
         let small = try pki.issue("rsa-1024", extensions: ChainPKI.server, key: ["-newkey", "rsa:1024"])
         #expect(try Self.failed([small], .system) == [Self.keys])
         let sha1 = try pki.issue("sha-1", extensions: ChainPKI.server, digest: "sha1")
-        #expect(try Self.failed([sha1], .user) == ["no SHA-1 signature (every certificate but the root)"])
+        #expect(try Self.failed([sha1], .user) == ["no SHA-1 signature (every certificate but a self-signed one)"])
         let intermediate = try pki.issue("weak-ca", extensions: ChainPKI.intermediate, key: ["-newkey", "rsa:1024"])
         let leaf = try pki.issue("under-weak-ca", issuer: "weak-ca", extensions: ChainPKI.server)
         let facts = try Self.facts([leaf, intermediate], .user)
         #expect(facts.chain == .trusted)
         let failure = try #require(facts.checks.first { !$0.passed })
         #expect(failure.rule == Self.keys && failure.detail.contains("weak-ca"), "\(failure)")
+        // An intermediate's extendedKeyUsage must allow a TLS server under any root.
+        let clientCA = try pki.issue("client-ca", extensions: ChainPKI.intermediate + ["extendedKeyUsage=clientAuth"])
+        let underClientCA = try pki.issue("under-client-ca", issuer: "client-ca", extensions: ChainPKI.server)
+        #expect(
+            try Self.failed([underClientCA, clientCA], .user) == [
+                "each intermediate's extendedKeyUsage, when present, allows a TLS server"
+            ])
+    }
+
+    /// A chain that stops below its root (the intermediate not sent) is errSecCreateChainFailed,
+    /// and its fix is the server's, not the device's.
+    @Test func aMissingIntermediateIsTheServersToSend() throws {
+        let pki = try Self.pki.get()
+        try pki.issue("sending-ca", extensions: ChainPKI.intermediate)
+        let leaf = try pki.issue("sent-alone", issuer: "sending-ca", extensions: ChainPKI.server)
+        let facts = try Self.facts([leaf], .user)
+        #expect(facts.chain == .untrusted && facts.missingIssuer)
+        let verdict = AppleClientVerdicts.verdicts(for: facts, policy: SecurityPolicy(), clients: [.alamofire5])[0]
+        #expect(verdict.underlyingError == "NSOSStatusErrorDomain -25318 errSecCreateChainFailed", "\(verdict)")
+        #expect(verdict.fixes.first?.changes == [.serverSendsChain], "\(verdict.fixes)")
+    }
+
+    /// Of several failures, the Security error is the one trustd ranks highest (key size, weak
+    /// hash, validity, trust, usage, name, dates).
+    @Test func theSecurityErrorIsTheHighestRankedFailure() throws {
+        let pki = try Self.pki.get()
+        let expiredElsewhere = try pki.issue(
+            "expired-other", extensions: ["subjectAltName=DNS:other.example", "extendedKeyUsage=serverAuth"],
+            start: ChainPKI.date(days: -30), end: ChainPKI.date(days: -1))
+        let verdict = AppleClientVerdicts.verdicts(
+            for: try Self.facts([expiredElsewhere], .user), policy: SecurityPolicy(), clients: [.alamofire5])[0]
+        #expect(verdict.underlyingError == "NSOSStatusErrorDomain -67602 errSecHostNameMismatch", "\(verdict)")
     }
 
     /// The name is read from subjectAltName alone, and belongs to the SSL policy with a host.
