@@ -19,6 +19,8 @@ enum ModuleWords {
         (#"--proxy "" disables proxies"#, "the module has no proxy_url (blackbox uses none unless told)"),
         ("--noproxy", "no_proxy"),
         ("--max-time", "the module's timeout"),
+        (" bytes (body_size_limit)", " bytes"),
+        ("--body-size-limit", "body_size_limit"),
         (
             "raise --max-redirs if the chain is expected",
             "a module cannot raise the limit (Go's client, as blackbox's, follows 10); no_follow_redirects: true judges "

@@ -447,6 +447,9 @@ struct ExporterE2ETests {
                   tls_config: {ca_file: \(servers["CA_CERT"])}
               basic:
                 prober: http
+              small_body:
+                prober: http
+                http: {body_size_limit: 10B, fail_if_body_not_matches_regexp: [e2e]}
             """)
         let exporter = try RunningExporter(config: path)
         let target = servers.url("https", "127.0.0.1", "TLS_VALID_PORT")
@@ -456,6 +459,9 @@ struct ExporterE2ETests {
         let debug = Self.get("\(exporter.url)/probe?module=basic&target=\(loop)&debug=true")?.body ?? ""
         #expect(debug.contains("tooManyRedirects"), "\(debug)")
         #expect(!debug.contains("--max-redirs") && debug.contains("Go's"), "\(debug)")
+        let echo = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/echo")
+        let limited = Self.get("\(exporter.url)/probe?module=small_body&target=\(echo)&debug=true")?.body ?? ""
+        #expect(limited.contains("the body_size_limit of 10 bytes") && !limited.contains("--body-size-limit"), "\(limited)")
         #expect(exporter.stop() == 0)
     }
 

@@ -35,42 +35,80 @@ extension LintDocument {
         return (pins, variable)
     }
 
-    /// Where the document adds apt sources itself: a `COPY` or `ADD` into
-    /// `/etc/apt/sources.list…`, or a `RUN` that calls `add-apt-repository`, names or writes
-    /// a file there (`> …/x.list`, `tee …`, `cp … /etc/apt/sources.list.d/`, `sed -i …
-    /// /etc/apt/sources.list`), mounts one there (`--mount=type=bind|secret,target=…`, BuildKit's
-    /// `target`, `dst` or `destination`), or points apt at other source files
-    /// (`-o Dir::Etc::SourceList=…`, `Dir::Etc::SourceParts`). A pin apt may find in such a
-    /// source cannot be checked where no template declares it.
+    /// Where the document adds apt sources itself: a `COPY` or `ADD` onto a path where apt
+    /// reads sources or configuration (`/etc/apt/…`, or a folder above it such as `/etc` or `/`,
+    /// joined with the `WORKDIR` in force and normalised as BuildKit does), or a `RUN` that calls
+    /// `add-apt-repository`, names a source file (`tee …/x.list`, `cp … /etc/apt/sources.list.d/`,
+    /// `sed -i … /etc/apt/sources.list`), writes one under `/etc/apt` (`> …`), mounts one there
+    /// (`--mount=…,target=…`, BuildKit's `target`, `dst` or `destination`), or points apt at
+    /// other files (`-o Dir::Etc::SourceList=…`, `-o Dir=…`, `-c FILE`, `--config-file`,
+    /// `APT_CONFIG=…`). A pin apt may find in such a source cannot be checked where no template
+    /// declares it.
     ///
     /// - Returns: Each instruction's or command's position, in file order.
     func aptSourceEdits() -> [SourceLocation] {
         var found: [SourceLocation] = []
-        for entry in entries {
+        var workdirs: [Int: String] = [:]
+        var workdir = "/"
+        for (index, entry) in entries.enumerated() {
+            if entry.keyword == .from { workdir = "/" }
+            if entry.keyword == .workdir, let value = entry.instruction.singleValue {
+                workdir = Self.joined(unquoted(value.text), onto: workdir)
+            }
+            workdirs[index] = workdir
             guard let copy = entry.instruction.asCopy, let destination = copy.destination,
-                unquoted(destination.text).hasPrefix("/etc/apt/sources.list")
+                Self.reachesApt(Self.joined(unquoted(destination.text), onto: workdir))
             else { continue }
             found.append(entry.instruction.location(of: destination))
         }
-        let sourcesFolder = "/etc/apt/sources.list"
         for script in runScripts {
+            let here = workdirs[script.entryIndex] ?? "/"
             let mountTargets = script.mounts.compactMap { $0["target"] ?? $0["dst"] ?? $0["destination"] }
-            if mountTargets.contains(where: { $0.hasPrefix(sourcesFolder) || $0 == "/etc/apt" || $0 == "/etc/apt/" }) {
+            if mountTargets.contains(where: { Self.reachesApt(Self.joined($0, onto: here)) }) {
                 found.append(script.run.location)
             }
             for command in script.commands {
-                let pointsElsewhere = command.arguments.contains {
-                    $0.text.lowercased().contains("dir::etc::sourcelist")
-                        || $0.text.lowercased().contains("dir::etc::sourceparts")
-                }
-                if pointsElsewhere, let first = command.words.first { found.append(first.location) }
+                let aptPrograms = ["apt-get", "apt", "apt-cache", "add-apt-repository", "apt-add-repository"]
+                let isApt = command.program.map(aptPrograms.contains) == true
+                let words = command.words.map(\.text)
+                let configures =
+                    words.contains { $0.hasPrefix("APT_CONFIG=") }
+                    || isApt
+                        && words.contains { word in
+                            let lower = word.lowercased()
+                            return lower.contains("dir::") || lower.contains("dir=") || lower.hasPrefix("-c")
+                                || lower.hasPrefix("--config-file")
+                        }
                 let names = ["add-apt-repository", "apt-add-repository"]
                 let touches =
                     command.program.map(names.contains) == true
-                    || (command.arguments.map(\.text) + command.outputTargets).contains { $0.hasPrefix(sourcesFolder) }
-                if touches, let first = command.words.first { found.append(first.location) }
+                    || command.arguments.map(\.text).contains {
+                        $0.hasPrefix("/") && Self.joined($0, onto: "/").hasPrefix("/etc/apt/sources.list")
+                    }
+                    || command.outputTargets.contains { Self.reachesApt(Self.joined($0, onto: here)) }
+                if touches || configures, let first = command.words.first { found.append(first.location) }
             }
         }
         return found.sorted()
+    }
+
+    /// A path as BuildKit resolves it in a build stage: joined with the working directory when
+    /// relative, `.` and `..` and repeated slashes resolved.
+    static func joined(_ path: String, onto directory: String) -> String {
+        var parts: [Substring] = []
+        for part in ((path.hasPrefix("/") ? "" : directory + "/") + path).split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether writing at a path can change what apt reads: under `/etc/apt`, or a folder above
+    /// it (`/etc`, `/`) that a copy or mount replaces whole.
+    static func reachesApt(_ path: String) -> Bool {
+        path == "/" || path == "/etc" || path == "/etc/apt" || path.hasPrefix("/etc/apt/")
     }
 }

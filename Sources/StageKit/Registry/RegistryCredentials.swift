@@ -21,9 +21,11 @@ public struct RegistryCredentials: Sendable, Hashable, CustomStringConvertible {
     /// Reads `USER:PASS`; the password is everything after the first `:`.
     ///
     /// - Parameter text: e.g. `ci:s3cret`.
-    /// - Returns: `nil` without a `:` or with an empty user name.
+    /// - Returns: `nil` without a `:`, or with an empty user name or password.
     public init?(parsing text: String) {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return nil }
+        // An empty password would put the secret (a token) where user names are shown.
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex
+        else { return nil }
         user = String(text[..<colon])
         password = String(text[text.index(after: colon)...])
     }

@@ -101,14 +101,16 @@ enum OnlineLockCheck {
                             + "records", isUnavailable: false))
             }
         }
-        // A pin recorded as unverified that its stage's archives hold was moved there by hand:
-        // lock checks every pin it can.
-        for pin in lockfile.unverifiedPackages where found[pin] != nil {
+        // A pin recorded as unverified must be one lock cannot check today: one its stage's
+        // archives hold, or lack where apt reads nothing else, was moved there by hand.
+        let uncheckable = Set(resolution.unverified.map(\.pin.written))
+        for pin in lockfile.unverifiedPackages where !uncheckable.contains(pin) {
+            let why =
+                found[pin] != nil
+                ? "its build stage's declared archive holds it, so lock checks it and records it under packages"
+                : "its build stage's declared archive lacks it and apt reads no other source there, so lock refuses it"
             failures.append(
-                Failure(
-                    entry: "unverifiedPackages: \(pin)",
-                    reason: "its build stage's declared archive holds it, so lock checks it and records it under packages; "
-                        + "edited by hand?", isUnavailable: false))
+                Failure(entry: "unverifiedPackages: \(pin)", reason: why + "; edited by hand?", isUnavailable: false))
         }
         return failures
     }

@@ -100,7 +100,8 @@ enum RegistryAuthOptions {
             throw CommandFailure.usage("\(form); credentials without a host would go to every registry")
         }
         guard let credentials = RegistryCredentials(parsing: String(text[text.index(after: equals)...])) else {
-            throw CommandFailure.usage("\(form); after HOST= comes USER:PASS, a user name, a colon and the password")
+            throw CommandFailure.usage(
+                "\(form); after HOST= comes USER:PASS, a user name, a colon and the password (or token), neither empty")
         }
         let host = String(text[..<equals])
         let scope = RegistryCredentialStore.scope(ofKey: host)

@@ -102,11 +102,29 @@ import Testing
         "RUN --mount=type=secret,id=list,dst=/etc/apt/sources.list apt-get install -y a=1",
         "RUN apt-get -o Dir::Etc::SourceList=/tmp/x.list update && apt-get install -y a=1",
         "RUN apt-get -oDir::Etc::SourceParts=/tmp/parts install -y a=1",
+        "RUN --mount=type=bind,source=x.list,target=/etc/apt//sources.list.d/./x.list apt-get install -y a=1",
+        "RUN --mount=type=bind,source=x.list,target=etc/apt/sources.list.d/x.list apt-get install -y a=1",
+        "RUN --mount=type=bind,source=etc,target=/etc apt-get install -y a=1",
+        "RUN APT_CONFIG=/x/apt.conf apt-get install -y a=1",
+        "RUN apt-get -c /x/apt.conf install -y a=1",
+        "RUN apt-get -o Dir=/x install -y a=1",
+        "COPY . /etc/apt/",
+        "COPY rootfs/ /",
     ])
     func sourcesARunBringsInAreSourceEdits(run: String) throws {
-        let composition = try Self.composition("FROM stage:debian\n\(run)\n")
+        let composition = try Self.composition("FROM stage:debian\n\(run)\nRUN apt-get install -y b=1\n")
         let stage = try #require(composition.packageStages.first)
         #expect(stage.sourceEdits.map(\.location.line) == [2], "\(stage.sourceEdits)")
+    }
+
+    /// A relative path is joined with the WORKDIR in force, as BuildKit joins it.
+    @Test func aRelativeTargetIsReadFromTheWorkdir() throws {
+        let composition = try Self.composition(
+            "FROM stage:debian\nWORKDIR /etc/apt/sources.list.d\nCOPY extra.list .\nRUN apt-get install -y a=1\n")
+        #expect(try #require(composition.packageStages.first).sourceEdits.map(\.location.line) == [3])
+        let elsewhere = try Self.composition(
+            "FROM stage:debian\nWORKDIR /app\nCOPY . .\nRUN rm -f /etc/apt/apt.conf.d/docker-clean && apt-get install -y a=1\n")
+        #expect(try #require(elsewhere.packageStages.first).sourceEdits.isEmpty)
     }
 
     @Test func aSnapshotThatIsNoTimeIsAnErrorAtThePlacement() throws {
