@@ -165,16 +165,19 @@ public struct URLSessionProbeEngine: ProbeEngine {
         let completion = Completion()
         let clock = ContinuousClock()
         let start = clock.now
-        let task = session.dataTask(with: urlRequest) { data, response, error in
-            completion.finish(data: data, response: response, error: error)
-        }
-        redirectPolicy.start(task.taskIdentifier, request)
+        // The delegate takes the body as it arrives and keeps what the patterns read, so a body
+        // of any length is held in bounded memory, as the curl engine holds it.
+        let task = session.dataTask(with: urlRequest)
+        redirectPolicy.start(task.taskIdentifier, request, completion: completion)
         let token = cancellation.onCancel { task.cancel() }
         task.resume()
-        let (data, response, error) = completion.wait()
+        var (_, response, error) = completion.wait()
         cancellation.removeHandler(token)
         let redirects =
-            redirectPolicy.take(task.taskIdentifier) ?? .init(first: request, current: request)
+            redirectPolicy.take(task.taskIdentifier) ?? .init(first: request, current: request, completion: completion)
+        // A body cut short at the limit ends the task as cancelled: that is the limit, not a cancellation.
+        if redirects.keptAll == false { error = nil }
+        response = response ?? task.response
         let elapsed = clock.now - start
         let milliseconds = elapsed.inSeconds * 1000
 
@@ -232,17 +235,14 @@ public struct URLSessionProbeEngine: ProbeEngine {
         result.httpStatus = http.statusCode
         let tunnel = route.map { settings.tunnels(request, on: $0) } ?? false
         if tunnel { result.connectStatus = 200 }
-        // FoundationNetworking hands the whole body over; the patterns read what the curl engine
-        // keeps (--body-size-limit), and a longer body is judged as it judges one.
-        let received = data ?? Data()
-        let body = [UInt8](received.prefix(request.expectations.bodyBytesKept))
+        let body = redirects.body
         if !result.hops.isEmpty { result.hops[result.hops.count - 1].httpStatus = http.statusCode }
         if let refusal = redirects.refusal {
             result.outcome = .failed(refusal)
             result.message = refusal.message
         } else if let route,
             let reason = ResponseCheck(request: request, route: route, tunnel: tunnel).failure(
-                status: http.statusCode, statusLine: nil, fields: fields, body: body, bodyByteCount: received.count)
+                status: http.statusCode, statusLine: nil, fields: fields, body: body, bodyByteCount: redirects.bodyByteCount)
         {
             result.outcome = .failed(reason)
             result.message = reason.message
@@ -256,7 +256,7 @@ public struct URLSessionProbeEngine: ProbeEngine {
 /// sends: FoundationNetworking itself would copy every header, `Authorization` and `Cookie`
 /// included, to whatever host a redirect names), and lists each task's hops; without `-L` it
 /// refuses every redirect, so a `3xx` is the response judged (as the curl engine does).
-private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
+private final class RedirectPolicy: NSObject, URLSessionDataDelegate, Sendable {
     /// What one task's redirects came to.
     struct Record {
         /// The call's first request.
@@ -268,6 +268,13 @@ private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
         /// Why a redirect was not followed (past `--max-redirs`, or refused by the rules); its
         /// answer is then the last one.
         var refusal: FailureReason?
+        /// Where the task's end is handed to the waiting thread.
+        var completion: Completion
+        /// The body bytes kept (``Expectations/bodyBytesKept``), the count of all that arrived,
+        /// and `false` once the task was stopped at the limit.
+        var body: [UInt8] = []
+        var bodyByteCount = 0
+        var keptAll = true
     }
 
     private let settings: ProbeSettings
@@ -291,10 +298,10 @@ private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
     }
 
     /// Starts a task's record.
-    func start(_ task: Int, _ request: ProbeRequest) {
+    func start(_ task: Int, _ request: ProbeRequest, completion: Completion) {
         let route = try? settings.route(for: request)
         records.withLock {
-            var record = Record(first: request, current: request)
+            var record = Record(first: request, current: request, completion: completion)
             record.hops = [RedirectHop(request: request, route: route, httpStatus: nil, location: nil)]
             $0[task] = record
         }
@@ -326,6 +333,8 @@ private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
                 let route = try? settings.route(for: nextRequest)
                 record.hops.append(RedirectHop(request: nextRequest, route: route, httpStatus: nil, location: nil))
                 record.current = nextRequest
+                record.body = []
+                record.bodyByteCount = 0
                 return urlRequest(for: nextRequest)
             case .refuse(let reason):
                 record.refusal = reason
@@ -333,6 +342,28 @@ private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
             }
         }
         completionHandler(next)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let stop: Bool = records.withLock { records in
+            let id = dataTask.taskIdentifier
+            guard let expectations = records[id]?.first.expectations else { return false }
+            // In place: a copy of the record would copy the body kept so far for every chunk.
+            let kept = expectations.bodyBytesKept
+            records[id]?.bodyByteCount += data.count
+            let room = kept - (records[id]?.body.count ?? kept)
+            if room > 0 { records[id]?.body.append(contentsOf: data.prefix(room)) }
+            // Past the limit a pattern reads nothing more: stop, as the body is known to be longer.
+            guard expectations.readsBody, (records[id]?.bodyByteCount ?? 0) > kept else { return false }
+            records[id]?.keptAll = false
+            return true
+        }
+        if stop { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let completion = records.withLock { $0[task.taskIdentifier]?.completion }
+        completion?.finish(data: nil, response: task.response, error: error)
     }
 
     /// Hands over and forgets what a finished task's redirects came to.
