@@ -235,6 +235,9 @@ extension LockPackagesTests {
         #expect(
             missing.stderr.contains("cannot read the key vendor.asc that stage template 'apt-repository' at Stagefile:2:"),
             "\(missing)")
+        // lock --check says the same, not "stale".
+        let checked = try project.stagebuild(["lock", "--check"])
+        #expect(checked.status == 74 && checked.stderr.contains("cannot read the key vendor.asc"), "\(checked)")
     }
 
     @Test func aCopiedSourcesFileOrAPinForAnArchitectureTheArchiveLacksIsNoArchiveError() throws {

@@ -264,6 +264,12 @@ enum LockCommand: Subcommand {
         let inputs: LockInputs
         do {
             composition = try input.composer.composition(of: input.stagefile, snapshots: existing?.snapshots ?? [:])
+        } catch {
+            throw CommandFailure(error)
+        }
+        // A key the build context lacks is the same error as for lock, not a stale lockfile.
+        try PackageLocking.checkKeys(of: composition.packageStages, in: input.directory, context: context)
+        do {
             inputs = try lock.inputs(of: composition, architecture: settings.givenArchitecture, context: context)
         } catch {
             throw CommandFailure(error)

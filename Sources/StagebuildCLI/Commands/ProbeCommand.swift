@@ -110,7 +110,9 @@ enum ProbeCommand: Subcommand {
                 help: "The body must match this regular expression (RE2 syntax, as Go and blackbox_exporter; linear time)."),
             ArgumentScanner.Option(
                 names: ["--body-size-limit"], takesValue: true, valueName: "SIZE",
-                help: "The largest body --expect-body reads whole (default 64M; 0 for none); a longer one fails the call."),
+                help:
+                    "The largest body --expect-body reads whole (default 64M; 0 for none); with --expect-body, a longer one fails the call."
+            ),
             ArgumentScanner.Option(
                 names: ["-X", "--request"], takesValue: true, valueName: "METHOD",
                 help: "The request method (default GET; HEAD fetches no body)."),
