@@ -7,19 +7,16 @@ import Glibc
 public final class TrustStore: @unchecked Sendable {
     private let store: OpaquePointer
 
-    /// How many files were added as roots that libcrypto could read.
-    public let filesRead: Int
-
     /// A store of the roots in PEM files, and of this machine's default store when asked.
     ///
     /// - Parameters:
-    ///   - files: PEM files whose every certificate is a trusted root; an unreadable one is skipped.
+    ///   - files: PEM files whose every certificate is a trusted root; an unreadable one is skipped
+    ///     (the device then simply lacks those roots).
     ///   - pems: Certificates in PEM text to trust as roots too.
     ///   - machineDefaults: Whether to add OpenSSL's default CA file and directory.
     public init(files: [String], pems: [String] = [], machineDefaults: Bool = false) {
         store = ccrypto_store_new()
-        var read = 0
-        for file in files where ccrypto_store_add_file(store, file) == 1 { read += 1 }
+        for file in files { _ = ccrypto_store_add_file(store, file) }
         for pem in pems {
             if let certificate = ccrypto_read_certificate(pem) {
                 X509_STORE_add_cert(store, certificate)
@@ -28,7 +25,6 @@ public final class TrustStore: @unchecked Sendable {
         }
         if machineDefaults { _ = ccrypto_store_add_defaults(store) }
         ERR_clear_error()
-        filesRead = read
     }
 
     deinit { X509_STORE_free(store) }

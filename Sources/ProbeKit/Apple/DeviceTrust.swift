@@ -50,12 +50,6 @@ public enum DeviceTrust {
         }
     }
 
-    /// How many public roots stand for Apple's preloaded ones.
-    ///
-    /// - Parameter device: The device.
-    /// - Returns: The number of root files in its public roots folder.
-    public static func publicRootCount(_ device: AppleDevice) -> Int { publicRootFiles(device.publicRootsDirectory).count }
-
     /// The facts of a chain on the device.
     ///
     /// - Parameters:
