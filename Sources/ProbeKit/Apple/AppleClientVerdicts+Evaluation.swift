@@ -65,7 +65,8 @@ extension AppleClientVerdicts {
             refusals.append(
                 Refusal(
                     urlError: AppleClientError.serverCertificateNotYetValid.code, reason: "the certificate is not yet valid",
-                    securityError: "-67819 errSecCertificateNotValidYet", change: .validityBegun, rank: 0))
+                    // trustd's TemporalValidity check reports both ends of the period so.
+                    securityError: "-67818 errSecCertificateExpired", change: .validityBegun, rank: 0))
         case .untrusted where facts.missingIssuer:
             // The path ends at a certificate that is not its own issuer (kSecPolicyCheckMissingIntermediate).
             let reason =
@@ -88,6 +89,16 @@ extension AppleClientVerdicts {
                     urlError: AppleClientError.serverCertificateUntrusted.code, reason: reason,
                     securityError: "-67843 errSecNotTrusted", change: .deviceTrustsRoot, rank: 3))
         case .trusted: break
+        }
+        // Behind an untrusted chain the dates still count, below trust.
+        if facts.chain == .untrusted, facts.dates != .trusted {
+            refusals.append(
+                Refusal(
+                    urlError: facts.dates == .expired
+                        ? AppleClientError.serverCertificateHasBadDate.code : AppleClientError.serverCertificateNotYetValid.code,
+                    reason: facts.dates == .expired ? "the certificate has expired" : "the certificate is not yet valid",
+                    securityError: "-67818 errSecCertificateExpired",
+                    change: facts.dates == .expired ? .renewCertificate : .validityBegun, rank: 0))
         }
         let scopes: Set<AppleTrustCheck.Scope> = evaluation == .basicX509 ? [.basic] : [.basic, .server]
         for failed in facts.checks where !failed.passed && scopes.contains(failed.scope) {
@@ -136,9 +147,10 @@ extension AppleClientVerdicts {
     static func fixes(_ client: AppleClient, _ facts: TrustFacts, _ policy: SecurityPolicy, _ device: AppleDevice) -> [VerdictFix]
     {
         var bases: [[VerdictFix.Change]] = [[]]
-        // The issuer the chain stops below may be an intermediate the server should send, or a
-        // root the device could trust: both are offered.
-        if facts.chain == .untrusted, facts.missingIssuer { bases.append([.deviceTrustsRoot]) }
+        // Installing what the chain leads to (a root, or a self-signed leaf, which trustd then
+        // spares the key size and validity rules) is tried on its own too; for a chain that stops
+        // below its root the server sending its intermediates is the other way.
+        if facts.chain == .untrusted { bases.append([.deviceTrustsRoot]) }
         // An ATS rule the server fails: the app's exception is a fix beside a better server.
         if facts.failedATSRule != nil, !device.atsException { bases.append([.atsException]) }
         if client != .urlSession {
@@ -169,7 +181,13 @@ extension AppleClientVerdicts {
         let ordered = minimal.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }.map(
             \.element)
         return ordered.map { changes in
-            VerdictFix(changes: changes, text: changes.map { describe($0, client, facts, policy) }.joined(separator: ", and "))
+            // The ATS keys a fix needs are those left once its other changes are made.
+            let others = VerdictFix(changes: changes.filter { $0 != .atsException }, text: "")
+            let after = others.applied(to: facts, policy: policy, device: device)
+            let text = changes.map { change in
+                change == .atsException ? describe(change, client, after.0, after.1) : describe(change, client, facts, policy)
+            }
+            return VerdictFix(changes: changes, text: text.joined(separator: ", and "))
         }
     }
 
@@ -216,15 +234,19 @@ extension AppleClientVerdicts {
         case .modernTLS:
             return "a server with TLS 1.2 or later and ECDHE ciphers"
         case .atsException:
+            let failed = facts.atsCovers ? facts.checks.filter { $0.scope == .ats && !$0.passed }.map(\.rule) : []
             var keys: [String] = []
-            if facts.failedATSRule != nil {
-                keys.append("NSExceptionMinimumTLSVersion or NSExceptionRequiresForwardSecrecy = NO, as the server needs")
+            if failed.contains(where: { $0.hasPrefix("TLS") }) {
+                keys.append("NSExceptionMinimumTLSVersion = the server's TLS version")
             }
-            if facts.failedATSRule == nil || platformTrust(facts, .sslServer(host: true)) != nil {
+            if failed.contains(where: { $0.hasPrefix("forward secrecy") }) {
+                keys.append("NSExceptionRequiresForwardSecrecy = NO")
+            }
+            if platformTrust(facts, .sslServer(host: true)) != nil || keys.isEmpty {
                 keys.append("NSExceptionAllowsInsecureHTTPLoads = YES")
             }
             return "an App Transport Security exception for the host in Info.plist (NSAppTransportSecurity > "
-                + "NSExceptionDomains > the host > \(keys.joined(separator: "; "))); it applies to the whole domain"
+                + "NSExceptionDomains > the host > \(keys.joined(separator: ", "))); it applies to the whole domain"
         case .validatesDomainName(let value):
             if library { return "validatesDomainName = \(value ? "YES" : "NO")" }
             return policy.pinnedPublicKeys.isEmpty

@@ -35,12 +35,9 @@ public enum AppleClientVerdicts {
                 verdict.condition = "succeeds where the app's Info.plist excepts the host from App Transport Security"
             }
             if client == .afNetworking3, verdict.errorCode == AppleClientError.cancelled.code {
-                let plain = decide(.urlSession, facts, policy, device)
                 verdict.versions = [
                     "AFNetworking 3.1–3.2 cancel the challenge (-999); 3.0.0–3.0.4 rejected the protection space "
-                        + "instead, which AFNetworking's own pull request #3417 found to behave unpredictably (a TLS "
-                        + "session cache); where default handling then decides, it gives "
-                        + (plain.succeeded ? "success" : "\(plain.errorCode.map(String.init) ?? "an error")")
+                        + "instead, and their own test of a refused pin expects -1202 serverCertificateUntrusted"
                 ]
             }
             return verdict
@@ -55,6 +52,12 @@ public enum AppleClientVerdicts {
         "this call reached its proxy over TLS (https://): an app does so only from iOS 17 / macOS 14, with "
         + "URLSessionConfiguration.proxyConfigurations holding a ProxyConfiguration with tlsOptions (Network framework); "
         + "connectionProxyDictionary speaks to a proxy in cleartext"
+
+    /// App Transport Security's TLS rules not judged: the handshake's version and cipher were
+    /// not seen (the probe's own check stopped it; a second look took only the certificates).
+    public static let atsNotJudgedNote =
+        "App Transport Security's TLS version and forward-secrecy rules were not judged: the handshake's version and "
+        + "cipher were not seen"
 
     /// The verdicts for a cleartext `http://` call: App Transport Security refuses it (-1022)
     /// unless it does not cover the host or the app excepts it.

@@ -101,10 +101,18 @@ public enum AppleTrustRules {
                 .server, eku)
         }
         let shortKey =
+            // trustd's key-size table names RSA and EC only: any other kind fails (SecCertificateIsAtLeastMinKeySize).
             userLeaf
-            ? nil : chain.first { ($0.keyType == "RSA" && $0.keyBits < 2048) || ($0.keyType == "EC" && $0.keyBits < 256) }
+            ? nil
+            : chain.first {
+                switch $0.keyType {
+                case "RSA": $0.keyBits < 2048
+                case "EC": $0.keyBits < 256
+                default: true
+                }
+            }
         add(
-            "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate, the root included)",
+            "RSA keys of at least 2048 bits or EC keys of at least 256, no other kind (every certificate, the root included)",
             shortKey == nil, shortKey.map { "\($0.subject): \($0.keyType) \($0.keyBits) bits" } ?? "yes", requirements,
             .server, keySize)
         let sha1 = signed.first { ["SHA1", "MD5", "MD4", "MD2"].contains($0.signatureDigest ?? "") }

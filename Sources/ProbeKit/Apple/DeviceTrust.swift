@@ -103,7 +103,9 @@ public enum DeviceTrust {
             checks: AppleTrustRules.checks(
                 chain: certificateFacts, anchor: anchor, nameMatches: nameMatches, host: host, tls: tls),
             atsCovers: AppTransportSecurity.covers(host: host),
-            missingIssuer: standing == .untrusted && certificateFacts.last?.selfIssued == false)
+            missingIssuer: standing == .untrusted && certificateFacts.last?.selfIssued == false,
+            dates: certificateFacts.contains { $0.notAfter < now }
+                ? .expired : certificateFacts.contains { $0.notBefore > now } ? .notYetValid : .trusted)
         if standing == .untrusted {
             // A root this machine trusts and the device does not: what installing it would change.
             var rooted = certificateFacts

@@ -48,6 +48,10 @@ public struct TrustFacts: Sendable, Equatable {
     /// (``CertificateSource/interceptor``), e.g. `"mitmproxy"`; `nil` when it is the target's
     /// or unknown. Trusting or pinning it is then about the proxy, not the target.
     public var interceptor: String?
+    /// The validity dates alone, whatever the trust: `.trusted` when every certificate of the
+    /// chain built is in its period, else `.expired` or `.notYetValid`. An untrusted chain's
+    /// expiry is what is left once its root is trusted.
+    public var dates: Chain
     /// For an untrusted chain: whether the chain the device built stops at a certificate that
     /// is not its own issuer (trustd's `kSecPolicyCheckMissingIntermediate`,
     /// errSecCreateChainFailed), rather than at a root it does not trust.
@@ -62,7 +66,7 @@ public struct TrustFacts: Sendable, Equatable {
     public init(
         chain: Chain, anchor: Anchor? = nil, nameMatches: Bool, pinMatches: Bool? = nil, checks: [AppleTrustCheck] = [],
         checksIfRootInstalled: [AppleTrustCheck]? = nil, rootOnlyThisMachineTrusts: String? = nil,
-        interceptor: String? = nil, atsCovers: Bool = true, missingIssuer: Bool = false
+        interceptor: String? = nil, atsCovers: Bool = true, missingIssuer: Bool = false, dates: Chain? = nil
     ) {
         self.chain = chain
         self.anchor = anchor ?? (chain == .untrusted ? .none : .system)
@@ -74,6 +78,7 @@ public struct TrustFacts: Sendable, Equatable {
         self.interceptor = interceptor
         self.atsCovers = atsCovers
         self.missingIssuer = missingIssuer
+        self.dates = dates ?? (chain == .untrusted ? .trusted : chain)
     }
 
     /// The first failed check of a scope, `nil` when every one passed.

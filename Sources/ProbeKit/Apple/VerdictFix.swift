@@ -74,15 +74,17 @@ public struct VerdictFix: Sendable, Equatable, CustomStringConvertible {
         for change in changes {
             switch change {
             case .deviceTrustsRoot:
-                if facts.chain == .untrusted { facts.chain = .trusted }
+                if facts.chain == .untrusted { facts.chain = facts.dates }
                 facts.anchor = .user
                 facts.checks = facts.checksIfRootInstalled ?? facts.checks
                 facts.checksIfRootInstalled = nil
                 facts.rootOnlyThisMachineTrusts = nil
                 facts.missingIssuer = false
-            case .renewCertificate, .validityBegun: facts.chain = .trusted
+            case .renewCertificate, .validityBegun:
+                facts.dates = .trusted
+                if facts.chain != .untrusted { facts.chain = .trusted }
             case .serverSendsChain:
-                facts.chain = .trusted
+                facts.chain = facts.dates
                 facts.missingIssuer = false
             case .certificateNamesHost:
                 facts.nameMatches = true

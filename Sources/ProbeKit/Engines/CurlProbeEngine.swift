@@ -150,6 +150,11 @@ public struct CurlProbeEngine: ProbeEngine {
             result.appleClients = AppleClientVerdicts.cleartextVerdicts(
                 host: request.host, device: settings.appleDevice, clients: settings.appleClients)
         }
+        if result.route?.server?.scheme == .https {
+            for index in result.appleClients.indices {
+                result.appleClients[index].warnings.append(AppleClientVerdicts.httpsProxyNote)
+            }
+        }
         if settings.collectsTrace { result.trace = Redaction.text(response.debugLog.text) }
         // The whole call, its looks included: what the wall clock saw.
         if var timings = result.timings {
@@ -200,9 +205,11 @@ public struct CurlProbeEngine: ProbeEngine {
             if !settings.appleClients.isEmpty {
                 result.appleClients = AppleClientVerdicts.verdicts(
                     for: facts, policy: settings.security, device: device, clients: settings.appleClients)
-                if result.route?.server?.scheme == .https {
+                // ATS judges the handshake's version and cipher: not seen when the probe's own
+                // check stopped it and a second look showed only the certificates.
+                if facts.atsCovers, result.tls?.version == nil {
                     for index in result.appleClients.indices {
-                        result.appleClients[index].warnings.append(AppleClientVerdicts.httpsProxyNote)
+                        result.appleClients[index].warnings.append(AppleClientVerdicts.atsNotJudgedNote)
                     }
                 }
             }

@@ -157,7 +157,7 @@ struct AppleClientMatrixTests {
             ("TLS_SHA1_PORT", "no SHA-1 signature (every certificate but a self-signed one)"),
             (
                 "TLS_RSA1024_PORT",
-                "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate, the root included)"
+                "RSA keys of at least 2048 bits or EC keys of at least 256, no other kind (every certificate, the root included)"
             ),
         ])
     func aFailedRequirementIsNamedWithItsSource(portKey: String, rule: String) async throws {

@@ -158,4 +158,19 @@ import Testing
             #expect(facts.pinMatches == matches, "\(pin)")
         }
     }
+
+    /// Behind an untrusted chain the dates still count: trusting the root leaves the expiry.
+    @Test func anExpiryBehindAnUntrustedChainIsPartOfTheFix() {
+        let facts = TrustFacts(chain: .untrusted, nameMatches: true, dates: .expired)
+        let verdict = AppleClientVerdicts.verdicts(for: facts, policy: SecurityPolicy(), clients: [.urlSession])[0]
+        #expect(verdict.errorCode == -1202)
+        #expect(verdict.fixes.map(\.changes) == [[.deviceTrustsRoot, .renewCertificate]], "\(verdict.fixes)")
+    }
+
+    /// trustd's TemporalValidity check reports a period not yet begun as errSecCertificateExpired.
+    @Test func aPeriodNotYetBegunIsReportedAsTrustdReportsIt() {
+        let verdict = AppleClientVerdicts.verdicts(
+            for: TrustFacts(chain: .notYetValid, nameMatches: true), policy: SecurityPolicy(), clients: [.alamofire5])[0]
+        #expect(verdict.underlyingError == "NSOSStatusErrorDomain -67818 errSecCertificateExpired")
+    }
 }

@@ -40,7 +40,8 @@ import Testing
 
     static let strictUsage = "serverAuth in extendedKeyUsage (for a preloaded root)"
     static let looseUsage = "extendedKeyUsage, when present, allows a TLS server"
-    static let keys = "RSA keys of at least 2048 bits and EC keys of at least 256 (every certificate, the root included)"
+    static let keys =
+        "RSA keys of at least 2048 bits or EC keys of at least 256, no other kind (every certificate, the root included)"
 
     @Test func aCertificateMadeToTheRulesPassesThemUnderEitherRoot() throws {
         let leaf = try Self.pki.get().issue("good", extensions: ChainPKI.server)
@@ -176,5 +177,29 @@ import Testing
         let verdict = AppleClientVerdicts.verdicts(
             for: try Self.facts([sha1], .user), policy: noName, clients: [.alamofire5])[0]
         #expect(verdict.underlyingError == "NSOSStatusErrorDomain -67815 errSecInvalidDigestAlgorithm")
+    }
+
+    /// A self-signed leaf the user installs is spared the key-size rule: installing it alone is
+    /// the smallest fix, not reissuing it and installing.
+    @Test func installingASelfSignedLeafAloneIsTheSmallestFix() throws {
+        let scratch = try Scratch(prefix: "self-signed-1024")
+        try Shell.run([
+            "openssl", "req", "-x509", "-nodes", "-newkey", "rsa:1024", "-keyout", scratch.path + "/k.pem", "-out",
+            scratch.path + "/c.pem", "-days", "30", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+        ])
+        let pem = try String(contentsOfFile: scratch.path + "/c.pem", encoding: .utf8)
+        let chain = [PeerCertificate(fields: [HeaderField(name: "Cert", value: pem)])]
+        let facts = try #require(
+            DeviceTrust.facts(
+                chain: chain, host: "localhost", pins: [], device: AppleDevice(publicRootsDirectory: scratch.path + "/none"),
+                tls: nil, now: Int(Date().timeIntervalSince1970)))
+        let verdict = AppleClientVerdicts.verdicts(for: facts, policy: SecurityPolicy(), clients: [.urlSession])[0]
+        #expect(verdict.fixes.first?.changes == [.deviceTrustsRoot], "\(verdict.fixes)")
+    }
+
+    /// trustd's key-size table names RSA and EC only: an Ed25519 leaf fails the SSL policy.
+    @Test func anEd25519LeafFailsTheSSLPolicysKeySizeRule() throws {
+        let leaf = try Self.pki.get().issue("ed25519", extensions: ChainPKI.server, key: ["-newkey", "ed25519"])
+        #expect(try Self.failed([leaf], .user) == [Self.keys])
     }
 }
