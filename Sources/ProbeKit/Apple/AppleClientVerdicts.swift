@@ -59,8 +59,8 @@ public enum AppleClientVerdicts {
         "App Transport Security's TLS version and forward-secrecy rules were not judged: the handshake's version and "
         + "cipher were not seen"
 
-    /// The verdicts for a cleartext `http://` call: App Transport Security refuses it (-1022)
-    /// unless it does not cover the host or the app excepts it.
+    /// The verdicts for a cleartext `http://` call to a host App Transport Security covers
+    /// (``AppTransportSecurity/covers(host:)``): it refuses it (-1022) unless the app excepts it.
     ///
     /// - Parameters:
     ///   - host: The host called.
@@ -69,11 +69,6 @@ public enum AppleClientVerdicts {
     /// - Returns: One verdict per stack.
     public static func cleartextVerdicts(host: String, device: AppleDevice, clients: [AppleClient]) -> [AppleClientVerdict] {
         clients.map { client in
-            if !AppTransportSecurity.covers(host: host) {
-                return AppleClientVerdict(
-                    client: client, succeeded: true,
-                    rule: "App Transport Security does not cover \(host) (an unqualified or .local name): cleartext HTTP loads")
-            }
             if device.atsException {
                 return AppleClientVerdict(
                     client: client, succeeded: true, rule: "the app's App Transport Security exception allows cleartext HTTP",

@@ -83,8 +83,10 @@ public enum AppleTrustRules {
         add(
             "extendedKeyUsage, when present, allows a TLS server", usable, describeUsage(leaf), trustd, .server, eku)
         // SecPolicyCheckExtendedKeyUsage enforces EKUs on sub-CAs under any anchor.
-        let intermediate = chain.dropFirst().filter { !$0.selfIssued }.first {
-            $0.serverAuth == false && !$0.anyExtendedKeyUsage && !$0.serverGatedCrypto
+        // trustd loops up to the last certificate, which it takes for the anchor; under a
+        // preloaded root SecPolicyCheckServerAuthEKU takes serverAuth or anyExtendedKeyUsage only.
+        let intermediate = chain.dropFirst().dropLast().first {
+            $0.serverAuth == false && !$0.anyExtendedKeyUsage && (anchor == .system || !$0.serverGatedCrypto)
         }
         add(
             "each intermediate's extendedKeyUsage, when present, allows a TLS server", intermediate == nil,
@@ -105,9 +107,10 @@ public enum AppleTrustRules {
             userLeaf
             ? nil
             : chain.first {
+                // trustd compares whole bytes: a 2041-bit RSA key is 256 bytes long.
                 switch $0.keyType {
-                case "RSA": $0.keyBits < 2048
-                case "EC": $0.keyBits < 256
+                case "RSA": ($0.keyBits + 7) / 8 < 256
+                case "EC": ($0.keyBits + 7) / 8 < 32
                 default: true
                 }
             }

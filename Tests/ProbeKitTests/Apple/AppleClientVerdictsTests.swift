@@ -135,8 +135,9 @@ import Testing
             host: "api.example.com", device: AppleDevice(), clients: AppleClient.allCases)
         #expect(refused.map(\.errorCode) == [-1022, -1022, -1022, -1022])
         #expect(refused.allSatisfy { $0.fixes.map(\.changes) == [[.atsException]] })
-        let local = AppleClientVerdicts.cleartextVerdicts(host: "localhost", device: AppleDevice(), clients: [.urlSession])
-        #expect(local.allSatisfy { $0.succeeded })
+        // ATS covers no unqualified or .local name: the probe gives such a call no verdict at all.
+        #expect(!AppTransportSecurity.covers(host: "localhost") && !AppTransportSecurity.covers(host: "nas.local"))
+        #expect(AppTransportSecurity.covers(host: "127.0.0.1"))
         let excepted = AppleClientVerdicts.cleartextVerdicts(
             host: "api.example.com", device: AppleDevice(atsException: true), clients: [.urlSession])
         #expect(excepted.allSatisfy { $0.succeeded })
