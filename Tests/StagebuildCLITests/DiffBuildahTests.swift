@@ -118,37 +118,83 @@ struct DiffBuildahTests {
     static func build(_ scratch: Scratch) throws -> [[Bool]] {
         let compose = scratch.run(["compose", "-o", "Dockerfile"])
         #expect(compose.status == .success, "\(compose)")
-        // Through sh, both outputs in one stream: the step lines and the cache lines are read in
-        // the order buildah wrote them.
-        let run = try ProcessRun.run(
+        // A runtime's transient failure to start a step (runc's "sealing memfd copy: Device or
+        // resource busy", opencontainers/runc#2059) is tried once more; the layers the failed
+        // attempt made count as made, not as taken from the cache.
+        var made: Set<String> = []
+        for attempt in 1...2 {
+            let run = try bud(scratch)
+            let (stages, waiting, fresh) = Self.steps(in: run.stdout, made: made)
+            if run.status != 0, attempt == 1, run.stdout.contains("sealing memfd copy") {
+                made.formUnion(fresh)
+                continue
+            }
+            #expect(run.status == 0, "\(run)")
+            #expect(waiting.isEmpty, "steps without a result: \(waiting)")
+            return stages.keys.sorted().map { stage in stages[stage]!.keys.sorted().map { stages[stage]![$0]! } }
+        }
+        return []
+    }
+
+    /// `buildah bud` of the composed Dockerfile, both outputs in one stream (through sh): the
+    /// step lines and the cache lines are read in the order buildah wrote them.
+    static func bud(_ scratch: Scratch) throws -> ProcessRun {
+        try ProcessRun.run(
             URL(fileURLWithPath: "/bin/sh"),
             [
                 "-c", "exec /usr/bin/buildah \"$@\" 2>&1", "buildah",
             ] + (try storage()) + ["bud", "--isolation", "chroot", "--layers", "--pull-never", "-f", "Dockerfile", "."],
             environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "HOME": scratch.path], in: scratch.url,
             limit: .seconds(120))
-        #expect(run.status == 0, "\(run)")
-        // `[N/M] STEP K/L: …` (`STEP K/L: …` for one stage), then `--> Using cache ID` and
-        // `--> SHORT-ID`, or `--> SHORT-ID` alone for a step that ran. A stage waiting for
-        // another (COPY --from) lets that one's steps in between, so a result belongs to the
-        // latest step still waiting for one.
+    }
+
+    /// Per stage and step, whether buildah took the step from its cache; the steps still waiting
+    /// for a result; and the layers made (short IDs).
+    ///
+    /// `[N/M] STEP K/L: …` (`STEP K/L: …` for one stage), then `--> Using cache ID` and
+    /// `--> SHORT-ID`, or `--> SHORT-ID` alone for a step that ran. A stage waiting for another
+    /// (COPY --from) lets that one's steps in between, so a result belongs to the latest step
+    /// still waiting for one. A cache hit on a layer in `made` counts as a step that ran.
+    static func steps(
+        in output: String, made: Set<String>
+    ) -> (
+        stages: [Int: [Int: Bool]], waiting: [(stage: Int, step: Int)], fresh: Set<String>
+    ) {
         var stages: [Int: [Int: Bool]] = [:]
         var waiting: [(stage: Int, step: Int)] = []
         var announced: Set<String> = []
-        for line in run.stdout.split(separator: "\n").map(String.init) {
+        var fresh: Set<String> = []
+        for line in output.split(separator: "\n").map(String.init) {
             if let marker = line.range(of: "STEP "), line.hasPrefix("STEP ") || line.hasPrefix("[") {
                 let stage = line.hasPrefix("[") ? Int(line.dropFirst().prefix { $0 != "/" }) ?? 0 : 1
                 let step = Int(line[marker.upperBound...].prefix { $0 != "/" }) ?? 0
                 if step == 1 { stages[stage, default: [:]] = [:] } else { waiting.append((stage, step)) }
             } else if line.hasPrefix("--> Using cache "), let last = waiting.popLast() {
-                stages[last.stage, default: [:]][last.step] = true
-                announced.insert(String(line.dropFirst("--> Using cache ".count).prefix(11)))
+                let id = String(line.dropFirst("--> Using cache ".count).prefix(11))
+                stages[last.stage, default: [:]][last.step] = !made.contains(id)
+                announced.insert(id)
             } else if line.hasPrefix("--> "), !announced.contains(String(line.dropFirst(4))), let last = waiting.popLast() {
                 stages[last.stage, default: [:]][last.step] = false
+                fresh.insert(String(line.dropFirst(4).prefix(11)))
             }
         }
-        #expect(waiting.isEmpty, "steps without a result: \(waiting)")
-        return stages.keys.sorted().map { stage in stages[stage]!.keys.sorted().map { stages[stage]![$0]! } }
+        return (stages, waiting, fresh)
+    }
+
+    /// After a transient failure, a cache hit on a layer the failed attempt made is a step that ran.
+    @Test func aLayerTheFailedAttemptMadeCountsAsMade() {
+        let output = """
+            [1/1] STEP 1/3: FROM base
+            [1/1] STEP 2/3: RUN a
+            --> Using cache 0123456789abcdef
+            --> 0123456789a
+            [1/1] STEP 3/3: RUN b
+            --> Using cache fedcba9876543210
+            --> fedcba98765
+            """
+        let (stages, waiting, _) = Self.steps(in: output, made: ["fedcba98765"])
+        #expect(waiting.isEmpty)
+        #expect(stages[1] == [2: true, 3: false])
     }
 
     @Test func everyStepIsPredictedAsBuildahTakesIt() throws {
