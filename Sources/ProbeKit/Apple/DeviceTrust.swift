@@ -35,17 +35,17 @@ public enum DeviceTrust {
         return names.filter { $0.hasSuffix(".crt") || $0.hasSuffix(".pem") }.sorted().map { directory + "/" + $0 }
     }
 
-    /// The SHA-256 fingerprints of the public roots, read once per folder.
-    private static let fingerprints = Mutex<[String: Set<String>]>([:])
+    /// The SHA-256 fingerprints of the certificates in PEM files, read once per list of files:
+    /// every call of a run names the same ones.
+    private static let fingerprints = Mutex<[[String]: Set<String>]>([:])
 
-    static func publicRootFingerprints(_ directory: String) -> Set<String> {
+    static func fingerprints(ofFiles files: [String]) -> Set<String> {
         fingerprints.withLock { known in
-            if let set = known[directory] { return set }
+            if let set = known[files] { return set }
             let set = Set(
-                publicRootFiles(directory).flatMap { file in
-                    PEMCertificates.blocks(in: (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
-                }.compactMap(PEMCertificates.fingerprintSHA256(of:)))
-            known[directory] = set
+                files.flatMap { file in PEMCertificates.blocks(in: (try? String(contentsOfFile: file, encoding: .utf8)) ?? "") }
+                    .compactMap(PEMCertificates.fingerprintSHA256(of:)))
+            known[files] = set
             return set
         }
     }
@@ -77,16 +77,13 @@ public enum DeviceTrust {
             default: .untrusted
             }
         let certificates = built.certificates.isEmpty ? pems : built.certificates
-        let installed = Set(
-            device.installedRootFiles.flatMap { file in
-                PEMCertificates.blocks(in: (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
-            }.compactMap(PEMCertificates.fingerprintSHA256(of:)))
+        let installed = fingerprints(ofFiles: device.installedRootFiles)
         var anchor: TrustFacts.Anchor = .none
         if built.anchored, standing != .untrusted, let root = certificates.last {
             // trustd looks in the system's anchors first: a preloaded root also installed is preloaded.
             let fingerprint = PEMCertificates.fingerprintSHA256(of: root)
             anchor =
-                fingerprint.map(publicRootFingerprints(device.publicRootsDirectory).contains) == true
+                fingerprint.map(fingerprints(ofFiles: publicRootFiles(device.publicRootsDirectory)).contains) == true
                 ? .system : fingerprint.map(installed.contains) == true ? .user : .system
         }
         var pinMatches: Bool?

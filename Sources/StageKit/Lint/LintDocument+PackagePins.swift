@@ -53,18 +53,18 @@ extension LintDocument {
         for (index, entry) in entries.enumerated() {
             if entry.keyword == .from { workdir = "/" }
             if entry.keyword == .workdir, let value = entry.instruction.singleValue {
-                workdir = Self.joined(unquoted(value.text), onto: workdir)
+                workdir = Paths.absolute(unquoted(value.text), from: workdir)
             }
             workdirs[index] = workdir
             guard let copy = entry.instruction.asCopy, let destination = copy.destination,
-                Self.reachesApt(Self.joined(unquoted(destination.text), onto: workdir))
+                Self.reachesApt(Paths.absolute(unquoted(destination.text), from: workdir))
             else { continue }
             found.append(entry.instruction.location(of: destination))
         }
         for script in runScripts {
             let here = workdirs[script.entryIndex] ?? "/"
             let mountTargets = script.mounts.compactMap { $0["target"] ?? $0["dst"] ?? $0["destination"] }
-            if mountTargets.contains(where: { Self.reachesApt(Self.joined($0, onto: here)) }) {
+            if mountTargets.contains(where: { Self.reachesApt(Paths.absolute($0, from: here)) }) {
                 found.append(script.run.location)
             }
             for command in script.commands {
@@ -83,27 +83,13 @@ extension LintDocument {
                 let touches =
                     command.program.map(names.contains) == true
                     || command.arguments.map(\.text).contains {
-                        $0.hasPrefix("/") && Self.joined($0, onto: "/").hasPrefix("/etc/apt/sources.list")
+                        $0.hasPrefix("/") && Paths.absolute($0, from: "/").hasPrefix("/etc/apt/sources.list")
                     }
-                    || command.outputTargets.contains { Self.reachesApt(Self.joined($0, onto: here)) }
+                    || command.outputTargets.contains { Self.reachesApt(Paths.absolute($0, from: here)) }
                 if touches || configures, let first = command.words.first { found.append(first.location) }
             }
         }
         return found.sorted()
-    }
-
-    /// A path as BuildKit resolves it in a build stage: joined with the working directory when
-    /// relative, `.` and `..` and repeated slashes resolved.
-    static func joined(_ path: String, onto directory: String) -> String {
-        var parts: [Substring] = []
-        for part in ((path.hasPrefix("/") ? "" : directory + "/") + path).split(separator: "/") {
-            switch part {
-            case ".": continue
-            case "..": _ = parts.popLast()
-            default: parts.append(part)
-            }
-        }
-        return "/" + parts.joined(separator: "/")
     }
 
     /// Whether writing at a path can change what apt reads: under `/etc/apt`, or a folder above
