@@ -47,7 +47,7 @@ let package = Package(
         // The only importer of CRE2: regular expressions users give, matched in linear time.
         .target(name: "Patterns", dependencies: ["CRE2"]),
         // Probe requests through HTTP proxies: proxy selection as curl does it, policies, outcomes.
-        .target(name: "ProbeKit", dependencies: ["Curl", "Patterns", "Digests", "Serialization"]),
+        .target(name: "ProbeKit", dependencies: ["Curl", "Patterns", "Digests", "Serialization", "PAC"]),
         // The one JSON writer (keys in a fixed order, the same bytes on every platform) and the
         // one XML/HTML escaper. Pure: no Foundation.
         .target(name: "Serialization"),
@@ -67,6 +67,11 @@ let package = Package(
         .systemLibrary(name: "CLzma", providers: [.apt(["liblzma-dev"])]),
         // The only importer of CLzma: a whole .xz file decompressed, with a bound on its size.
         .target(name: "XZ", dependencies: ["CLzma"]),
+        // libpacparser from Debian's libpacparser-dev: proxy auto-config scripts in SpiderMonkey.
+        .systemLibrary(name: "CPacParser", providers: [.apt(["libpacparser-dev"])]),
+        // The only importer of CPacParser: `FindProxyForURL` run in a child process held to a time
+        // and a memory limit.
+        .target(name: "PAC", dependencies: ["CPacParser", "Serialization"]),
         // The probe as a Prometheus target on the server's core: blackbox_exporter's config
         // format (read with YAML), its metric names, and the probe's reasons.
         .target(
@@ -103,6 +108,7 @@ let package = Package(
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader", "Serialization"]),
         .testTarget(name: "XZTests", dependencies: ["XZ", "TestSupport"]),
+        .testTarget(name: "PACTests", dependencies: ["PAC"]),
         .testTarget(name: "ExporterTests", dependencies: ["Exporter", "ProbeKit", "Serialization"]),
         // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.
         .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax", "TestSupport"]),

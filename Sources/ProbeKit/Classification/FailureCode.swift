@@ -67,6 +67,13 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
     /// its `oauth2` token could not be obtained (RFC 6749 section 4.4), or the target is no URL
     /// the probe can call. Nothing was sent to the target.
     case requestNotPrepared
+    /// The PAC script (`--pac`, the exporter's `pac_url`) gave no route: it could not be fetched
+    /// or read, it threw, ran past its time or memory limit, or its answer held no entry a
+    /// device can use. Nothing was sent to the target.
+    case pacFailed
+    /// The PAC script chose a SOCKS proxy, which the probe does not call through; the entries
+    /// after it were not tried. Nothing was sent to the target.
+    case proxyNotProbed
 
     /// The code itself, e.g. `"hostNameMismatch"`.
     public var description: String { rawValue }
@@ -92,7 +99,7 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .proxyNameNotResolved, .proxyUnreachable, .proxyTimeout, .proxyAuthenticationRequired, .proxyForbidden,
             .proxyProtocolError, .proxyBadGateway, .targetNameNotResolved, .connectFailed, .tlsHandshakeFailed, .timeout,
             .tooManyRedirects, .redirectRefused, .noResponse, .unexpectedStatus, .expectationFailed, .engineRefusedURL,
-            .requestNotPrepared:
+            .requestNotPrepared, .pacFailed, .proxyNotProbed:
             nil
         }
     }
@@ -123,6 +130,8 @@ public enum FailureCode: String, Sendable, Equatable, CaseIterable, CustomString
         case .expectationFailed: "expectation failed"
         case .engineRefusedURL: "URL refused by the engine"
         case .requestNotPrepared: "request not prepared"
+        case .pacFailed: "PAC failed"
+        case .proxyNotProbed: "proxy not probed"
         }
     }
 }

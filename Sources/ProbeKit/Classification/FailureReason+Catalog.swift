@@ -676,4 +676,25 @@ extension FailureReason {
     public static func proxySettingUnusable(_ detail: String) -> FailureReason {
         FailureReason(code: .proxyUnreachable, hop: .proxy, message: detail, hint: "fix the proxy setting")
     }
+
+    /// The PAC script gave no route (``FailureCode/pacFailed``).
+    ///
+    /// - Parameters:
+    ///   - script: where the script came from, e.g. `"http://127.0.0.1:8080/proxy.pac"`.
+    ///   - detail: what went wrong, e.g. `"the script ran longer than 5 s and was stopped"`.
+    public static func pacFailed(script: String, detail: String) -> FailureReason {
+        FailureReason(
+            code: .pacFailed, hop: .client, message: "the PAC script \(script) gave no route: \(detail)",
+            hint: "fix the PAC script; devices differ in what they do without one (docs/apple-clients.md, PAC)")
+    }
+
+    /// The PAC script chose a SOCKS proxy (``FailureCode/proxyNotProbed``).
+    ///
+    /// - Parameter entry: the entry, e.g. `"SOCKS5 socks.corp:1080"`.
+    public static func proxyNotProbed(entry: PACEntry) -> FailureReason {
+        FailureReason(
+            code: .proxyNotProbed, hop: .proxy,
+            message: "the PAC script chose \(entry), a SOCKS proxy, which stagebuild does not call through",
+            hint: "check that proxy with curl --socks5-hostname, or put an HTTP proxy before it in the PAC's answer")
+    }
 }

@@ -48,9 +48,19 @@ public struct CurlProbeEngine: ProbeEngine {
 
     /// One request alone (libcurl follows nothing): its result, and where its answer points
     /// when it is a redirect the call follows (the answer is then not judged: the next hop's is).
+    /// With `--pac`, the script's entries are tried in order (``PACRouting``), each a call of
+    /// its own within what is left of the call's time.
     private func probeOnce(
         _ request: ProbeRequest, cancellation: ProbeCancellation
     ) -> (result: ProbeResult, location: String?) {
+        if let pac = settings.pac {
+            return PACRouting(settings: settings, pac: pac).probe(request, engine: name, cancellation: cancellation) {
+                route, remaining in
+                var entrySettings = settings
+                entrySettings.remainingTime = remaining
+                return CurlProbeEngine(settings: entrySettings).call(request, route: route, cancellation: cancellation)
+            }
+        }
         let route: ProxyRoute
         do {
             route = try settings.route(for: request)
@@ -61,6 +71,16 @@ public struct CurlProbeEngine: ProbeEngine {
                 message: error.description)
             return (result, nil)
         }
+        var made = call(request, route: route, cancellation: cancellation)
+        if case .cancelled = made.result.outcome { return made }
+        made.result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
+        return made
+    }
+
+    /// One request on one route.
+    private func call(
+        _ request: ProbeRequest, route: ProxyRoute, cancellation: ProbeCancellation
+    ) -> (result: ProbeResult, location: String?) {
         if let cause = cancellation.cause {
             return (.cancelled(request, engine: name, route: route, cause: cause, inFlight: false), nil)
         }
@@ -134,7 +154,6 @@ public struct CurlProbeEngine: ProbeEngine {
             proxyTLS: classifier.proxyTLSFacts(
                 response: response, reason: reason, proxyCertificate: proxyCertificate,
                 fromLook: proxyCertificateFromLook))
-        result.warnings += settings.proxy.notes(scheme: request.url.scheme ?? "")
         if result.httpStatus != nil {
             result.bodyByteCount = response.bodyByteCount
             result.contentLength = response.headers.last { $0.name.lowercased() == "content-length" }.flatMap {

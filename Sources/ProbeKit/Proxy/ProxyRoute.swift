@@ -13,6 +13,8 @@ public enum ProxyRoute: Sendable, Equatable, CustomStringConvertible {
         case proxyDisabled(source: ProxySource)
         /// A proxy was configured, but an entry of the no-proxy list matched the host.
         case bypassed(NoProxyMatch)
+        /// A PAC script's answer said `DIRECT` (`--pac`); the entry as written.
+        case pac(entry: String)
     }
 
     /// The proxy, or `nil` when direct.
@@ -34,6 +36,8 @@ public enum ProxyRoute: Sendable, Equatable, CustomStringConvertible {
             "direct: \(source) \"\" disables proxies"
         case .direct(.bypassed(let match)):
             "direct: \(match)"
+        case .direct(.pac):
+            "direct: the PAC's answer says DIRECT"
         }
     }
 }

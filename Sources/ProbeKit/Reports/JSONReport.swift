@@ -74,6 +74,7 @@ public struct JSONReport: Sendable {
                 .array(result.redirects.map { .object([("status", .integer($0.status)), ("location", .string($0.location))]) })
             ),
             ("hops", .array(result.hops.map(Self.object))),
+            ("pac", result.pac.map(Self.object) ?? .null),
             ("tls", result.tls.map(Self.object) ?? .null),
             ("proxyTls", result.proxyTLS.map(Self.object) ?? .null),
             ("appleClients", .array(result.appleClients.map(Self.object))),
@@ -110,6 +111,31 @@ public struct JSONReport: Sendable {
             ("appleClients", .array(hop.appleClients.map(Self.object))),
             ("timings", hop.timings.map(Self.object) ?? .null),
             ("remoteAddress", .string(hop.remoteAddress)),
+            ("pac", hop.pac.map(Self.object) ?? .null),
+        ])
+    }
+
+    private static func object(_ pac: PACDecision) -> JSONValue {
+        .object([
+            ("script", .string(pac.script)),
+            ("answer", .string(pac.answer)),
+            ("unreadable", .array(pac.unreadable.map(JSONValue.string))),
+            (
+                "entries",
+                .array(
+                    pac.entries.map { attempt in
+                        .object([
+                            ("entry", .string(attempt.entry.description)),
+                            ("state", .string(attempt.state.rawValue)),
+                            ("reason", .string(attempt.failure?.code.rawValue)),
+                            ("hop", .string(attempt.failure?.hop.rawValue)),
+                            ("message", .string(attempt.failure?.message)),
+                            ("urlError", attempt.failure?.appleError.map(Self.object) ?? .null),
+                            ("connectStatus", .integer(attempt.connectStatus)),
+                            ("remoteAddress", .string(attempt.remoteAddress)),
+                        ])
+                    })
+            ),
         ])
     }
 

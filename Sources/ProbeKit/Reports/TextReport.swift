@@ -63,6 +63,9 @@ public struct TextReport: Sendable {
         }
         if let hint = result.outcome.failureReason?.hint { lines.append(("hint", hint)) }
         if let route = result.route { lines.append(("route", route.description)) }
+        if let pac = result.pac {
+            for (index, line) in Self.lines(pac).enumerated() { lines.append((index == 0 ? "pac" : "", line)) }
+        }
         if result.httpStatus != nil || result.connectStatus != nil {
             var status = "HTTP \(result.httpStatus.map(String.init) ?? "-")"
             if let connect = result.connectStatus { status += ", CONNECT \(connect)" }
@@ -129,6 +132,28 @@ public struct TextReport: Sendable {
     }
 
     /// One hop of a redirected call on one line: `GET http://a/ direct: 302 to https://b/`.
+    /// The script's answer, then one line per entry: what came of it, and for an entry left the
+    /// reason, with what an Apple client sees, as a call through that proxy alone says it.
+    static func lines(_ pac: PACDecision) -> [String] {
+        var lines = ["\(pac.script) answered \"\(pac.answer)\""]
+        for attempt in pac.entries {
+            switch attempt.state {
+            case .ended:
+                lines.append(
+                    "\(attempt.entry): "
+                        + (attempt.failure.map { "ended the call: \($0.code.words) (\($0.code))" } ?? "carried the call"))
+            case .notTried:
+                lines.append("\(attempt.entry): not tried")
+            case .failedOver:
+                guard let failure = attempt.failure else { continue }
+                let apple = failure.appleError.map { "; urlError \($0)" } ?? ""
+                lines.append(
+                    "\(attempt.entry): failed over after \(failure.code.words) (\(failure.code)): \(failure.message)\(apple)")
+            }
+        }
+        return lines
+    }
+
     static func line(_ hop: RedirectHop) -> String {
         var text = "\(hop.method) \(hop.url) " + (hop.route.map { $0.server.map { "via \($0)" } ?? "direct" } ?? "")
         if let status = hop.httpStatus { text += ": \(status)" }

@@ -8,8 +8,11 @@ public struct ProbeSettings: Sendable, Equatable {
     /// `--max-time` when not given, in seconds.
     public static let defaultMaxTime = 30.0
 
-    /// The proxy settings (command line and environment) from which each call's route comes.
+    /// The proxy settings (command line and environment) from which each call's route comes,
+    /// unless a PAC script chooses it (``pac``).
     public var proxy: ProxyConfiguration
+    /// The PAC script that chooses each call's route (`--pac`), or `nil`.
+    public var pac: PACSettings?
     /// Whether `http://` targets go through a CONNECT tunnel too (`--proxytunnel`,
     /// `CURLOPT_HTTPPROXYTUNNEL`); `https://` targets always do.
     public var forcesTunnel: Bool

@@ -73,6 +73,9 @@ public struct ProbeResult: Sendable, Equatable {
     /// For `https://` targets with a certificate: whether it is the target's or an
     /// interceptor's (``InterceptionProducts``), with the evidence; `nil` otherwise.
     public var certificateFrom: CertificateSource?
+    /// With `--pac`, how the PAC script routed the call (for a call that followed redirects, its
+    /// last hop); `nil` otherwise.
+    public var pac: PACDecision?
     /// libcurl's trace of the call as curl's `-v` prints it (`* ` text, `> ` sent, `< `
     /// received), credentials redacted; `nil` unless asked for (`-v`).
     public var trace: String?
@@ -149,6 +152,8 @@ public struct ProbeResult: Sendable, Equatable {
             reason.hint = reason.hint.map(Redaction.text)
             copy.outcome = .failed(reason)
         }
+        copy.pac = pac?.redacted()
+        for index in copy.hops.indices { copy.hops[index].pac = copy.hops[index].pac?.redacted() }
         return copy
     }
 }

@@ -31,6 +31,8 @@ public struct RedirectHop: Sendable, Equatable {
     public var timings: ProbeTimings?
     /// The address this hop connected to (the proxy's through a proxy).
     public var remoteAddress: String?
+    /// With `--pac`, how the script routed this hop: each hop's URL is its own question.
+    public var pac: PACDecision?
 
     /// The hop a single-request result describes.
     ///
@@ -51,6 +53,7 @@ public struct RedirectHop: Sendable, Equatable {
         appleClients = result.appleClients
         timings = result.timings
         remoteAddress = result.remoteAddress
+        pac = result.pac
     }
 
     /// A hop known only by its request and answer (the URLSession engine sees no more of the

@@ -13,7 +13,7 @@ enum ProbeCommand: Subcommand {
     static let name = "probe"
     static let summary = "Check HTTP(S) calls through a proxy; say which check failed and why."
     static let usage = """
-        probe [--proxy URL] [--noproxy LIST] [--proxytunnel] [--no-validate-domain-name] \
+        probe [--proxy URL] [--pac FILE|URL] [--noproxy LIST] [--proxytunnel] [--no-validate-domain-name] \
         [--allow-invalid-certificates] [--cacert FILE] [--pinned-public-key sha256//B64]... \
         [--expect-status LIST] [-X METHOD] [-H 'Name: value']... [--targets FILE|-] \
         [--format text|json|junit] [--engine curl|urlsession] [--client STACK]... [--compare-direct] URL...
@@ -31,6 +31,15 @@ enum ProbeCommand: Subcommand {
         A proxy's 407 is answered with Basic, as curl does; --proxy-digest, --proxy-ntlm,
         --proxy-negotiate or --proxy-anyauth choose another scheme. When the proxy offers none
         the probe answers with, the report says so rather than doubting the password.
+
+        PAC: --pac FILE|URL routes each call as a device with that proxy auto-config script does
+        (libpacparser runs it; a URL is fetched directly, never through a proxy). The answer's
+        entries (PROXY, HTTPS, DIRECT) are tried in order: a proxy that is down, silent or fails
+        TLS is left for the next, as browsers leave it; one that answers (403, 407) ends the list.
+        The report names the answer, the entry that carried the call and why each one before it
+        was left. --pac-only prints the answer per URL and makes no call; --pac-my-address sets
+        myIpAddress(). --resolve names are what the script's dnsResolve and isInNet see. A script
+        that throws, runs past 5 s or 256 MiB, or answers nothing usable fails the call (pacFailed).
 
         TLS: the chain and the host name are verified by default. --no-validate-domain-name
         still verifies the chain but not the name (the report warns); --allow-invalid-certificates
@@ -60,12 +69,13 @@ enum ProbeCommand: Subcommand {
         129 hung up (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
         """
     /// How the call reaches the proxy; the authentication options follow them in `--help`.
-    static let proxyOptions = [
-        NetworkOptions.proxy,
-        NetworkOptions.noProxy,
-        ArgumentScanner.Option(
-            names: ["--proxytunnel"], takesValue: false, help: "Use a CONNECT tunnel also for http:// targets."),
-    ]
+    static let proxyOptions =
+        [
+            NetworkOptions.proxy,
+            NetworkOptions.noProxy,
+            ArgumentScanner.Option(
+                names: ["--proxytunnel"], takesValue: false, help: "Use a CONNECT tunnel also for http:// targets."),
+        ] + PACOptions.options
     static let options =
         proxyOptions + ProxyAuthenticationOptions.options + [
             ArgumentScanner.Option(
@@ -171,6 +181,7 @@ enum ProbeCommand: Subcommand {
         let start = ContinuousClock.now
         let plan = try ProbePlan(arguments, context: context)
         for warning in plan.warnings { context.warn(warning) }
+        if plan.pacOnly, let pac = plan.settings.pac { return try PACOnlyRun.run(plan, pac: pac, context: context) }
         let engine: any ProbeEngine
         switch plan.engineKind {
         case .curl:

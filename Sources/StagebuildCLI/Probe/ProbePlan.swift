@@ -24,6 +24,8 @@ struct ProbePlan {
     var format: ReportFormat
     var concurrency: Int
     var deadline: Double?
+    /// `--pac-only`: print the PAC script's answer for each target, make no call.
+    var pacOnly = false
     /// Options that take no effect on these calls, said once on stderr before the run.
     var warnings: [String] = []
 
@@ -40,6 +42,13 @@ struct ProbePlan {
             format = try arguments.choice("--format", default: ReportFormat.text)
             engineKind = try arguments.choice("--engine", default: ProbeEngineKind.curl)
             settings = try Self.settings(arguments, context: context)
+            pacOnly = arguments.has("--pac-only")
+            settings.pac = try PACOptions.settings(arguments, settings: settings, context: context)
+            if settings.pac != nil, engineKind == .urlsession {
+                throw Self.usage(
+                    "--pac is followed by the curl engine only: FoundationNetworking on Linux has no PAC support "
+                        + "(swift-corelibs-foundation#5199)")
+            }
             // Input that may arrive for a long time is read as the run goes on; anything
             // after it on the command line would wait for its end, so only a last `-` is.
             streamsStandardInput = arguments.all("--targets").last == "-" && context.standardInputIsStream
@@ -205,7 +214,8 @@ struct ProbePlan {
                 (isHTTPS, host) = (request.isHTTPS, request.host)
                 anyPlainHTTP = anyPlainHTTP || !isHTTPS
             }
-            guard checkedHosts.insert("\(isHTTPS) \(host)").inserted else { continue }
+            // With a PAC script the route is its answer, per call.
+            guard settings.pac == nil, checkedHosts.insert("\(isHTTPS) \(host)").inserted else { continue }
             do {
                 anyThroughProxy =
                     try settings.proxy.route(scheme: isHTTPS ? "https" : "http", host: host).server != nil || anyThroughProxy
@@ -218,7 +228,7 @@ struct ProbePlan {
             warnings.append("--pinned-public-key applies to https:// targets only; the http:// ones are not pinned")
         }
         // Streamed targets are not known yet: they may go through one.
-        if settings.forcesTunnel && !anyThroughProxy && !streamsStandardInput {
+        if settings.forcesTunnel && !anyThroughProxy && !streamsStandardInput && settings.pac == nil {
             warnings.append("--proxytunnel has no effect: no call goes through a proxy")
         }
         return warnings

@@ -43,6 +43,7 @@ struct ProbeCall: Sendable {
         "certificateNotYetValid": "not yet valid", "pinnedKeyMismatch": "pinned key mismatch", "timeout": "timeout",
         "unexpectedStatus": "unexpected", "expectationFailed": "expectation failed",
         "proxyProtocolError": "proxy protocol error", "engineRefusedURL": "url refused by the engine",
+        "pacFailed": "pac failed", "proxyNotProbed": "proxy not probed",
     ]
 
     /// Checks one successful call: exit 0, `succeeded`, no reason, the summary in both formats.

@@ -33,9 +33,32 @@ struct ProbeReport: Decodable, Sendable {
         var certificateFromEvidence: String?
         var timings: Timings?
         var remoteAddress: String?
+        var pac: PACDecision?
 
         /// The verdict of one stack, e.g. `"AFNetworking 3"`.
         func verdict(_ client: String) -> AppleClientVerdict? { appleClients?.first { $0.client == client } }
+    }
+
+    /// How a PAC script routed the call: its answer and each entry's fate.
+    struct PACDecision: Decodable, Sendable {
+        struct Entry: Decodable, Sendable {
+            var entry: String
+            /// `"ended"`, `"failedOver"` or `"notTried"`.
+            var state: String
+            var reason: String?
+            var hop: String?
+            var message: String?
+            var urlError: AppleError?
+            var connectStatus: Int?
+        }
+
+        var script: String
+        var answer: String
+        var unreadable: [String]
+        var entries: [Entry]
+
+        /// Each entry as `"ENTRY state[ reason]"`, e.g. `"PROXY 127.0.0.1:9 failedOver proxyUnreachable"`.
+        var fates: [String] { entries.map { [$0.entry, $0.state, $0.reason].compactMap { $0 }.joined(separator: " ") } }
     }
 
     /// What one Apple client stack would do with the certificate shown.

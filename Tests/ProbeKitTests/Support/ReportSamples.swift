@@ -79,6 +79,25 @@ enum ReportSamples {
             // What the four stacks make of the certificate that names another host.
             results[1].appleClients = AppleClientVerdicts.verdicts(
                 for: TrustFacts(chain: .trusted, nameMatches: false), policy: SecurityPolicy())
+            // A PAC script whose first proxy was down: the second carried the call.
+            let answer = PACAnswer(parsing: "PROXY down.corp.test:3128; PROXY proxy.corp.test:8080; DIRECT")
+            var viaPAC = ProbeResult(
+                target: "http://intranet.corp.test/", method: "GET", engine: "curl",
+                route: answer.entries[1].route, outcome: .succeeded, httpStatus: 200,
+                timings: ProbeTimings(dns: 0.5, connect: 1.25, tls: nil, firstByte: 3.5, total: 12.0),
+                remoteAddress: "192.0.2.8:8080")
+            viaPAC.pac = PACDecision(
+                script: "http://wpad.corp.test/wpad.dat", answer: answer.text, unreadable: [],
+                entries: [
+                    PACAttempt(
+                        entry: answer.entries[0], state: .failedOver,
+                        failure: .proxyUnreachable(
+                            proxyAddress: "down.corp.test:3128", source: .pac(entry: answer.entries[0].description),
+                            tunnel: false, detail: "Connection refused")),
+                    PACAttempt(entry: answer.entries[1], state: .ended),
+                    PACAttempt(entry: answer.entries[2], state: .notTried),
+                ])
+            results.append(viaPAC)
             return results
         }
     }

@@ -24,7 +24,8 @@ import Glibc
         #expect(result.stdout.hasPrefix("OVERVIEW: Check HTTP(S) calls through a proxy"))
         #expect(result.stdout.contains("USAGE: stagebuild probe [--proxy URL]"))
         let options = [
-            "-x, --proxy URL", "--noproxy LIST", "--proxytunnel", "--proxy-basic", "--proxy-digest", "--proxy-ntlm",
+            "-x, --proxy URL", "--noproxy LIST", "--proxytunnel", "--pac FILE|URL", "--pac-my-address IPV4", "--pac-only",
+            "--proxy-basic", "--proxy-digest", "--proxy-ntlm",
             "--proxy-negotiate", "--proxy-anyauth", "-k, --insecure", "--validate-domain-name", "--no-validate-domain-name",
             "--allow-invalid-certificates", "--cacert FILE", "--pinned-public-key sha256//BASE64", "--proxy-cacert FILE",
             "--proxy-insecure", "--resolve HOST:PORT:ADDR", "--connect-timeout SECONDS", "--max-time SECONDS",

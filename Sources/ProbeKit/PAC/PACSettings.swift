@@ -1,0 +1,59 @@
+import Foundation
+import PAC
+
+/// A PAC script that chooses each call's route (`--pac`, the exporter's `pac_url`), and how it
+/// runs.
+public struct PACSettings: Sendable, Equatable {
+    /// The script's text.
+    public var script: String
+    /// Where it came from, for reports: a path, or its URL without user info.
+    public var origin: String
+    /// The engine and its limits.
+    public var engine: PACEngine
+    /// What `myIpAddress()` returns (`--pac-my-address`), or `nil` for the engine's own lookup of
+    /// this machine's name.
+    public var myAddress: String?
+
+    /// Settings.
+    ///
+    /// - Parameters:
+    ///   - script: the text.
+    ///   - origin: a path or a redacted URL.
+    ///   - engine: the engine (default limits: 5 s, 256 MiB).
+    ///   - myAddress: `myIpAddress()`'s answer, or `nil`.
+    public init(script: String, origin: String, engine: PACEngine = PACEngine(), myAddress: String? = nil) {
+        self.script = script
+        self.origin = origin
+        self.engine = engine
+        self.myAddress = myAddress
+    }
+
+    /// The script's answer for a request, as a device asks: `FindProxyForURL(url, host)` with
+    /// the URL without user info (browsers never hand credentials to a PAC script).
+    ///
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - resolve: `--resolve` entries: the script's `dnsResolve` answers their names with
+    ///     their first IPv4 address, as the call reaches them.
+    /// - Returns: the answer, read.
+    /// - Throws: ``PACEngineError`` when the script gives none.
+    public func answer(for request: ProbeRequest, resolve: [ResolveEntry]) throws(PACEngineError) -> PACAnswer {
+        var addresses: [String: String] = [:]
+        for entry in resolve where addresses[entry.host.lowercased()] == nil {
+            if let v4 = entry.addresses.first(where: { !$0.hasPrefix("[") }) { addresses[entry.host.lowercased()] = v4 }
+        }
+        return PACAnswer(
+            parsing: try engine.findProxy(
+                script: script, url: Self.scriptURL(request.url), host: request.host, addresses: addresses,
+                myAddress: myAddress))
+    }
+
+    /// A URL without its user info.
+    static func scriptURL(_ url: URL) -> String {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.user != nil || parts.password != nil
+        else { return url.absoluteString }
+        parts.user = nil
+        parts.password = nil
+        return parts.string ?? url.absoluteString
+    }
+}

@@ -1,0 +1,120 @@
+import PAC
+import Testing
+
+/// The PAC engine against scripts of each kind a corporate PAC file is, and each way one fails,
+/// run by libpacparser itself.
+@Suite struct PACEngineTests {
+    let engine = PACEngine(timeLimit: 2)
+
+    @Test func returnsTheAnswerOfFindProxyForURL() throws {
+        let script = """
+            function FindProxyForURL(url, host) {
+              if (isPlainHostName(host) || dnsDomainIs(host, ".intranet.test")) return "DIRECT";
+              if (shExpMatch(url, "https://*.api.test/*")) return "HTTPS secure.test:443";
+              return "PROXY a.test:3128; PROXY b.test:8080; DIRECT";
+            }
+            """
+        #expect(try engine.findProxy(script: script, url: "http://wiki/", host: "wiki") == "DIRECT")
+        #expect(try engine.findProxy(script: script, url: "http://x.intranet.test/", host: "x.intranet.test") == "DIRECT")
+        #expect(
+            try engine.findProxy(script: script, url: "https://v1.api.test/items", host: "v1.api.test")
+                == "HTTPS secure.test:443")
+        #expect(
+            try engine.findProxy(script: script, url: "https://example.test/", host: "example.test")
+                == "PROXY a.test:3128; PROXY b.test:8080; DIRECT")
+    }
+
+    @Test func isInNetSeesTheFixedAddressesBeforeTheSystemsResolver() throws {
+        let script = """
+            function FindProxyForURL(url, host) {
+              if (isInNet(host, "10.20.0.0", "255.255.0.0")) return "DIRECT";
+              if (isInNet(dnsResolve(host), "127.0.0.0", "255.0.0.0")) return "PROXY loopback.test:1";
+              return "PROXY other.test:2";
+            }
+            """
+        #expect(
+            try engine.findProxy(
+                script: script, url: "https://inside.corp.test/", host: "inside.corp.test",
+                addresses: ["INSIDE.corp.test": "10.20.3.4"]) == "DIRECT")
+        // A name the table does not hold goes to the system's resolver (/etc/hosts has localhost).
+        #expect(
+            try engine.findProxy(
+                script: script, url: "http://localhost/", host: "localhost", addresses: ["inside.corp.test": "10.20.3.4"])
+                == "PROXY loopback.test:1")
+        #expect(try engine.findProxy(script: script, url: "http://203.0.113.9/", host: "203.0.113.9") == "PROXY other.test:2")
+    }
+
+    @Test func myIpAddressIsTheAddressGiven() throws {
+        let script = """
+            function FindProxyForURL(url, host) {
+              return isInNet(myIpAddress(), "192.168.50.0", "255.255.255.0") ? "PROXY office.test:3128" : "DIRECT";
+            }
+            """
+        #expect(
+            try engine.findProxy(script: script, url: "http://a.test/", host: "a.test", myAddress: "192.168.50.7")
+                == "PROXY office.test:3128")
+        #expect(try engine.findProxy(script: script, url: "http://a.test/", host: "a.test", myAddress: "10.0.0.7") == "DIRECT")
+    }
+
+    @Test func aScriptThatThrowsIsAScriptError() {
+        let script = "function FindProxyForURL(url, host) { throw new Error('no route for ' + host); }"
+        #expect {
+            try engine.findProxy(script: script, url: "http://a.test/", host: "a.test")
+        } throws: { error in
+            guard case PACEngineError.scriptError(let words) = error else { return false }
+            return words.contains("no route for a.test")
+        }
+    }
+
+    @Test func aSyntaxErrorAndAMissingFunctionAreScriptErrors() {
+        for script in ["function FindProxyForURL(url, host) { return 'DIRECT'", "var x = 1;"] {
+            #expect(throws: PACEngineError.self) { try engine.findProxy(script: script, url: "http://a.test/", host: "a.test") }
+            do {
+                _ = try engine.findProxy(script: script, url: "http://a.test/", host: "a.test")
+            } catch {
+                guard case .scriptError(let words) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect(!words.isEmpty)
+            }
+        }
+    }
+
+    @Test func aScriptThatLoopsIsStoppedAtTheTimeLimit() {
+        let quick = PACEngine(timeLimit: 0.5)
+        let start = ContinuousClock.now
+        #expect(throws: PACEngineError.timeLimit(seconds: 0.5)) {
+            try quick.findProxy(script: "function FindProxyForURL(u, h) { for (;;) {} }", url: "http://a.test/", host: "a.test")
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+    }
+
+    @Test func aScriptThatAllocatesWithoutEndIsStoppedAtTheMemoryLimit() throws {
+        let small = PACEngine(timeLimit: 20, memoryLimit: 64 << 20)
+        let script = """
+            function FindProxyForURL(u, h) {
+              var kept = [];
+              for (var i = 0; i < 100000000; i++) kept.push("x" + i + "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy");
+              return "DIRECT";
+            }
+            """
+        #expect(throws: PACEngineError.memoryLimit(bytes: 64 << 20)) {
+            try small.findProxy(script: script, url: "http://a.test/", host: "a.test")
+        }
+    }
+
+    @Test func manyThreadsEvaluateAtOnce() async throws {
+        let script = "function FindProxyForURL(url, host) { return 'PROXY ' + host + ':1'; }"
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<16 {
+                group.addTask { () throws -> Void in
+                    let host = "h\(index).test"
+                    let answer = try engine.findProxy(script: script, url: "http://\(host)/", host: host)
+                    #expect(answer == "PROXY \(host):1")
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+/// `--pac`: PAC scripts served by nginx and run by libpacparser, their entries tried in order
+/// through real proxies (tinyproxy, squid) that are down, silent, refuse with 403 or ask for
+/// credentials, and the script's own failures (it throws, loops, answers garbage).
+@Suite(.enabled(if: E2EServers.isConfigured, "set STAGEBUILD_E2E_STATE (Tests/e2e/servers/start)"))
+struct PACTests {
+    /// Writes a PAC script into nginx's `/pac/` folder and returns its URL.
+    private func served(_ script: String, _ servers: E2EServers, host: String = "127.0.0.1") throws -> String {
+        let name = "\(UUID().uuidString).pac"
+        try script.write(toFile: servers["PAC_DIR"] + "/" + name, atomically: true, encoding: .utf8)
+        return "http://\(host):\(servers["HTTP_PORT"])/pac/\(name)"
+    }
+
+    private func answering(_ answer: String) -> String {
+        "function FindProxyForURL(url, host) { return \"\(answer)\"; }\n"
+    }
+
+    /// The first proxy's port refuses: the device goes on to tinyproxy, which carries the call;
+    /// DIRECT is never tried. The refused entry keeps its own reason and Apple error.
+    @Test(.timeLimit(.minutes(1)))
+    func aProxyThatIsDownIsLeftForTheNextEntry() async throws {
+        let servers = try E2EServers.current()
+        let closed = "127.0.0.1:\(servers["CLOSED_PORT"])"
+        let tinyproxy = "127.0.0.1:\(servers["TINYPROXY_PORT"])"
+        let pac = try served(answering("PROXY \(closed); PROXY \(tinyproxy); DIRECT"), servers)
+        let call = try await ProbeCall.run(["--pac", pac, servers.url("http", "127.0.0.1", "HTTP_PORT")])
+        try call.expectSucceeded()
+        let probe = try call.probe
+        let decision = try #require(probe.pac, "\(call.json.summary)")
+        #expect(decision.script == pac)
+        #expect(
+            decision.fates == [
+                "PROXY \(closed) failedOver proxyUnreachable", "PROXY \(tinyproxy) ended", "DIRECT notTried",
+            ], "\(call.json.summary)")
+        #expect(decision.entries[0].urlError?.code == 306, "kCFErrorHTTPProxyConnectionFailure\n\(call.json.summary)")
+        #expect(probe.proxy == "http://\(tinyproxy)", "\(call.json.summary)")
+        #expect(call.words.contains("proxy \(closed): failed over after proxy unreachable"), "\(call.text.summary)")
+        #expect(call.words.contains("direct: not tried"), "\(call.text.summary)")
+    }
+
+    /// A proxy that accepts and never answers is left after the connect limit, as a device
+    /// leaves it; squid then carries the https:// call through its tunnel.
+    @Test(.timeLimit(.minutes(1)))
+    func aSilentProxyIsLeftAtTheConnectLimit() async throws {
+        let servers = try E2EServers.current()
+        let silent = "127.0.0.1:\(servers["SILENT_PORT"])"
+        let squid = "127.0.0.1:\(servers["SQUID_PORT"])"
+        let pac = try served(answering("PROXY \(silent); PROXY \(squid)"), servers)
+        let call = try await ProbeCall.run([
+            "--pac", pac, "--connect-timeout", "1", "--cacert", servers["CA_CERT"],
+            servers.url("https", "localhost", "TLS_VALID_PORT"),
+        ])
+        try call.expectSucceeded()
+        let decision = try #require(try call.probe.pac)
+        #expect(decision.fates == ["PROXY \(silent) failedOver proxyTimeout", "PROXY \(squid) ended"], "\(call.json.summary)")
+        #expect(try call.probe.connectStatus == 200)
+    }
+
+    /// A proxy that answers ends the list, whatever it answers: squid's 403 to CONNECT is the
+    /// call's failure and tinyproxy after it is not tried (browsers do not fail over on a refused
+    /// tunnel, crbug.com/680837).
+    @Test(.timeLimit(.minutes(1)))
+    func aProxyThatRefusesWith403EndsTheList() async throws {
+        let servers = try E2EServers.current()
+        let squidACL = "127.0.0.1:\(servers["SQUID_ACL_PORT"])"
+        let tinyproxy = "127.0.0.1:\(servers["TINYPROXY_PORT"])"
+        let pac = try served(answering("PROXY \(squidACL); PROXY \(tinyproxy)"), servers)
+        let call = try await ProbeCall.run([
+            "--pac", pac, "--cacert", servers["CA_CERT"], servers.url("https", "localhost", "SQUID_ACL_DENIED_CONNECT_PORT"),
+        ])
+        try call.expectFailed("proxyForbidden", keywords: ["not tried"])
+        let decision = try #require(try call.probe.pac)
+        #expect(
+            decision.fates == ["PROXY \(squidACL) ended proxyForbidden", "PROXY \(tinyproxy) notTried"], "\(call.json.summary)")
+    }
+
+    /// A proxy that asks for credentials ends the list too: the device answers the challenge
+    /// (or its app gets the 407), it does not go round it.
+    @Test(.timeLimit(.minutes(1)))
+    func aProxyThatAsksForCredentialsEndsTheList() async throws {
+        let servers = try E2EServers.current()
+        let squidAuth = "127.0.0.1:\(servers["SQUID_AUTH_PORT"])"
+        let tinyproxy = "127.0.0.1:\(servers["TINYPROXY_PORT"])"
+        let pac = try served(answering("PROXY \(squidAuth); PROXY \(tinyproxy); DIRECT"), servers)
+        let call = try await ProbeCall.run(["--pac", pac, servers.url("http", "127.0.0.1", "HTTP_PORT")])
+        try call.expectFailed("proxyAuthenticationRequired")
+        let decision = try #require(try call.probe.pac)
+        #expect(
+            decision.fates == [
+                "PROXY \(squidAuth) ended proxyAuthenticationRequired", "PROXY \(tinyproxy) notTried", "DIRECT notTried",
+            ],
+            "\(call.json.summary)")
+    }
+
+    /// An `HTTPS` entry is a proxy spoken to over TLS: its certificate, from a CA the run does
+    /// not trust for proxies, fails the handshake at the proxy, which devices fail over on.
+    @Test(.timeLimit(.minutes(1)))
+    func anHTTPSProxyWhoseCertificateFailsIsLeftForTheNextEntry() async throws {
+        let servers = try E2EServers.current()
+        let httpsProxy = "localhost:\(servers["HTTPS_PROXY_PORT"])"
+        let tinyproxy = "127.0.0.1:\(servers["TINYPROXY_PORT"])"
+        let pac = try served(answering("HTTPS \(httpsProxy); PROXY \(tinyproxy)"), servers)
+        let failingOver = try await ProbeCall.run(["--pac", pac, servers.url("http", "127.0.0.1", "HTTP_PORT")])
+        try failingOver.expectSucceeded()
+        let decision = try #require(try failingOver.probe.pac)
+        #expect(decision.entries.map(\.state) == ["failedOver", "ended"], "\(failingOver.json.summary)")
+        #expect(decision.entries[0].hop == "proxy" && decision.entries[0].reason == "certificateNotTrusted")
+        // Trusted, the HTTPS proxy carries the call itself.
+        let trusted = try await ProbeCall.run([
+            "--pac", pac, "--proxy-cacert", servers["CA_CERT"], servers.url("http", "127.0.0.1", "HTTP_PORT"),
+        ])
+        try trusted.expectSucceeded()
+        #expect(try trusted.probe.proxy == "https://\(httpsProxy)", "\(trusted.json.summary)")
+    }
+
+    /// A SOCKS entry is named, not silently skipped: the probe does not call through SOCKS.
+    @Test(.timeLimit(.minutes(1)))
+    func aSOCKSEntryIsSaidNotProbed() async throws {
+        let servers = try E2EServers.current()
+        let pac = try served(answering("SOCKS5 127.0.0.1:1080; DIRECT"), servers)
+        let call = try await ProbeCall.run(["--pac", pac, servers.url("http", "127.0.0.1", "HTTP_PORT")])
+        try call.expectFailed("proxyNotProbed", keywords: ["socks5 127.0.0.1:1080"])
+        #expect(try call.probe.pac?.fates == ["SOCKS5 127.0.0.1:1080 ended proxyNotProbed", "DIRECT notTried"])
+    }
+
+    /// `isInNet` asks `dnsResolve`, which answers `--resolve`'s names as the call reaches them:
+    /// the name inside 127/8 goes direct; without the entry it does not resolve and the script
+    /// sends it to the (closed) proxy instead.
+    @Test(.timeLimit(.minutes(1)))
+    func isInNetSeesTheAddressesOfResolve() async throws {
+        let servers = try E2EServers.current()
+        let closed = "127.0.0.1:\(servers["CLOSED_PORT"])"
+        let script = """
+            function FindProxyForURL(url, host) {
+              if (isInNet(host, "127.0.0.0", "255.0.0.0")) return "DIRECT";
+              return "PROXY \(closed)";
+            }
+            """
+        let pac = try served(script, servers)
+        let target = servers.url("http", "inside.pac.test", "HTTP_PORT")
+        let inside = try await ProbeCall.run([
+            "--pac", pac, "--resolve", "inside.pac.test:\(servers["HTTP_PORT"]):127.0.0.1", target,
+        ])
+        try inside.expectSucceeded()
+        #expect(try inside.probe.route == "direct" && inside.probe.pac?.fates == ["DIRECT ended"])
+        #expect(inside.words.contains("direct: the pac's answer says direct"), "\(inside.text.summary)")
+        let outside = try await ProbeCall.run(["--pac", pac, target])
+        try outside.expectFailed("proxyUnreachable")
+        #expect(try outside.probe.pac?.fates == ["PROXY \(closed) ended proxyUnreachable"])
+    }
+
+    /// The script's own failures are the call's, with its words: a throw, a loop stopped at the
+    /// engine's time limit, an answer no device can read. Nothing is sent to the target.
+    @Test(.timeLimit(.minutes(1)))
+    func theScriptsOwnFailuresAreReportedNeverAHang() async throws {
+        let servers = try E2EServers.current()
+        let target = servers.url("http", "127.0.0.1", "HTTP_PORT")
+        let cases: [(script: String, words: String)] = [
+            ("function FindProxyForURL(url, host) { throw new Error('no route for ' + host); }", "no route for 127.0.0.1"),
+            ("function FindProxyForURL(url, host) { for (;;) {} }", "ran longer than 5 s and was stopped"),
+            (answering("GARBAGE in; PROXY"), "has no entry a device can use"),
+            ("function FindProxyForURL(url, host) { return 'DIRECT' ", "line 1: syntaxerror: missing } after function body"),
+        ]
+        for (script, words) in cases {
+            let pac = try served(script, servers)
+            let call = try await ProbeCall.run(["--pac", pac, target])
+            try call.expectFailed("pacFailed", keywords: [words])
+            #expect(try call.probe.hop == "client" && call.probe.httpStatus == nil, "\(call.json.summary)")
+        }
+        // Entries that cannot be read are skipped with a warning, as browsers skip them.
+        let partly = try served(answering("BOGUS x; PROXY 127.0.0.1:\(servers["TINYPROXY_PORT"])"), servers)
+        let call = try await ProbeCall.run(["--pac", partly, target])
+        try call.expectSucceeded()
+        #expect(try call.probe.pac?.unreadable == ["BOGUS x"])
+        #expect(call.words.contains("entries no device can read, skipped: \"bogus x\""), "\(call.text.summary)")
+    }
+
+    /// `--pac-only` prints each URL's answer without a call; an https:// PAC URL is fetched with
+    /// `--cacert`; one that cannot be fetched stops the run with 69 before any call.
+    @Test(.timeLimit(.minutes(1)))
+    func pacOnlyPrintsTheDecisionsAndTheScriptIsFetchedDirectly() async throws {
+        let servers = try E2EServers.current()
+        let script = """
+            function FindProxyForURL(url, host) {
+              if (dnsDomainIs(host, ".intranet.test") || isPlainHostName(host)) return "DIRECT";
+              if (shExpMatch(url, "https://*")) return "PROXY secure.test:3128; DIRECT";
+              return "PROXY web.test:8080";
+            }
+            """
+        let pac = try served(script, servers, host: "localhost")
+            .replacingOccurrences(
+                of: "http://localhost:\(servers["HTTP_PORT"])", with: "https://localhost:\(servers["TLS_VALID_PORT"])")
+        let run = try await StagebuildProcess.run([
+            "probe", "--pac", pac, "--cacert", servers["CA_CERT"], "--pac-only", "http://wiki/", "https://api.example.test/",
+            "http://files.intranet.test/a", "http://example.test/",
+        ])
+        #expect(run.status == 0, "\(run.summary)")
+        #expect(run.stdout.contains("http://wiki/  \"DIRECT\""), "\(run.summary)")
+        #expect(run.stdout.contains("https://api.example.test/  \"PROXY secure.test:3128; DIRECT\""), "\(run.summary)")
+        #expect(run.stdout.contains("http://files.intranet.test/a  \"DIRECT\""), "\(run.summary)")
+        #expect(run.stdout.contains("http://example.test/  \"PROXY web.test:8080\""), "\(run.summary)")
+        // Fetched directly: the proxy the environment names is never asked for the script.
+        let missing = try await StagebuildProcess.run(
+            ["probe", "--pac", servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/pac/none.pac"), "http://a.test/"],
+            variables: ["http_proxy": "http://127.0.0.1:\(servers["CLOSED_PORT"])"])
+        #expect(missing.status == 69, "\(missing.summary)")
+        #expect(missing.stderr.contains("answered HTTP 404"), "\(missing.summary)")
+    }
+
+    /// With proxy variables set too, the report says where curl (which ignores PAC) would go.
+    @Test(.timeLimit(.minutes(1)))
+    func whereCurlWouldGoIsNoted() async throws {
+        let servers = try E2EServers.current()
+        let tinyproxy = "127.0.0.1:\(servers["TINYPROXY_PORT"])"
+        let pac = try served(answering("PROXY \(tinyproxy)"), servers)
+        let call = try await ProbeCall.run(
+            ["--pac", pac, servers.url("http", "127.0.0.1", "HTTP_PORT")],
+            variables: ["http_proxy": "http://127.0.0.1:\(servers["SQUID_PORT"])", "no_proxy": "example.test"])
+        try call.expectSucceeded()
+        let warnings = try call.probe.warnings ?? []
+        #expect(
+            warnings.contains {
+                $0.hasPrefix("curl, Go and Python ignore the PAC script")
+                    && $0.contains("proxy http://127.0.0.1:\(servers["SQUID_PORT"]) (from http_proxy)")
+            }, "\(call.json.summary)")
+    }
+}
