@@ -44,8 +44,9 @@ RUN set -eux; \
 
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
 # and curl's own API), OpenSSL's libcrypto, RE2 (linear-time regular expressions),
-# libyaml (config files), liblzma (the Debian archive's Packages.xz indexes) and
-# Jansson (strict JSON: lockfiles, registry answers, auth files).
+# libyaml (config files), liblzma (the Debian archive's Packages.xz indexes),
+# Jansson (strict JSON: lockfiles, registry answers, auth files) and libpacparser (proxy
+# auto-config scripts).
 # Each library is pinned with its -dev package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -55,6 +56,8 @@ RUN apt-get update \
         libjansson4=2.14-2 \
         liblzma-dev=5.4.1-1+deb12u2 \
         liblzma5=5.4.1-1+deb12u2 \
+        libpacparser-dev=1.3.6-1.4 \
+        libpacparser1=1.3.6-1.4 \
         libre2-9=20220601+dfsg-1+b1 \
         libre2-dev=20220601+dfsg-1+b1 \
         libssl-dev=3.0.22-1~deb12u2 \
@@ -119,7 +122,8 @@ ARG SOURCE_DATE_EPOCH
 
 # --static-swift-stdlib links Swift and Foundation in; the C libraries stay shared:
 # libcurl (FoundationNetworking, curl's own API), OpenSSL's libcrypto, RE2 (for a
-# program with a target over libre2, as stagebuild's patterns), and libstdc++,
+# program with a target over libre2, as stagebuild's patterns), libpacparser (proxy
+# auto-config scripts, shipped as a shared library only), and libstdc++,
 # libgcc_s, libc and zlib, which every Debian base already has (apt needs them).
 # ca-certificates backs TLS chain validation. Add tzdata for a program that uses
 # TimeZone, libxml2 for one that imports FoundationXML.
@@ -129,6 +133,7 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         ca-certificates=20250419~deb12u2 \
         libcurl4=7.88.1-10+deb12u15 \
+        libpacparser1=1.3.6-1.4 \
         libre2-9=20220601+dfsg-1+b1 \
         libssl3=3.0.22-1~deb12u2 \
     && rm -rf /var/lib/apt/lists/* \

@@ -32,8 +32,9 @@ RUN set -eux; \
 
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
 # and curl's own API), OpenSSL's libcrypto, RE2 (linear-time regular expressions),
-# libyaml (config files), liblzma (the Debian archive's Packages.xz indexes) and
-# Jansson (strict JSON: lockfiles, registry answers, auth files).
+# libyaml (config files), liblzma (the Debian archive's Packages.xz indexes),
+# Jansson (strict JSON: lockfiles, registry answers, auth files) and libpacparser (proxy
+# auto-config scripts).
 # Each library is pinned with its -dev package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -43,6 +44,8 @@ RUN apt-get update \
         libjansson4=2.14-2 \
         liblzma-dev=5.4.1-1+deb12u2 \
         liblzma5=5.4.1-1+deb12u2 \
+        libpacparser-dev=1.3.6-1.4 \
+        libpacparser1=1.3.6-1.4 \
         libre2-9=20220601+dfsg-1+b1 \
         libre2-dev=20220601+dfsg-1+b1 \
         libssl-dev=3.0.22-1~deb12u2 \

@@ -87,7 +87,7 @@ static void cpac_child(int fd, const char *script, const char *prelude, const ch
     const char *text = NULL;
     if (pacparser_init()) {
         if (my_address != NULL) pacparser_setmyip(my_address);
-        if (pacparser_parse_pac_string(script) && (prelude == NULL || pacparser_parse_pac_string(prelude))) {
+        if ((prelude == NULL || pacparser_parse_pac_string(prelude)) && pacparser_parse_pac_string(script)) {
             text = pacparser_find_proxy(url, host);
             if (text != NULL) status = 'A';
         }
@@ -111,7 +111,7 @@ static long long cpac_now_ms(void) {
 
 /// Runs `FindProxyForURL(url, host)` of `script` in a child process.
 ///
-/// - `prelude`: a second script run after `script` (helper functions replaced), or NULL.
+/// - `prelude`: a script run before `script` (helper functions replaced), or NULL.
 /// - `my_address`: what `myIpAddress()` returns, or NULL for the engine's own lookup.
 /// - `memory_bytes`: the address space the child may add to what it inherits.
 /// - `timeout_ms`: the wall-clock limit; the child is killed (SIGKILL) when it passes.

@@ -109,6 +109,10 @@ public struct HTTPModuleSettings: Sendable {
     public var pinnedPublicKeys: [String] = []
     /// `stagebuild.apple_clients`: the stacks to give verdicts for (`urlsession`, …); empty for all.
     public var appleClients: [String] = []
+    /// `stagebuild.pac_url`: the PAC script that chooses each probe's proxy (an `http(s)://`
+    /// URL fetched directly for each probe, within its timeout, or a `file:` URL or path read
+    /// for each probe), as the probe's `--pac`; `nil` for none. Not with `proxy_url`.
+    public var pacURL: String?
     /// `body_size_limit` in bytes as written, `0` for none; `nil` when not written. A body
     /// longer than a limit written fails the probe, as Go's `MaxBytesReader` fails blackbox's;
     /// without one, body patterns read at most 64 MiB (``Expectations/defaultBodySizeLimit``).
@@ -321,7 +325,16 @@ public struct HTTPModuleSettings: Sendable {
         if let value = fields["ip_protocol_fallback"] { ipProtocolFallback = try reader.bool(value) }
         if let value = fields["stagebuild"] {
             let own = try reader.mapping(
-                value, allowed: ["validate_domain_name", "pinned_public_keys", "apple_clients"], in: "\(place) stagebuild")
+                value, allowed: ["validate_domain_name", "pinned_public_keys", "apple_clients", "pac_url"],
+                in: "\(place) stagebuild")
+            if let url = own["pac_url"] {
+                let text = try reader.string(url)
+                guard !text.isEmpty else { throw reader.error(url, "pac_url is a URL or a path, not empty") }
+                guard proxyURL == nil, !proxyFromEnvironment else {
+                    throw reader.error(url, "pac_url chooses each probe's proxy: leave out proxy_url and proxy_from_environment")
+                }
+                pacURL = text
+            }
             if let flag = own["validate_domain_name"] { validatesDomainName = try reader.bool(flag) }
             if let pins = own["pinned_public_keys"] {
                 pinnedPublicKeys = try reader.strings(pins)

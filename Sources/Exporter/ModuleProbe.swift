@@ -137,10 +137,26 @@ public struct ModuleProbe: Sendable {
             return (result, (ContinuousClock.now - started).inSeconds)
         }
         // What the token request left of the probe's time.
-        let left = max(0.001, timeout - (ContinuousClock.now - started).inSeconds)
+        var left = max(0.001, timeout - (ContinuousClock.now - started).inSeconds)
         settings.maxTime = left
         settings.connectTimeout = left
         settings.allowedTargets = allowedTargets
+        if let pacURL = module.http.pacURL {
+            do {
+                settings.pac = try Self.pac(pacURL, settings: settings)
+            } catch {
+                let source = PACScriptSource(pacURL)
+                let reason = FailureReason.pacFailed(script: source.shown, detail: error.description)
+                let result = ProbeResult(
+                    target: Redaction.url(text), method: module.http.method, engine: "curl", route: nil,
+                    outcome: .failed(reason), message: reason.message)
+                return (result, (ContinuousClock.now - started).inSeconds)
+            }
+            // What the script's fetch left.
+            left = max(0.001, timeout - (ContinuousClock.now - started).inSeconds)
+            settings.maxTime = left
+            settings.connectTimeout = left
+        }
         var result = CurlProbeEngine(settings: settings).probe(request, cancellation: ProbeCancellation())
         let seconds = (ContinuousClock.now - started).inSeconds
         // The report names the target as asked, not the renamed URL.
@@ -170,5 +186,20 @@ public struct ModuleProbe: Sendable {
             result.outcome = .failed(.expectationFailed("the target was reached without TLS, and fail_if_not_ssl is set"))
         }
         return (result, seconds)
+    }
+
+    /// The module's PAC script, read for each probe as its other files are: a URL fetched
+    /// directly within the probe's time (``PACScriptSource/fetch(_:settings:)``), a path read.
+    static func pac(_ text: String, settings: ProbeSettings) throws(PACScriptError) -> PACSettings {
+        let source = PACScriptSource(text)
+        switch source {
+        case .url(let url):
+            return PACSettings(script: try PACScriptSource.fetch(url, settings: settings), origin: source.shown)
+        case .file(let path):
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw PACScriptError(message: "\(path) cannot be read")
+            }
+            return PACSettings(script: try PACScriptSource.text(Array(bytes), shown: path), origin: source.shown)
+        }
     }
 }

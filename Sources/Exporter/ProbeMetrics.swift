@@ -132,10 +132,18 @@ public enum ProbeMetrics {
             gauge("probe_proxy_connect_status_code", "The proxy's status code in answer to CONNECT", Double(connect))
         }
         if case .proxy(let server, let source)? = result.route {
+            // A PAC entry is named by the module's key; the entry itself is the proxy.
+            let setting = if case .pac = source { "pac_url" } else { "\(source)" }
             families.append(
                 MetricFamily(
                     "probe_proxy_used", help: "The proxy the probe went through, and the setting that chose it",
-                    samples: [.init(labels: [("proxy", server.description), ("source", "\(source)")], value: 1)]))
+                    samples: [.init(labels: [("proxy", server.description), ("source", setting)], value: 1)]))
+        }
+        if let pac = result.pac {
+            gauge(
+                "probe_pac_entries_failed_over",
+                "How many entries of the PAC script's answer the probe left before the one that ended it",
+                Double(pac.entries.count { $0.state == .failedOver }))
         }
         if case .failed(let reason) = result.outcome {
             families.append(

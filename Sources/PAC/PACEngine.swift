@@ -7,6 +7,9 @@ import Serialization
 /// `localHostOrDomainIs`, `isPlainHostName`, `isResolvable`, `dnsDomainLevels`, `weekdayRange`,
 /// `dateRange`, `timeRange`).
 ///
+/// Before the script, ``PACHelpers`` replaces the helpers where libpacparser differs from what
+/// browsers run today (date and time ranges that wrap around) and gives `alert`.
+///
 /// Each evaluation runs in a child process of its own (see the C shim): the engine keeps one
 /// global context, and a script may loop forever or allocate without end, so the child is held
 /// to ``memoryLimit`` bytes of address space beyond what it inherits and killed at ``timeLimit``.
@@ -33,20 +36,21 @@ public struct PACEngine: Sendable, Equatable {
     ///   - script: the PAC file's text (UTF-8, no NUL byte).
     ///   - url: the URL asked for, the first argument.
     ///   - host: its host, the second argument (no brackets for IPv6).
-    ///   - addresses: fixed answers of `dnsResolve` by lower-case host name (the probe's
-    ///     `--resolve`), IPv4 text; other names are resolved by the system, as on a device.
+    ///   - addresses: fixed addresses by lower-case host name (the probe's `--resolve`), IPv4 and
+    ///     IPv6 text without brackets: `dnsResolve` answers the first IPv4 one, `dnsResolveEx`
+    ///     all of them; other names are resolved by the system, as on a device.
     ///   - myAddress: what `myIpAddress()` returns, or `nil` for the engine's own lookup of this
     ///     machine's name.
     /// - Returns: the script's answer as it returned it, e.g. `"PROXY a:3128; DIRECT"`.
     /// - Throws: ``PACEngineError``: the script failed, ran out of time or memory, or the engine
     ///   could not be started.
     public func findProxy(
-        script: String, url: String, host: String, addresses: [String: String] = [:], myAddress: String? = nil
+        script: String, url: String, host: String, addresses: [String: [String]] = [:], myAddress: String? = nil
     ) throws(PACEngineError) -> String {
         guard !script.utf8.contains(0), !url.utf8.contains(0), !host.utf8.contains(0) else {
             throw .scriptError("the script holds a NUL byte")
         }
-        let prelude = addresses.isEmpty ? nil : Self.resolvingPrelude(addresses)
+        let prelude = PACHelpers.script + (addresses.isEmpty ? "" : Self.resolvingPrelude(addresses))
         let capacity = 64 * 1024
         var output = [CChar](repeating: 0, count: capacity)
         let status = output.withUnsafeMutableBufferPointer { buffer in
@@ -65,17 +69,32 @@ public struct PACEngine: Sendable, Equatable {
         }
     }
 
-    /// A script run after the PAC file that makes `dnsResolve` (and so `isInNet`, `isResolvable`,
-    /// which call it) answer the fixed names first, as the probe's calls reach them.
-    static func resolvingPrelude(_ addresses: [String: String]) -> String {
-        let table = JSONValue.sortedObject(addresses.map { ($0.key.lowercased(), JSONValue.string($0.value)) })
+    /// A script run before the PAC file that makes `dnsResolve` and `dnsResolveEx` (and so
+    /// `isInNet`, `isResolvable` and their `Ex` forms, which call them) answer the fixed names
+    /// first, as the probe's calls reach them.
+    static func resolvingPrelude(_ addresses: [String: [String]]) -> String {
+        let table = JSONValue.sortedObject(
+            addresses.map { ($0.key.lowercased(), JSONValue.array($0.value.map(JSONValue.string))) })
         return """
-            (function (fixed, system) {
-              dnsResolve = function (host) {
+            (function (fixed, system, systemEx) {
+              function known(host) {
                 var name = String(host).toLowerCase();
-                return fixed.hasOwnProperty(name) ? fixed[name] : system(host);
+                return fixed.hasOwnProperty(name) ? fixed[name] : null;
+              }
+              dnsResolve = function (host) {
+                var list = known(host);
+                if (list == null) return system(host);
+                for (var index = 0; index < list.length; index++) {
+                  if (list[index].indexOf(":") < 0) return list[index];
+                }
+                return null;
               };
-            })(\(table.text(indent: 0, layout: .compact)), dnsResolve);
+              dnsResolveEx = function (host) {
+                var list = known(host);
+                return list == null ? systemEx(host) : list.join(";");
+              };
+            })(\(table.text(indent: 0, layout: .compact)), dnsResolve, dnsResolveEx);
+
             """
     }
 

@@ -198,6 +198,8 @@ import Testing
         ("proxy_url: 'http://u:p@ss@proxy:3128'", "c.yml:5:18: invalid proxy"),
         ("stagebuild: {pinned_public_keys: [sha256//nope]}", "c.yml:5:41: pinned_public_keys: "),
         ("stagebuild: {apple_clients: [netscape]}", "c.yml:5:36: apple_clients are urlsession"),
+        ("{proxy_url: 'http://p:1', stagebuild: {pac_url: 'http://w/p.pac'}}", "c.yml:5:55: pac_url chooses each probe's proxy"),
+        ("stagebuild: {pac_url: ''}", "c.yml:5:29: pac_url is a URL or a path"),
         ("{compression: gzip, headers: {Accept-Encoding: br}}", "c.yml:5:21: compression gzip is not among the Accept-Encoding"),
     ])
     func whatAProbeWouldRefuseIsRefusedAtItsPlace(text: String, error: String) {

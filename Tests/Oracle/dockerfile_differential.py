@@ -126,8 +126,10 @@ REFUSALS: list[tuple[str, str, Callable[[dict, Path], bool]]] = [
     (r"\S+ --\S+ has no value", "a builder flag without =VALUE (compose and lint SB042; BuildKit's builder refuses it)",
      lambda g, p: any("=" not in f and f.lstrip("-").lower() in VALUE_FLAGS
                       for e in g["instructions"] for f in e.get("flags") or [])),
-    (r"(COPY|ADD|RUN) --\S+ is quoted", "a quoted COPY --from or mount from= (compose and lint SB041)",
-     lambda g, p: re.search(r"(--from=|from=)[^\s]*[\"']", _joined(p)) is not None),
+    # The flag word runs to the line's end when its quote is never closed, as BuildKit reads it.
+    (r"(COPY|ADD|RUN) --.+ is quoted", "a quoted COPY --from or mount from= (compose and lint SB041)",
+     lambda g, p: _from_flag_holds(g, '"') or _from_flag_holds(g, "'")
+     or re.search(r"(--from=|from=)[^\s]*[\"']", _joined(p)) is not None),
     (r"USE needs a template name|USE takes no flags|FROM stage: takes no flags|expected KEY=VALUE|"
      r"no stage template|stage template '", "a template reference (USE or FROM stage:)",
      lambda g, p: any(c == "use" for c in _cmds(g))

@@ -1,3 +1,4 @@
+import Foundation
 import PAC
 import Testing
 
@@ -35,13 +36,21 @@ import Testing
         #expect(
             try engine.findProxy(
                 script: script, url: "https://inside.corp.test/", host: "inside.corp.test",
-                addresses: ["INSIDE.corp.test": "10.20.3.4"]) == "DIRECT")
+                addresses: ["INSIDE.corp.test": ["fd00::1", "10.20.3.4"]]) == "DIRECT")
         // A name the table does not hold goes to the system's resolver (/etc/hosts has localhost).
         #expect(
             try engine.findProxy(
-                script: script, url: "http://localhost/", host: "localhost", addresses: ["inside.corp.test": "10.20.3.4"])
+                script: script, url: "http://localhost/", host: "localhost", addresses: ["inside.corp.test": ["10.20.3.4"]])
                 == "PROXY loopback.test:1")
         #expect(try engine.findProxy(script: script, url: "http://203.0.113.9/", host: "203.0.113.9") == "PROXY other.test:2")
+    }
+
+    @Test func dnsResolveExAnswersEveryFixedAddress() throws {
+        let script = "function FindProxyForURL(url, host) { return 'PROXY x:1 ' + dnsResolveEx(host); }"
+        #expect(
+            try engine.findProxy(
+                script: script, url: "http://a.test/", host: "a.test", addresses: ["a.test": ["fd00::1", "10.0.0.1"]])
+                == "PROXY x:1 fd00::1;10.0.0.1")
     }
 
     @Test func myIpAddressIsTheAddressGiven() throws {
@@ -116,5 +125,29 @@ import Testing
             }
             try await group.waitForAll()
         }
+    }
+
+    /// Ranges that wrap around, as Netscape's definition and today's browsers read them:
+    /// libpacparser's own helpers are false on each of these.
+    @Test func dateAndTimeRangesWrapAroundAsBrowsersHaveThem() throws {
+        let now = Calendar.current.dateComponents([.weekday, .month, .hour], from: Date())
+        let days = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"]
+        let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+        let today = try #require(now.weekday) - 1
+        let month = try #require(now.month) - 1
+        let hour = try #require(now.hour)
+        func value(_ expression: String) throws -> String {
+            try engine.findProxy(
+                script: "function FindProxyForURL(url, host) { return String(\(expression)); }", url: "http://a.test/",
+                host: "a.test")
+        }
+        // From tomorrow round to today: the whole week; from tomorrow to yesterday: all but today.
+        #expect(try value("weekdayRange('\(days[(today + 1) % 7])', '\(days[today])')") == "true")
+        #expect(try value("weekdayRange('\(days[(today + 1) % 7])', '\(days[(today + 6) % 7])')") == "false")
+        #expect(try value("dateRange('\(months[(month + 1) % 12])', '\(months[month])')") == "true")
+        #expect(try value("dateRange('\(months[(month + 1) % 12])', '\(months[(month + 11) % 12])')") == "false")
+        #expect(try value("timeRange(\((hour + 1) % 24), 0, \(hour), 59)") == "true")
+        #expect(try value("timeRange(\((hour + 1) % 24), 0, 0, \((hour + 23) % 24), 59, 59)") == "false")
+        #expect(try value("typeof alert") == "function")
     }
 }

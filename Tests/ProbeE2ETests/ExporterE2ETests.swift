@@ -465,6 +465,49 @@ struct ExporterE2ETests {
         #expect(exporter.stop() == 0)
     }
 
+    /// `stagebuild: pac_url`: the module's PAC script, fetched for each probe, chooses the proxy
+    /// with the probe's failover; a script that throws or cannot be fetched fails the probe with
+    /// `pacFailed` at this machine's hop.
+    @Test(.timeLimit(.minutes(1)))
+    func aModulesPACScriptChoosesTheProxyWithFailover() throws {
+        let servers = try E2EServers.current()
+        let tinyproxy = "127.0.0.1:\(servers["TINYPROXY_PORT"])"
+        let name = "exporter-\(UUID().uuidString)"
+        try "function FindProxyForURL(url, host) { return 'PROXY 127.0.0.1:\(servers["CLOSED_PORT"]); PROXY \(tinyproxy)'; }"
+            .write(toFile: "\(servers["PAC_DIR"])/\(name).pac", atomically: true, encoding: .utf8)
+        try "function FindProxyForURL(url, host) { throw new Error('no proxy for ' + host); }"
+            .write(toFile: "\(servers["PAC_DIR"])/\(name)-throws.pac", atomically: true, encoding: .utf8)
+        let pacBase = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/pac/\(name)")
+        let path = try Self.configFile(
+            """
+            modules:
+              via_pac:
+                prober: http
+                http: {stagebuild: {pac_url: "\(pacBase).pac"}}
+              throwing_pac:
+                prober: http
+                http: {stagebuild: {pac_url: "\(pacBase)-throws.pac"}}
+              missing_pac:
+                prober: http
+                http: {stagebuild: {pac_url: "\(pacBase)-none.pac"}}
+            """)
+        let exporter = try RunningExporter(config: path)
+        let target = servers.url("http", "127.0.0.1", "HTTP_PORT")
+        let carried = Self.get("\(exporter.url)/probe?module=via_pac&target=\(target)")?.body ?? ""
+        #expect(carried.contains("\nprobe_success 1\n"), "\(carried)")
+        #expect(carried.contains("probe_proxy_used{proxy=\"http://\(tinyproxy)\",source=\"pac_url\"} 1"), "\(carried)")
+        #expect(carried.contains("\nprobe_pac_entries_failed_over 1\n"), "\(carried)")
+        #expect(try Self.promtoolProblems(carried) == nil)
+        for module in ["throwing_pac", "missing_pac"] {
+            let failed = Self.get("\(exporter.url)/probe?module=\(module)&target=\(target)&debug=true")?.body ?? ""
+            #expect(failed.contains("probe_success 0"), "\(failed)")
+            #expect(failed.contains("reason=\"pacFailed\""), "\(failed)")
+        }
+        let thrown = Self.get("\(exporter.url)/probe?module=throwing_pac&target=\(target)&debug=true")?.body ?? ""
+        #expect(thrown.contains("no proxy for 127.0.0.1"), "\(thrown)")
+        #expect(exporter.stop() == 0)
+    }
+
     /// `oauth2`: the token the token service gives for the client's id and secret is what the
     /// target gets; a refused client fails the probe at this machine's hop with the token
     /// service's words; neither the secret nor the token is in any output.

@@ -126,8 +126,8 @@ struct PACTests {
     }
 
     /// `isInNet` asks `dnsResolve`, which answers `--resolve`'s names as the call reaches them:
-    /// the name inside 127/8 goes direct; without the entry it does not resolve and the script
-    /// sends it to the (closed) proxy instead.
+    /// the name inside 127/8 goes direct; a name that does not resolve (the resolver refuses it
+    /// without a query) is sent to the (closed) proxy instead.
     @Test(.timeLimit(.minutes(1)))
     func isInNetSeesTheAddressesOfResolve() async throws {
         let servers = try E2EServers.current()
@@ -146,7 +146,7 @@ struct PACTests {
         try inside.expectSucceeded()
         #expect(try inside.probe.route == "direct" && inside.probe.pac?.fates == ["DIRECT ended"])
         #expect(inside.words.contains("direct: the pac's answer says direct"), "\(inside.text.summary)")
-        let outside = try await ProbeCall.run(["--pac", pac, target])
+        let outside = try await ProbeCall.run(["--pac", pac, "http://\(unresolvableHost)/"])
         try outside.expectFailed("proxyUnreachable")
         #expect(try outside.probe.pac?.fates == ["PROXY \(closed) ended proxyUnreachable"])
     }
@@ -225,5 +225,65 @@ struct PACTests {
                 $0.hasPrefix("curl, Go and Python ignore the PAC script")
                     && $0.contains("proxy http://127.0.0.1:\(servers["SQUID_PORT"]) (from http_proxy)")
             }, "\(call.json.summary)")
+    }
+}
+
+/// `--wpad`: the script found as browsers find it, `http://wpad.DOMAIN/wpad.dat` for the search
+/// domain and its parents, the names that do not resolve passed over and said.
+@Suite(.enabled(if: E2EServers.isConfigured, "set STAGEBUILD_E2E_STATE (Tests/e2e/servers/start)"))
+struct WPADTests {
+    @Test(.timeLimit(.minutes(1)))
+    func theFirstWPADHostThatAnswersGivesTheScript() async throws {
+        let servers = try E2EServers.current()
+        let tinyproxy = "127.0.0.1:\(servers["TINYPROXY_PORT"])"
+        try "function FindProxyForURL(url, host) { return \"PROXY \(tinyproxy)\"; }\n"
+            .write(toFile: servers["PAC_DIR"] + "/wpad.dat", atomically: true, encoding: .utf8)
+        // No name is asked of DNS: each candidate is sent to loopback, the first two to a closed port.
+        let closed = "127.0.0.1:\(servers["CLOSED_PORT"])"
+        let call = try await ProbeCall.run([
+            "--wpad", "--wpad-domain", "a.b.wpad-e2e.test",
+            "--connect-to", "wpad.a.b.wpad-e2e.test:80:\(closed)", "--connect-to", "wpad.b.wpad-e2e.test:80:\(closed)",
+            "--connect-to", "wpad.wpad-e2e.test:80:127.0.0.1:\(servers["HTTP_PORT"])",
+            servers.url("http", "127.0.0.1", "HTTP_PORT"),
+        ])
+        try call.expectSucceeded()
+        #expect(try call.probe.pac?.script == "http://wpad.wpad-e2e.test/wpad.dat", "\(call.json.summary)")
+        #expect(try call.probe.proxy == "http://\(tinyproxy)")
+        #expect(call.json.stderr.contains("passed over http://wpad.a.b.wpad-e2e.test/wpad.dat"), "\(call.json.summary)")
+        #expect(call.json.stderr.contains("passed over http://wpad.b.wpad-e2e.test/wpad.dat"), "\(call.json.summary)")
+        #expect(call.json.stderr.contains("--wpad uses http://wpad.wpad-e2e.test/wpad.dat"), "\(call.json.summary)")
+        // Never the top domain alone, and nothing found is 69 before any call.
+        let none = try await StagebuildProcess.run([
+            "probe", "--wpad", "--wpad-domain", "nowhere.test", "--connect-to", "wpad.nowhere.test:80:\(closed)",
+            "http://a.test/",
+        ])
+        #expect(none.status == 69 && none.stderr.contains("WPAD found no PAC script"), "\(none.summary)")
+        #expect(!none.stderr.contains("http://wpad.test/"), "\(none.summary)")
+    }
+}
+
+/// With `-L`, every hop's URL is the script's own question: each hop keeps its own decision.
+@Suite(.enabled(if: E2EServers.isConfigured, "set STAGEBUILD_E2E_STATE (Tests/e2e/servers/start)"))
+struct PACRedirectTests {
+    @Test(.timeLimit(.minutes(1)))
+    func eachHopIsRoutedByTheScriptForItsOwnURL() async throws {
+        let servers = try E2EServers.current()
+        let tinyproxy = "127.0.0.1:\(servers["TINYPROXY_PORT"])"
+        let script = """
+            function FindProxyForURL(url, host) {
+              if (shExpMatch(url, "*/redirected*")) return "DIRECT";
+              return "PROXY \(tinyproxy)";
+            }
+            """
+        let name = "\(UUID().uuidString).pac"
+        try script.write(toFile: servers["PAC_DIR"] + "/" + name, atomically: true, encoding: .utf8)
+        let call = try await ProbeCall.run([
+            "--pac", servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/pac/\(name)"), "-L",
+            servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/redirect/twice"),
+        ])
+        try call.expectSucceeded()
+        let hops = try call.probe.hops ?? []
+        #expect(hops.map(\.route) == ["proxy", "proxy", "direct"], "\(call.json.summary)")
+        #expect(try call.probe.pac?.fates == ["DIRECT ended"], "\(call.json.summary)")
     }
 }

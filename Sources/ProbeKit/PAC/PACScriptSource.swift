@@ -39,7 +39,7 @@ public enum PACScriptSource: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - url: the URL.
-    ///   - settings: the run's settings: `--cacert`, `--resolve`, the TLS policy's verification,
+    ///   - settings: the run's settings: `--cacert`, `--resolve`, `--connect-to`, the TLS policy's verification,
     ///     `--connect-timeout`, `--max-time` and the user agent.
     /// - Returns: the script's text.
     /// - Throws: ``PACScriptError``: the transfer failed, the answer was not `200`, larger than
@@ -52,6 +52,7 @@ public enum PACScriptSource: Sendable, Equatable {
             .timeout(milliseconds: Int(settings.effectiveMaxTime * 1000)),
         ]
         if !settings.resolve.isEmpty { options.append(.resolve(settings.resolve.map(\.description))) }
+        if !settings.connectTo.isEmpty { options.append(.connectTo(settings.connectTo)) }
         if let caFile = settings.security.caFile { options.append(.caInfo(path: caFile)) }
         if settings.security.allowsInvalidCertificates { options.append(.verifyPeer(false)) }
         if !settings.security.validatesDomainName { options.append(.verifyHost(false)) }
@@ -90,6 +91,14 @@ public enum PACScriptSource: Sendable, Equatable {
 public struct PACScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line.
     public var message: String
+
+    /// An error.
+    ///
+    /// - Parameter message: one line naming the script's origin, never a password.
+    public init(message: String) {
+        self.message = message
+    }
+
     /// The message.
     public var description: String { message }
 }

@@ -34,13 +34,15 @@ public struct PACSettings: Sendable, Equatable {
     /// - Parameters:
     ///   - request: the request.
     ///   - resolve: `--resolve` entries: the script's `dnsResolve` answers their names with
-    ///     their first IPv4 address, as the call reaches them.
+    ///     their first IPv4 address and `dnsResolveEx` with all of them, as the call reaches them.
     /// - Returns: the answer, read.
     /// - Throws: ``PACEngineError`` when the script gives none.
     public func answer(for request: ProbeRequest, resolve: [ResolveEntry]) throws(PACEngineError) -> PACAnswer {
-        var addresses: [String: String] = [:]
+        var addresses: [String: [String]] = [:]
         for entry in resolve where addresses[entry.host.lowercased()] == nil {
-            if let v4 = entry.addresses.first(where: { !$0.hasPrefix("[") }) { addresses[entry.host.lowercased()] = v4 }
+            addresses[entry.host.lowercased()] = entry.addresses.map {
+                $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0
+            }
         }
         return PACAnswer(
             parsing: try engine.findProxy(

@@ -161,6 +161,9 @@ enum ProbeCommand: Subcommand {
                     "Through a proxy, also shake hands with an https:// target directly: another certificate is an interceptor's."
             ),
             ArgumentScanner.Option(
+                names: ["--connect-to"], takesValue: true, valueName: "HOST1:PORT1:HOST2:PORT2",
+                help: "Connect to HOST2:PORT2 for calls to HOST1:PORT1, as curl's (the URL, Host and TLS name stay; repeatable)."),
+            ArgumentScanner.Option(
                 names: ["-v", "--verbose"], takesValue: false,
                 help: "Print each call's libcurl trace on stderr, as curl -v (credentials redacted)."),
             ArgumentScanner.Option(

@@ -2,14 +2,21 @@ import Curl
 import ProbeKit
 import StageKit
 
-/// `probe`'s PAC options: `--pac FILE|URL` (the script that chooses each call's proxy),
-/// `--pac-my-address ADDRESS` (what the script's `myIpAddress()` returns) and `--pac-only`
-/// (print the script's decision for each target without calling).
+/// `probe`'s PAC options: `--pac FILE|URL` (the script that chooses each call's proxy), `--wpad`
+/// and `--wpad-domain DOMAIN` (find the script by DNS), `--pac-my-address ADDRESS` (what the
+/// script's `myIpAddress()` returns) and `--pac-only` (print the script's decision for each
+/// target without calling).
 enum PACOptions {
     static let options = [
         ArgumentScanner.Option(
             names: ["--pac"], takesValue: true, valueName: "FILE|URL",
             help: "Route each call as a proxy auto-config script decides, its entries tried in order (fetched directly)."),
+        ArgumentScanner.Option(
+            names: ["--wpad"], takesValue: false,
+            help: "Find the PAC script as browsers do: http://wpad.DOMAIN/wpad.dat for each search domain and its parents."),
+        ArgumentScanner.Option(
+            names: ["--wpad-domain"], takesValue: true, valueName: "DOMAIN",
+            help: "A search domain for --wpad instead of /etc/resolv.conf's (repeatable)."),
         ArgumentScanner.Option(
             names: ["--pac-my-address"], takesValue: true, valueName: "IPV4",
             help: "The address the PAC script's myIpAddress() returns: the device's, e.g. on the office Wi-Fi."),
@@ -29,19 +36,18 @@ enum PACOptions {
     static func settings(
         _ arguments: ArgumentScanner.Arguments, settings: ProbeSettings, context: CommandContext
     ) throws(CommandFailure) -> PACSettings? {
-        guard let text = arguments.value("--pac") else {
-            for option in ["--pac-only", "--pac-my-address"] where arguments.has(option) {
-                throw .usage("\(option) needs --pac FILE|URL")
+        let wpad = arguments.has("--wpad")
+        guard let text = arguments.value("--pac"), !wpad else {
+            if wpad {
+                if arguments.value("--pac") != nil { throw .usage("choose one of --pac and --wpad") }
+                return try discovered(arguments, settings: settings, context: context)
+            }
+            for option in ["--pac-only", "--pac-my-address", "--wpad-domain"] where arguments.has(option) {
+                throw .usage("\(option) needs --pac FILE|URL or --wpad")
             }
             return nil
         }
-        if arguments.value("--proxy") != nil {
-            throw .usage("--pac chooses each call's proxy: leave out --proxy (curl's view of the environment is still noted)")
-        }
-        let myAddress = arguments.value("--pac-my-address")
-        if let myAddress, IPAddress.v4(parsing: myAddress) == nil {
-            throw .usage("--pac-my-address takes an IPv4 address, as myIpAddress() returns one, not '\(myAddress)'")
-        }
+        try checkCompanions(arguments)
         let source = PACScriptSource(text)
         let script: String
         switch source {
@@ -64,6 +70,49 @@ enum PACOptions {
                 throw .error(.dataError, "--pac \(error)")
             }
         }
-        return PACSettings(script: script, origin: source.shown, myAddress: myAddress)
+        return PACSettings(script: script, origin: source.shown, myAddress: arguments.value("--pac-my-address"))
+    }
+
+    /// What `--pac` and `--wpad` both refuse: `--proxy` beside them, a `--pac-my-address` that is
+    /// no IPv4 address.
+    private static func checkCompanions(_ arguments: ArgumentScanner.Arguments) throws(CommandFailure) {
+        if arguments.value("--proxy") != nil {
+            throw .usage(
+                "a PAC script chooses each call's proxy: leave out --proxy (curl's view of the environment is still noted)")
+        }
+        if let myAddress = arguments.value("--pac-my-address"), IPAddress.v4(parsing: myAddress) == nil {
+            throw .usage("--pac-my-address takes an IPv4 address, as myIpAddress() returns one, not '\(myAddress)'")
+        }
+    }
+
+    /// `--wpad`: the first candidate URL of the search domains (`--wpad-domain`, else
+    /// `/etc/resolv.conf`'s) that answers with a script; the URLs passed over are said on
+    /// standard error.
+    ///
+    /// - Throws: ``CommandFailure``: 64 as ``checkCompanions(_:)``, 69 when no URL answered or
+    ///   there is no search domain.
+    private static func discovered(
+        _ arguments: ArgumentScanner.Arguments, settings: ProbeSettings, context: CommandContext
+    ) throws(CommandFailure) -> PACSettings {
+        try checkCompanions(arguments)
+        var domains = arguments.all("--wpad-domain").map { String($0.lowercased().reversed().drop { $0 == "." }.reversed()) }
+        if domains.isEmpty {
+            domains = WPADDiscovery.searchDomains(resolvConf: (try? context.fileSystem.readText(at: "/etc/resolv.conf")) ?? "")
+        }
+        let candidates = WPADDiscovery.candidates(searchDomains: domains)
+        guard !candidates.isEmpty else {
+            throw .error(
+                .unavailable,
+                "--wpad has no search domain of two labels or more to look in (/etc/resolv.conf: "
+                    + (domains.isEmpty ? "none" : domains.joined(separator: " ")) + "); give --wpad-domain DOMAIN")
+        }
+        do {
+            let found = try WPADDiscovery.discover(candidates, settings: settings)
+            for passed in found.passedOver { context.warn("--wpad passed over \(passed)") }
+            context.standardError.write("stagebuild: --wpad uses \(found.url)\n")
+            return PACSettings(script: found.script, origin: found.url, myAddress: arguments.value("--pac-my-address"))
+        } catch {
+            throw .error(.unavailable, "--wpad: \(error)")
+        }
     }
 }

@@ -43,12 +43,12 @@ struct ProbePlan {
             engineKind = try arguments.choice("--engine", default: ProbeEngineKind.curl)
             settings = try Self.settings(arguments, context: context)
             pacOnly = arguments.has("--pac-only")
-            settings.pac = try PACOptions.settings(arguments, settings: settings, context: context)
-            if settings.pac != nil, engineKind == .urlsession {
+            if engineKind == .urlsession, arguments.value("--pac") != nil || arguments.has("--wpad") {
                 throw Self.usage(
-                    "--pac is followed by the curl engine only: FoundationNetworking on Linux has no PAC support "
-                        + "(swift-corelibs-foundation#5199)")
+                    "a PAC script is followed by the curl engine only: FoundationNetworking on Linux has no PAC "
+                        + "support (swift-corelibs-foundation#5199)")
             }
+            settings.pac = try PACOptions.settings(arguments, settings: settings, context: context)
             // Input that may arrive for a long time is read as the run goes on; anything
             // after it on the command line would wait for its end, so only a last `-` is.
             streamsStandardInput = arguments.all("--targets").last == "-" && context.standardInputIsStream
@@ -133,6 +133,9 @@ struct ProbePlan {
         settings.proxyHeaders = try arguments.all("--proxy-header").map { text throws(ProbeInputError) in
             try RequestHeader(parsing: text, option: "--proxy-header")
         }
+        settings.connectTo = try arguments.all("--connect-to").map { text throws(CommandFailure) in
+            try connectTo(text)
+        }
         settings.collectsTrace = arguments.has("--verbose")
         settings.followsRedirects = arguments.has("--location")
         settings.comparesDirect = arguments.has("--compare-direct")
@@ -156,6 +159,34 @@ struct ProbePlan {
             settings.maxRedirects = count
         }
         return settings
+    }
+
+    /// A `--connect-to HOST1:PORT1:HOST2:PORT2` value as curl takes it (`CURLOPT_CONNECT_TO`):
+    /// four parts, IPv6 hosts in brackets, the first host and port may be empty (any), the
+    /// ports numbers; one line of text.
+    private static func connectTo(_ text: String) throws(CommandFailure) -> String {
+        var parts: [String] = []
+        var part = ""
+        var inBrackets = false
+        for character in text {
+            if character == "[" { inBrackets = true } else if character == "]" { inBrackets = false }
+            if character == ":" && !inBrackets {
+                parts.append(part)
+                part = ""
+            } else {
+                part.append(character)
+            }
+        }
+        parts.append(part)
+        func isPort(_ text: String, mayBeEmpty: Bool) -> Bool {
+            (mayBeEmpty && text.isEmpty) || (Int(text).map { (1...65_535).contains($0) } ?? false)
+        }
+        guard parts.count == 4, isPort(parts[1], mayBeEmpty: true), !parts[2].isEmpty, isPort(parts[3], mayBeEmpty: false),
+            !text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
+        else {
+            throw usage("invalid --connect-to \"\(text)\": write it as HOST1:PORT1:HOST2:PORT2, as curl's --connect-to")
+        }
+        return text
     }
 
     /// The URLs of the command line, then those of each `--targets` file, in order.

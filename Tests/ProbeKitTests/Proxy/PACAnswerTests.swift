@@ -53,3 +53,20 @@ import Testing
         #expect(!PACRouting.failsOver(reason(.timeout, .target, .firstByte), entry: direct))
     }
 }
+
+/// WPAD's candidates: each search domain, then its parents down to two labels.
+@Suite struct WPADDiscoveryTests {
+    @Test func theLastSearchOrDomainLineOfResolvConfWins() {
+        let text = "nameserver 10.0.0.1\ndomain old.example\nsearch Corp.Example. lab.corp.example\noptions ndots:2\n"
+        #expect(WPADDiscovery.searchDomains(resolvConf: text) == ["corp.example", "lab.corp.example"])
+        #expect(WPADDiscovery.searchDomains(resolvConf: "nameserver 1.1.1.1\n").isEmpty)
+    }
+
+    @Test func candidatesDevolveToTwoLabelsEachOnce() {
+        #expect(
+            WPADDiscovery.candidates(searchDomains: ["a.b.corp.example", "corp.example", "local"]) == [
+                "http://wpad.a.b.corp.example/wpad.dat", "http://wpad.b.corp.example/wpad.dat",
+                "http://wpad.corp.example/wpad.dat",
+            ])
+    }
+}

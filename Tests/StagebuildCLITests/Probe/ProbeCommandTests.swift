@@ -120,6 +120,25 @@ import Glibc
             "--engine urlsession cannot honour --no-validate-domain-name (FoundationNetworking on Linux has no server-trust challenge); --resolve (FoundationNetworking sets no such libcurl option (CURLOPT_RESOLVE)); use --engine curl, or leave them out"
         ),
         (["--bogus"], "unknown option '--bogus'"),
+        (
+            ["--pac", "missing.pac", "--proxy", "http://p.test:1", "http://a.test/"],
+            "a PAC script chooses each call's proxy: leave out --proxy (curl's view of the environment is still noted)"
+        ),
+        (["--pac", "missing.pac", "--wpad", "http://a.test/"], "choose one of --pac and --wpad"),
+        (["--pac-only", "http://a.test/"], "--pac-only needs --pac FILE|URL or --wpad"),
+        (
+            ["--pac", "missing.pac", "--pac-my-address", "::1", "http://a.test/"],
+            "--pac-my-address takes an IPv4 address, as myIpAddress() returns one, not '::1'"
+        ),
+        (
+            ["--engine", "urlsession", "--pac", "missing.pac", "http://a.test/"],
+            "a PAC script is followed by the curl engine only: FoundationNetworking on Linux has no PAC support "
+                + "(swift-corelibs-foundation#5199)"
+        ),
+        (
+            ["--connect-to", "a.test:443", "http://a.test/"],
+            "invalid --connect-to \"a.test:443\": write it as HOST1:PORT1:HOST2:PORT2, as curl's --connect-to"
+        ),
         (["-A", "ua\r\nX-Injected: 1", "http://a.test/"], "invalid -A: the value may not contain CR, LF or NUL"),
         (
             ["--proxy-header", "X-Bad: a\nb", "http://a.test/"],
