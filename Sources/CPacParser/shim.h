@@ -2,8 +2,9 @@
 // SpiderMonkey engine it embeds, with the standard helper functions (dnsResolve, isInNet,
 // myIpAddress, shExpMatch, dnsDomainIs, weekdayRange, ...). Its state is one global JavaScript
 // context and a script may loop forever or allocate without bound, so every evaluation runs in a
-// child process of its own: forked, held to an address-space limit (setrlimit RLIMIT_AS) and
-// killed at its deadline. The child runs only C (libpacparser and libc) between fork and _exit.
+// child process of its own: forked, held to a processor-time and an address-space limit
+// (setrlimit RLIMIT_CPU, RLIMIT_AS); the parent (PACEngine) waits for it and kills it at the
+// call's deadline. The child runs only C (libpacparser and libc) between fork and _exit.
 // Only the Swift module `PAC` imports this module.
 
 #ifndef STAGEBUILD_CPACPARSER_SHIM_H
@@ -11,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pacparser.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -20,19 +20,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-/// How an evaluation ended.
-enum cpac_status {
-    CPAC_ANSWERED = 0,      // `output` holds FindProxyForURL's answer
-    CPAC_SCRIPT_ERROR = 1,  // `output` holds the engine's messages
-    CPAC_TIME_LIMIT = 2,    // still running at the deadline: killed
-    CPAC_MEMORY_LIMIT = 3,  // ran out of its address space
-    CPAC_CRASHED = 4,       // ended by a signal, or without a word; `output` says which
-    CPAC_SYSTEM_ERROR = 5   // fork or pipe failed; `output` holds strerror
-};
 
 // The child's messages from the engine, gathered for one write at the end (a function's own
 // statics: Swift's importer emits no variable of a header's).
@@ -71,7 +61,7 @@ static void cpac_write_all(int fd, const char *bytes, size_t length) {
 static void cpac_child(int fd, const char *script, const char *prelude, const char *url, const char *host,
                        const char *my_address, size_t memory_bytes, unsigned seconds) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    alarm(seconds + 1);
+    alarm(seconds);
     // The limit counts the address space the child inherited, so it is set above that.
     unsigned long pages = 0;
     FILE *statm = fopen("/proc/self/statm", "r");
@@ -103,86 +93,57 @@ static void cpac_child(int fd, const char *script, const char *prelude, const ch
     _exit(0);
 }
 
-static long long cpac_now_ms(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-}
-
-/// Runs `FindProxyForURL(url, host)` of `script` in a child process.
+/// Forks the child that runs `FindProxyForURL(url, host)` of `script`; the caller reads its
+/// pipe, stops it with SIGKILL at its deadline and reaps it (`waitpid`).
 ///
 /// - `prelude`: a script run before `script` (helper functions replaced), or NULL.
 /// - `my_address`: what `myIpAddress()` returns, or NULL for the engine's own lookup.
-/// - `memory_bytes`: the address space the child may add to what it inherits.
-/// - `timeout_ms`: the wall-clock limit; the child is killed (SIGKILL) when it passes.
-/// - `output`, `capacity`: the answer or the messages, NUL-terminated, cut to fit.
-/// Returns a `cpac_status`.
-static inline int cpac_evaluate(const char *script, const char *prelude, const char *url, const char *host,
-                                const char *my_address, size_t memory_bytes, int timeout_ms, char *output,
-                                size_t capacity) {
-    output[0] = 0;
+/// - `memory_bytes`: the address space the child may add to what it inherits (RLIMIT_AS).
+/// - `cpu_seconds`: the processor time the child may use (RLIMIT_CPU: SIGXCPU, then SIGKILL a
+///   second later), so a script that loops is stopped by its own work, not by how busy the
+///   machine is.
+/// - `wall_seconds`: a last bound should the caller die first (alarm, besides PR_SET_PDEATHSIG).
+/// - `child`: the child's pid.
+/// Returns the read end of the child's pipe (one status byte: 'A' answer, 'E' script error, 'M'
+/// out of memory; then the text), or -1 with errno set.
+static inline int cpac_start(const char *script, const char *prelude, const char *url, const char *host,
+                             const char *my_address, size_t memory_bytes, unsigned cpu_seconds,
+                             unsigned wall_seconds, pid_t *child) {
     int fds[2];
-    if (pipe(fds) != 0) {
-        snprintf(output, capacity, "pipe: %s", strerror(errno));
-        return CPAC_SYSTEM_ERROR;
-    }
-    // Not inherited by what other threads spawn: a copy of the write end would hold the read open.
+    if (pipe(fds) != 0) return -1;
+    // Neither end goes to a program another thread spawns.
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-    pid_t child = fork();
-    if (child < 0) {
-        snprintf(output, capacity, "fork: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) {
+        int saved = errno;
         close(fds[0]);
         close(fds[1]);
-        return CPAC_SYSTEM_ERROR;
+        errno = saved;
+        return -1;
     }
-    if (child == 0) {
-        close(fds[0]);
-        cpac_child(fds[1], script, prelude, url, host, my_address, memory_bytes, (unsigned)(timeout_ms / 1000 + 1));
+    if (pid == 0) {
+        // Other threads fork too: close every descriptor but the write end, so no child holds
+        // another's pipe (whose reader would wait for it) or a socket of the parent's.
+        int keep = 3;
+        if (fds[1] != keep) {
+            dup2(fds[1], keep);
+        }
+        if (syscall(SYS_close_range, keep + 1, ~0U, 0) != 0) {
+            struct rlimit files;
+            int last = getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < 65536 ? (int)files.rlim_cur : 65536;
+            for (int fd = keep + 1; fd < last; fd++) close(fd);
+        }
+        struct rlimit cpu = {.rlim_cur = cpu_seconds, .rlim_max = cpu_seconds + 1};
+        setrlimit(RLIMIT_CPU, &cpu);
+        // SIGXCPU and a crash end it without writing a core of the parent's whole image.
+        struct rlimit core = {.rlim_cur = 0, .rlim_max = 0};
+        setrlimit(RLIMIT_CORE, &core);
+        cpac_child(keep, script, prelude, url, host, my_address, memory_bytes, wall_seconds);
     }
     close(fds[1]);
-    size_t length = 0;
-    int timed_out = 0;
-    long long deadline = cpac_now_ms() + timeout_ms;
-    for (;;) {
-        long long left = deadline - cpac_now_ms();
-        if (left <= 0) {
-            timed_out = 1;
-            break;
-        }
-        struct pollfd poller = {.fd = fds[0], .events = POLLIN};
-        int ready = poll(&poller, 1, (int)left);
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) continue;
-        char chunk[1024];
-        ssize_t got = read(fds[0], chunk, sizeof(chunk));
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        for (ssize_t index = 0; index < got; index++) {
-            if (length + 1 < capacity) output[length++] = chunk[index];
-        }
-    }
-    close(fds[0]);
-    if (timed_out) kill(child, SIGKILL);
-    int wait_status = 0;
-    while (waitpid(child, &wait_status, 0) < 0 && errno == EINTR) {
-    }
-    output[length] = 0;
-    if (timed_out) return CPAC_TIME_LIMIT;
-    if (length == 0) {
-        if (WIFSIGNALED(wait_status)) {
-            snprintf(output, capacity, "the engine ended by signal %d (%s)", WTERMSIG(wait_status),
-                     strsignal(WTERMSIG(wait_status)));
-            return CPAC_CRASHED;
-        }
-        snprintf(output, capacity, "the engine ended without an answer");
-        return CPAC_CRASHED;
-    }
-    char status = output[0];
-    memmove(output, output + 1, length);
-    if (status == 'A') return CPAC_ANSWERED;
-    if (status == 'M') return CPAC_MEMORY_LIMIT;
-    return CPAC_SCRIPT_ERROR;
+    *child = pid;
+    return fds[0];
 }
 
 #endif

@@ -330,6 +330,9 @@ public struct HTTPModuleSettings: Sendable {
             if let url = own["pac_url"] {
                 let text = try reader.string(url)
                 guard !text.isEmpty else { throw reader.error(url, "pac_url is a URL or a path, not empty") }
+                if let scheme = PACScriptSource.unsupportedScheme(in: text) {
+                    throw reader.error(url, "pac_url is an http://, https:// or file: URL or a path, not a \(scheme): URL")
+                }
                 guard proxyURL == nil, !proxyFromEnvironment else {
                     throw reader.error(url, "pac_url chooses each probe's proxy: leave out proxy_url and proxy_from_environment")
                 }

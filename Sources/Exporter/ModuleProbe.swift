@@ -146,7 +146,7 @@ public struct ModuleProbe: Sendable {
                 settings.pac = try Self.pac(pacURL, settings: settings)
             } catch {
                 let source = PACScriptSource(pacURL)
-                let reason = FailureReason.pacFailed(script: source.shown, detail: error.description)
+                let reason = FailureReason.pacUnavailable(script: source.shown, detail: error.description)
                 let result = ProbeResult(
                     target: Redaction.url(text), method: module.http.method, engine: "curl", route: nil,
                     outcome: .failed(reason), message: reason.message)

@@ -18,6 +18,7 @@ enum ModuleWords {
         (#"--proxy "" goes direct"#, "a module without proxy_url goes direct"),
         (#"--proxy "" disables proxies"#, "the module has no proxy_url (blackbox uses none unless told)"),
         ("--noproxy", "no_proxy"),
+        ("the --max-time", "the module's timeout"),
         ("--max-time", "the module's timeout"),
         (" bytes (body_size_limit)", " bytes"),
         ("--body-size-limit", "body_size_limit"),

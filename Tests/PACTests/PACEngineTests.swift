@@ -5,7 +5,7 @@ import Testing
 /// The PAC engine against scripts of each kind a corporate PAC file is, and each way one fails,
 /// run by libpacparser itself.
 @Suite struct PACEngineTests {
-    let engine = PACEngine(timeLimit: 2)
+    let engine = PACEngine(processorTimeLimit: 2)
 
     @Test func returnsTheAnswerOfFindProxyForURL() throws {
         let script = """
@@ -90,17 +90,59 @@ import Testing
         }
     }
 
-    @Test func aScriptThatLoopsIsStoppedAtTheTimeLimit() {
-        let quick = PACEngine(timeLimit: 0.5)
+    @Test func aScriptThatLoopsIsStoppedAtItsProcessorTimeLimit() {
+        let quick = PACEngine(processorTimeLimit: 1)
         let start = ContinuousClock.now
-        #expect(throws: PACEngineError.timeLimit(seconds: 0.5)) {
+        #expect(throws: PACEngineError.processorTimeLimit(seconds: 1)) {
             try quick.findProxy(script: "function FindProxyForURL(u, h) { for (;;) {} }", url: "http://a.test/", host: "a.test")
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test func theWaitEndsWhenTheCallsTimeIsUpOrTheCallerStops() {
+        let looping = "function FindProxyForURL(u, h) { for (;;) {} }"
+        #expect(throws: PACEngineError.noAnswer(within: 0.3)) {
+            try engine.findProxy(script: looping, url: "http://a.test/", host: "a.test", within: 0.3)
+        }
+        let start = ContinuousClock.now
+        #expect(throws: PACEngineError.stopped) {
+            try engine.findProxy(script: looping, url: "http://a.test/", host: "a.test") {
+                ContinuousClock.now - start > .milliseconds(200)
+            }
+        }
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    /// A fast script is never taken for a looping one while loops keep every processor busy:
+    /// the limit is the script's own processor time, and no child holds another's pipe open.
+    @Test func fastScriptsAnswerWhileLoopingOnesRunBesideThem() async throws {
+        let script = """
+            function FindProxyForURL(url, host) {
+              if (host == "loop.test") { for (;;) {} }
+              return "DIRECT";
+            }
+            """
+        let quick = PACEngine(processorTimeLimit: 1)
+        try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<24 {
+                let host = index % 4 == 0 ? "loop.test" : "fast.test"
+                group.addTask { () throws -> String in
+                    do {
+                        return try quick.findProxy(script: script, url: "http://\(host)/", host: host, within: 20)
+                    } catch {
+                        let stopped = (error as? PACEngineError) == .processorTimeLimit(seconds: 1)
+                        return host == "loop.test" && stopped ? "stopped" : "\(error)"
+                    }
+                }
+            }
+            var answers: [String: Int] = [:]
+            for try await answer in group { answers[answer, default: 0] += 1 }
+            #expect(answers == ["DIRECT": 18, "stopped": 6])
+        }
     }
 
     @Test func aScriptThatAllocatesWithoutEndIsStoppedAtTheMemoryLimit() throws {
-        let small = PACEngine(timeLimit: 20, memoryLimit: 64 << 20)
+        let small = PACEngine(processorTimeLimit: 20, memoryLimit: 64 << 20)
         let script = """
             function FindProxyForURL(u, h) {
               var kept = [];

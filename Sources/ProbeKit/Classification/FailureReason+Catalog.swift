@@ -688,6 +688,18 @@ extension FailureReason {
             hint: "fix the PAC script; devices differ in what they do without one (docs/apple-clients.md, PAC)")
     }
 
+    /// The PAC script could not be fetched or read (``FailureCode/pacFailed``): the exporter's
+    /// `pac_url`, read for each probe.
+    ///
+    /// - Parameters:
+    ///   - script: where the script was to come from, redacted.
+    ///   - detail: why not, e.g. `"… answered HTTP 404, not 200 with a script"`.
+    public static func pacUnavailable(script: String, detail: String) -> FailureReason {
+        FailureReason(
+            code: .pacFailed, hop: .client, message: "the PAC script \(script) could not be read: \(detail)",
+            hint: "serve the script at that URL with 200, reachable directly (it is never fetched through a proxy)")
+    }
+
     /// The PAC script chose a SOCKS proxy (``FailureCode/proxyNotProbed``).
     ///
     /// - Parameter entry: the entry, e.g. `"SOCKS5 socks.corp:1080"`.

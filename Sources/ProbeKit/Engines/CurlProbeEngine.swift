@@ -337,7 +337,11 @@ public struct CurlProbeEngine: ProbeEngine {
     /// proxy's TLS settings.
     private func commonOptions(for request: ProbeRequest, route: ProxyRoute) -> [EasyOption] {
         var options: [EasyOption] = [.userAgent(settings.userAgent)]
-        if !settings.connectTo.isEmpty { options.append(.connectTo(settings.connectTo)) }
+        // Through a proxy that forwards (no tunnel), libcurl would turn CONNECT_TO into a tunnel to
+        // that address: the mapping is for connections the probe makes to the target itself.
+        if !settings.connectTo.isEmpty, route.server == nil || settings.tunnels(request, on: route) {
+            options.append(.connectTo(settings.connectTo))
+        }
         if route.server != nil, !settings.proxyHeaders.isEmpty {
             options.append(.proxyHeaders(settings.proxyHeaders.map(\.line)))
         }

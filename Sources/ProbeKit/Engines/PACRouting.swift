@@ -33,9 +33,16 @@ struct PACRouting {
         let budget = settings.remainingTime ?? settings.effectiveMaxTime
         let answer: PACAnswer
         do {
-            answer = try pac.answer(for: request, resolve: settings.resolve)
+            answer = try pac.answer(for: request, resolve: settings.resolve, within: budget) {
+                cancellation.cause != nil
+            }
         } catch {
-            return (failed(request, engine: engine, reason: .pacFailed(script: pac.origin, detail: error.description)), nil)
+            if case .stopped = error, let cause = cancellation.cause {
+                return (.cancelled(request, engine: engine, route: nil, cause: cause, inFlight: true), nil)
+            }
+            var result = failed(request, engine: engine, reason: .pacFailed(script: pac.origin, detail: error.description))
+            result.timings = ProbeTimings(total: (ContinuousClock.now - started).inSeconds * 1000)
+            return (result, nil)
         }
         var decision = PACDecision(
             script: pac.origin, answer: answer.text, unreadable: answer.unreadable,
@@ -43,9 +50,10 @@ struct PACRouting {
         guard !answer.entries.isEmpty else {
             let detail =
                 answer.text.isEmpty
-                ? "its answer is empty" : "its answer \"\(answer.text)\" has no entry a device can use"
+                ? "its answer is empty" : "its answer \"\(PACAnswer.shown(answer.text))\" has no entry a device can use"
             var result = failed(request, engine: engine, reason: .pacFailed(script: pac.origin, detail: detail))
             result.pac = decision
+            result.timings = ProbeTimings(total: (ContinuousClock.now - started).inSeconds * 1000)
             return (result, nil)
         }
         var index = 0
@@ -53,8 +61,8 @@ struct PACRouting {
         while true {
             let entry = answer.entries[index]
             let made: (result: ProbeResult, location: String?)
-            if let route = entry.route {
-                made = call(route, max(budget - (ContinuousClock.now - started).inSeconds, 0.001))
+            if let route = entry.route.map(settings.withProxyUser) {
+                made = Self.inPACTerms(call(route, max(budget - (ContinuousClock.now - started).inSeconds, 0.001)))
             } else {
                 made = (failed(request, engine: engine, reason: .proxyNotProbed(entry: entry)), nil)
             }
@@ -85,13 +93,35 @@ struct PACRouting {
         if !answer.unreadable.isEmpty {
             result.warnings.append(
                 "the PAC's answer has entries no device can read, skipped: "
-                    + answer.unreadable.map { "\"\($0)\"" }.joined(separator: ", "))
+                    + answer.unreadable.map { "\"\(PACAnswer.shown($0))\"" }.joined(separator: ", "))
         }
         if let note = curlNote(request) { result.warnings.append(note) }
         if var timings = result.timings {
             timings.total = max(timings.total, (ContinuousClock.now - started).inSeconds * 1000)
             result.timings = timings
         }
+        return (result, made.location)
+    }
+
+    /// A call's result with the hints of a PAC-routed call: a proxy's refusal is bypassed by the
+    /// script's `DIRECT`, not `--noproxy`; a device answers a 407 with the credentials stored for
+    /// that proxy, which `--proxy-user` stands for (a PAC entry carries none).
+    static func inPACTerms(_ made: (result: ProbeResult, location: String?)) -> (result: ProbeResult, location: String?) {
+        guard case .failed(var reason) = made.result.outcome, reason.hop == .proxy else { return made }
+        switch reason.code {
+        case .proxyForbidden:
+            reason.hint =
+                "the proxy's rules deny this target; ask its administrator to allow it, or make the PAC script answer "
+                + "DIRECT for it when it is reachable directly"
+        case .proxyAuthenticationRequired where made.result.route?.server?.credentials == nil:
+            reason.hint =
+                "a device answers with the credentials stored for this proxy (Settings, or the app's URLCredential "
+                + "for its protection space); give them here with --proxy-user USER:PASSWORD"
+        default:
+            return made
+        }
+        var result = made.result
+        result.outcome = .failed(reason)
         return (result, made.location)
     }
 
@@ -117,7 +147,8 @@ struct PACRouting {
         guard let route = try? settings.proxy.route(scheme: request.url.scheme ?? "", host: request.host),
             route != .direct(.noProxyConfigured)
         else { return nil }
-        return "curl, Go and Python ignore the PAC script; with the proxy settings also given they would go \(route)"
+        return "curl, Go and Python do not read PAC scripts: with the proxy variables and options set here they would "
+            + "take another way, \(route)"
     }
 
     private func failed(_ request: ProbeRequest, engine: String, reason: FailureReason) -> ProbeResult {

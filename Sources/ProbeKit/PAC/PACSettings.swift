@@ -19,7 +19,7 @@ public struct PACSettings: Sendable, Equatable {
     /// - Parameters:
     ///   - script: the text.
     ///   - origin: a path or a redacted URL.
-    ///   - engine: the engine (default limits: 5 s, 256 MiB).
+    ///   - engine: the engine (default limits: 5 s of processor time, 256 MiB).
     ///   - myAddress: `myIpAddress()`'s answer, or `nil`.
     public init(script: String, origin: String, engine: PACEngine = PACEngine(), myAddress: String? = nil) {
         self.script = script
@@ -35,9 +35,13 @@ public struct PACSettings: Sendable, Equatable {
     ///   - request: the request.
     ///   - resolve: `--resolve` entries: the script's `dnsResolve` answers their names with
     ///     their first IPv4 address and `dnsResolveEx` with all of them, as the call reaches them.
+    ///   - seconds: what is left of the call's time: the wait for the answer is no longer.
+    ///   - stopped: asked while waiting; `true` stops the script (a cancelled run).
     /// - Returns: the answer, read.
     /// - Throws: ``PACEngineError`` when the script gives none.
-    public func answer(for request: ProbeRequest, resolve: [ResolveEntry]) throws(PACEngineError) -> PACAnswer {
+    public func answer(
+        for request: ProbeRequest, resolve: [ResolveEntry], within seconds: Double = 30, stopped: () -> Bool = { false }
+    ) throws(PACEngineError) -> PACAnswer {
         var addresses: [String: [String]] = [:]
         for entry in resolve where addresses[entry.host.lowercased()] == nil {
             addresses[entry.host.lowercased()] = entry.addresses.map {
@@ -47,7 +51,7 @@ public struct PACSettings: Sendable, Equatable {
         return PACAnswer(
             parsing: try engine.findProxy(
                 script: script, url: Self.scriptURL(request.url), host: request.host, addresses: addresses,
-                myAddress: myAddress))
+                myAddress: myAddress, within: seconds, stopped: stopped))
     }
 
     /// A URL without its user info.

@@ -1,7 +1,9 @@
-/// Web Proxy Auto-Discovery through DNS, as browsers on Windows and macOS look for a PAC script:
-/// `http://wpad.DOMAIN/wpad.dat` for each search domain, then for its parent domains down to
-/// two labels ("devolution": `wpad.a.corp.example`, `wpad.corp.example`; never `wpad.example`,
-/// which anyone under that suffix could answer). DHCP's option 252 is not read.
+/// Web Proxy Auto-Discovery through DNS, as browsers look for a PAC script: the name `wpad`,
+/// which the resolver qualifies with each search domain in turn, so
+/// `http://wpad.DOMAIN/wpad.dat` for each search domain. No parent domains: the "devolution"
+/// Windows once did (`wpad.corp.example` from `a.corp.example`) reaches names such as
+/// `wpad.co.uk` that anyone under a shared suffix can register, the WPAD hijack
+/// (CVE-2016-3213's kind); Chrome and Firefox ask for `wpad` alone. DHCP's option 252 is not read.
 public enum WPADDiscovery {
     /// The search domains of `/etc/resolv.conf` text (resolv.conf(5)): the last `search` or
     /// `domain` line wins; lower case, without a trailing dot.
@@ -19,21 +21,32 @@ public enum WPADDiscovery {
         return domains
     }
 
-    /// The URLs to try, in order, each once.
+    /// The URLs to try, in order, each once: one per search domain of two labels or more (a
+    /// top-level domain alone would ask anyone's `wpad.example`).
     ///
-    /// - Parameter domains: the search domains, e.g. `["a.corp.example"]`.
+    /// - Parameter domains: the search domains, e.g. `["a.corp.example", "corp.example"]`.
     /// - Returns: e.g. `["http://wpad.a.corp.example/wpad.dat", "http://wpad.corp.example/wpad.dat"]`.
     public static func candidates(searchDomains domains: [String]) -> [String] {
         var urls: [String] = []
-        for domain in domains {
-            var labels = domain.split(separator: ".")
-            while labels.count >= 2 {
-                let url = "http://wpad.\(labels.joined(separator: "."))/wpad.dat"
-                if !urls.contains(url) { urls.append(url) }
-                labels.removeFirst()
-            }
+        for domain in domains where domain.split(separator: ".").count >= 2 {
+            let url = "http://wpad.\(domain)/wpad.dat"
+            if !urls.contains(url) { urls.append(url) }
         }
         return urls
+    }
+
+    /// Whether text is a DNS domain name a resolver's search list may hold (RFC 1035 section
+    /// 2.3.1, with digits first as RFC 1123 allows): labels of letters, digits and inner hyphens,
+    /// 1 to 63 characters, 253 in all.
+    ///
+    /// - Parameter text: e.g. `"corp.example"`.
+    public static func isDomainName(_ text: String) -> Bool {
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        return !text.isEmpty && text.utf8.count <= 253
+            && labels.allSatisfy { label in
+                (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
+                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            }
     }
 
     /// Fetches the first candidate that answers with a script (``PACScriptSource/fetch(_:settings:)``,

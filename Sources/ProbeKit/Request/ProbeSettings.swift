@@ -13,6 +13,9 @@ public struct ProbeSettings: Sendable, Equatable {
     public var proxy: ProxyConfiguration
     /// The PAC script that chooses each call's route (`--pac`), or `nil`.
     public var pac: PACSettings?
+    /// Credentials for a proxy whose URL carries none (`-U`/`--proxy-user`, curl's
+    /// `CURLOPT_PROXYUSERPWD`): a PAC script's entries cannot carry any.
+    public var proxyUser: ProxyCredentials?
     /// Whether `http://` targets go through a CONNECT tunnel too (`--proxytunnel`,
     /// `CURLOPT_HTTPPROXYTUNNEL`); `https://` targets always do.
     public var forcesTunnel: Bool
@@ -104,7 +107,17 @@ public struct ProbeSettings: Sendable, Equatable {
     /// - Returns: the route.
     /// - Throws: ``ProxyConfigurationError`` for unusable proxy text.
     public func route(for request: ProbeRequest) throws(ProxyConfigurationError) -> ProxyRoute {
-        try proxy.route(scheme: request.url.scheme ?? "", host: request.host)
+        withProxyUser(try proxy.route(scheme: request.url.scheme ?? "", host: request.host))
+    }
+
+    /// The route with ``proxyUser`` given to a proxy that has no credentials of its own.
+    ///
+    /// - Parameter route: a route.
+    /// - Returns: the same route, its proxy with credentials when it had none and ``proxyUser`` is set.
+    public func withProxyUser(_ route: ProxyRoute) -> ProxyRoute {
+        guard case .proxy(var server, let source) = route, server.credentials == nil, let proxyUser else { return route }
+        server.credentials = proxyUser
+        return .proxy(server, source: source)
     }
 
     /// Whether a request goes through a CONNECT tunnel on this route.

@@ -29,8 +29,8 @@ public struct PACDecision: Sendable, Equatable {
     /// script's, the failures' words partly libcurl's).
     func redacted() -> PACDecision {
         var copy = self
-        copy.answer = Redaction.text(answer)
-        copy.unreadable = unreadable.map(Redaction.text)
+        copy.answer = PACAnswer.shown(answer)
+        copy.unreadable = unreadable.map(PACAnswer.shown)
         for index in copy.entries.indices {
             copy.entries[index].failure?.message = Redaction.text(entries[index].failure?.message ?? "")
         }

@@ -65,7 +65,8 @@ enum ProbeCommand: Subcommand {
         api_key. Each is replaced by *** where it stands. The JSON fields are documented in docs/probe-json.md.
 
         Exit status: 0 all calls succeeded, 1 a call failed or was cancelled by --deadline,
-        64 usage, 65 a --targets or CA file with unusable content, 74 a file not readable,
+        64 usage, 65 a --targets, CA or PAC file with unusable content, 69 a PAC script that
+        could not be fetched (--pac URL, --wpad), 74 a file not readable,
         129 hung up (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
         """
     /// How the call reaches the proxy; the authentication options follow them in `--help`.
@@ -160,6 +161,9 @@ enum ProbeCommand: Subcommand {
                 help:
                     "Through a proxy, also shake hands with an https:// target directly: another certificate is an interceptor's."
             ),
+            ArgumentScanner.Option(
+                names: ["-U", "--proxy-user"], takesValue: true, valueName: "USER:PASSWORD",
+                help: "Credentials for a proxy given without them (the environment's, a PAC script's entries), as curl's."),
             ArgumentScanner.Option(
                 names: ["--connect-to"], takesValue: true, valueName: "HOST1:PORT1:HOST2:PORT2",
                 help: "Connect to HOST2:PORT2 for calls to HOST1:PORT1, as curl's (the URL, Host and TLS name stay; repeatable)."),

@@ -34,26 +34,31 @@ enum PACOptions {
     ///   `--pac-my-address` without `--pac`, or an address that is not IPv4; 74 for a file not
     ///   readable; 65 for one that is no PAC text; 69 for a URL that could not be fetched.
     static func settings(
-        _ arguments: ArgumentScanner.Arguments, settings: ProbeSettings, context: CommandContext
+        _ arguments: ArgumentScanner.Arguments, settings: ProbeSettings, deadline: Double?, context: CommandContext
     ) throws(CommandFailure) -> PACSettings? {
         let wpad = arguments.has("--wpad")
         guard let text = arguments.value("--pac"), !wpad else {
             if wpad {
                 if arguments.value("--pac") != nil { throw .usage("choose one of --pac and --wpad") }
-                return try discovered(arguments, settings: settings, context: context)
+                return try discovered(arguments, settings: fetching(settings, deadline: deadline), context: context)
             }
-            for option in ["--pac-only", "--pac-my-address", "--wpad-domain"] where arguments.has(option) {
+            for option in ["--pac-only", "--pac-my-address", "--wpad-domain"]
+            where arguments.has(option) || arguments.value(option) != nil {
                 throw .usage("\(option) needs --pac FILE|URL or --wpad")
             }
             return nil
         }
         try checkCompanions(arguments)
+        guard !text.isEmpty else { throw .usage("--pac takes a file or an http:// or https:// URL, not an empty word") }
         let source = PACScriptSource(text)
+        if let scheme = PACScriptSource.unsupportedScheme(in: text) {
+            throw .usage("--pac takes a file, a file: URL or an http:// or https:// URL, not a \(scheme): URL")
+        }
         let script: String
         switch source {
         case .url(let url):
             do {
-                script = try PACScriptSource.fetch(url, settings: settings)
+                script = try PACScriptSource.fetch(url, settings: fetching(settings, deadline: deadline))
             } catch {
                 throw .error(.unavailable, "--pac \(error)")
             }
@@ -73,12 +78,26 @@ enum PACOptions {
         return PACSettings(script: script, origin: source.shown, myAddress: arguments.value("--pac-my-address"))
     }
 
-    /// What `--pac` and `--wpad` both refuse: `--proxy` beside them, a `--pac-my-address` that is
-    /// no IPv4 address.
+    /// The settings a script is fetched with: its whole fetch bounded by `--connect-timeout` (a PAC
+    /// file is a few KiB: a server that takes longer is as good as down, and each silent WPAD host
+    /// would cost a call's whole time), `--max-time` and `--deadline`.
+    private static func fetching(_ settings: ProbeSettings, deadline: Double?) -> ProbeSettings {
+        var fetching = settings
+        fetching.maxTime = min(settings.effectiveConnectTimeout, settings.effectiveMaxTime, deadline ?? .infinity)
+        fetching.connectTimeout = fetching.maxTime
+        return fetching
+    }
+
+    /// What `--pac` and `--wpad` both refuse: `--proxy` or `--noproxy` beside them, a
+    /// `--pac-my-address` that is no IPv4 address.
     private static func checkCompanions(_ arguments: ArgumentScanner.Arguments) throws(CommandFailure) {
         if arguments.value("--proxy") != nil {
             throw .usage(
                 "a PAC script chooses each call's proxy: leave out --proxy (curl's view of the environment is still noted)")
+        }
+        if arguments.value("--noproxy") != nil {
+            throw .usage(
+                "a PAC script decides which hosts go direct (its DIRECT answers): leave out --noproxy, or change the script")
         }
         if let myAddress = arguments.value("--pac-my-address"), IPAddress.v4(parsing: myAddress) == nil {
             throw .usage("--pac-my-address takes an IPv4 address, as myIpAddress() returns one, not '\(myAddress)'")
@@ -95,16 +114,26 @@ enum PACOptions {
         _ arguments: ArgumentScanner.Arguments, settings: ProbeSettings, context: CommandContext
     ) throws(CommandFailure) -> PACSettings {
         try checkCompanions(arguments)
-        var domains = arguments.all("--wpad-domain").map { String($0.lowercased().reversed().drop { $0 == "." }.reversed()) }
-        if domains.isEmpty {
+        var domains: [String] = []
+        for text in arguments.all("--wpad-domain") {
+            let domain = String(text.lowercased().reversed().drop { $0 == "." }.reversed())
+            guard WPADDiscovery.isDomainName(domain) else {
+                throw .usage("--wpad-domain takes a DNS domain such as corp.example, not '\(text)'")
+            }
+            domains.append(domain)
+        }
+        let given = !domains.isEmpty
+        if !given {
             domains = WPADDiscovery.searchDomains(resolvConf: (try? context.fileSystem.readText(at: "/etc/resolv.conf")) ?? "")
         }
         let candidates = WPADDiscovery.candidates(searchDomains: domains)
         guard !candidates.isEmpty else {
+            let named = domains.isEmpty ? "none" : domains.joined(separator: " ")
             throw .error(
                 .unavailable,
-                "--wpad has no search domain of two labels or more to look in (/etc/resolv.conf: "
-                    + (domains.isEmpty ? "none" : domains.joined(separator: " ")) + "); give --wpad-domain DOMAIN")
+                "--wpad has no search domain of two labels or more to look in ("
+                    + (given
+                        ? "--wpad-domain: \(named))" : "/etc/resolv.conf's search list: \(named)); give --wpad-domain DOMAIN"))
         }
         do {
             let found = try WPADDiscovery.discover(candidates, settings: settings)

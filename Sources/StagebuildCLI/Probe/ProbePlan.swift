@@ -48,7 +48,7 @@ struct ProbePlan {
                     "a PAC script is followed by the curl engine only: FoundationNetworking on Linux has no PAC "
                         + "support (swift-corelibs-foundation#5199)")
             }
-            settings.pac = try PACOptions.settings(arguments, settings: settings, context: context)
+            settings.pac = try PACOptions.settings(arguments, settings: settings, deadline: deadline, context: context)
             // Input that may arrive for a long time is read as the run goes on; anything
             // after it on the command line would wait for its end, so only a last `-` is.
             streamsStandardInput = arguments.all("--targets").last == "-" && context.standardInputIsStream
@@ -132,6 +132,18 @@ struct ProbePlan {
         }
         settings.proxyHeaders = try arguments.all("--proxy-header").map { text throws(ProbeInputError) in
             try RequestHeader(parsing: text, option: "--proxy-header")
+        }
+        if let text = arguments.value("--proxy-user") {
+            guard let colon = text.firstIndex(of: ":") else {
+                throw usage("--proxy-user takes USER:PASSWORD (curl would ask for the password; the probe does not)")
+            }
+            if let given = arguments.value("--proxy"),
+                (try? ProxyServer(parsing: given, source: .option("--proxy")))?.credentials != nil
+            {
+                throw usage("--proxy already carries credentials: give them once, there or in --proxy-user")
+            }
+            settings.proxyUser = ProxyCredentials(
+                user: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
         }
         settings.connectTo = try arguments.all("--connect-to").map { text throws(CommandFailure) in
             try connectTo(text)

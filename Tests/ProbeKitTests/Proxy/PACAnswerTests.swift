@@ -62,11 +62,23 @@ import Testing
         #expect(WPADDiscovery.searchDomains(resolvConf: "nameserver 1.1.1.1\n").isEmpty)
     }
 
-    @Test func candidatesDevolveToTwoLabelsEachOnce() {
+    /// No parent domains: `wpad.co.uk` from `corp.example.co.uk` is anyone's to register.
+    @Test func candidatesAreTheSearchDomainsOnlyEachOnce() {
         #expect(
-            WPADDiscovery.candidates(searchDomains: ["a.b.corp.example", "corp.example", "local"]) == [
-                "http://wpad.a.b.corp.example/wpad.dat", "http://wpad.b.corp.example/wpad.dat",
+            WPADDiscovery.candidates(searchDomains: ["a.b.corp.example", "corp.example.co.uk", "corp.example", "local"]) == [
+                "http://wpad.a.b.corp.example/wpad.dat", "http://wpad.corp.example.co.uk/wpad.dat",
                 "http://wpad.corp.example/wpad.dat",
             ])
+        #expect(WPADDiscovery.isDomainName("corp-1.example") && !WPADDiscovery.isDomainName("bad domain!"))
+        #expect(!WPADDiscovery.isDomainName("-a.example") && !WPADDiscovery.isDomainName("a..example"))
+    }
+
+    /// A script's answer may hold user info no device reads; reports never show its password.
+    @Test func credentialsInAnAnswerAreRedactedWhereTheyStand() {
+        #expect(
+            PACAnswer.shown("PROXY alice:s3cret@p.corp:3128; PROXY token@q.corp:1;DIRECT")
+                == "PROXY alice:***@p.corp:3128; PROXY ***@q.corp:1;DIRECT")
+        let answer = PACAnswer(parsing: "PROXY alice:s3cret@p.corp:3128; DIRECT")
+        #expect(answer.unreadable == ["PROXY alice:s3cret@p.corp:3128"] && answer.entries.map(\.description) == ["DIRECT"])
     }
 }

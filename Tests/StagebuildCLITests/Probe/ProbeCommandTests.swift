@@ -24,7 +24,8 @@ import Glibc
         #expect(result.stdout.hasPrefix("OVERVIEW: Check HTTP(S) calls through a proxy"))
         #expect(result.stdout.contains("USAGE: stagebuild probe [--proxy URL]"))
         let options = [
-            "-x, --proxy URL", "--noproxy LIST", "--proxytunnel", "--pac FILE|URL", "--pac-my-address IPV4", "--pac-only",
+            "-x, --proxy URL", "--noproxy LIST", "--proxytunnel", "--pac FILE|URL", "--wpad", "--wpad-domain DOMAIN",
+            "-U, --proxy-user USER:PASSWORD", "--connect-to HOST1:PORT1:HOST2:PORT2", "--pac-my-address IPV4", "--pac-only",
             "--proxy-basic", "--proxy-digest", "--proxy-ntlm",
             "--proxy-negotiate", "--proxy-anyauth", "-k, --insecure", "--validate-domain-name", "--no-validate-domain-name",
             "--allow-invalid-certificates", "--cacert FILE", "--pinned-public-key sha256//BASE64", "--proxy-cacert FILE",
@@ -126,6 +127,29 @@ import Glibc
         ),
         (["--pac", "missing.pac", "--wpad", "http://a.test/"], "choose one of --pac and --wpad"),
         (["--pac-only", "http://a.test/"], "--pac-only needs --pac FILE|URL or --wpad"),
+        (["--pac-my-address", "10.0.0.1", "http://a.test/"], "--pac-my-address needs --pac FILE|URL or --wpad"),
+        (["--wpad-domain", "corp.test", "http://a.test/"], "--wpad-domain needs --pac FILE|URL or --wpad"),
+        (
+            ["--pac", "missing.pac", "--noproxy", "a.test", "http://a.test/"],
+            "a PAC script decides which hosts go direct (its DIRECT answers): leave out --noproxy, or change the script"
+        ),
+        (["--pac", "", "http://a.test/"], "--pac takes a file or an http:// or https:// URL, not an empty word"),
+        (
+            ["--pac", "ftp://files.test/proxy.pac", "http://a.test/"],
+            "--pac takes a file, a file: URL or an http:// or https:// URL, not a ftp: URL"
+        ),
+        (
+            ["--wpad", "--wpad-domain", "bad domain!", "http://a.test/"],
+            "--wpad-domain takes a DNS domain such as corp.example, not 'bad domain!'"
+        ),
+        (
+            ["--proxy-user", "alice", "http://a.test/"],
+            "--proxy-user takes USER:PASSWORD (curl would ask for the password; the probe does not)"
+        ),
+        (
+            ["--proxy", "http://u:p@p.test:1", "--proxy-user", "a:b", "http://a.test/"],
+            "--proxy already carries credentials: give them once, there or in --proxy-user"
+        ),
         (
             ["--pac", "missing.pac", "--pac-my-address", "::1", "http://a.test/"],
             "--pac-my-address takes an IPv4 address, as myIpAddress() returns one, not '::1'"
