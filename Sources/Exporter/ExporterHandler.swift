@@ -171,7 +171,10 @@ public final class ExporterHandler: RequestHandler {
         }
         statistics.recordStart()
         queue.async { [self] in
-            let (result, seconds) = module.probe(target, timeout: timeout, allowedTargets: options.allowedTargets)
+            let (probed, seconds) = module.probe(target, timeout: timeout, allowedTargets: options.allowedTargets)
+            // As the probe's reports: every text the page, the debug log and the root page keep,
+            // redacted where it stands (a PAC answer may hold user info).
+            let result = probed.redacted()
             statistics.record(module: name, result: result, seconds: seconds)
             let page = ProbeMetrics.families(
                 of: result, durationSeconds: seconds, followsRedirects: declared.http.followsRedirects

@@ -152,10 +152,11 @@ public struct ModuleProbe: Sendable {
                     outcome: .failed(reason), message: reason.message)
                 return (result, (ContinuousClock.now - started).inSeconds)
             }
-            // What the script's fetch left.
+            // What the script's fetch left; each entry's connection gets half of it, so a proxy
+            // that never answers leaves time for the next entry, as a device moves on.
             left = max(0.001, timeout - (ContinuousClock.now - started).inSeconds)
             settings.maxTime = left
-            settings.connectTimeout = left
+            settings.connectTimeout = max(0.001, left / 2)
         }
         var result = CurlProbeEngine(settings: settings).probe(request, cancellation: ProbeCancellation())
         let seconds = (ContinuousClock.now - started).inSeconds

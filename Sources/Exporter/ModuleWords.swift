@@ -19,6 +19,14 @@ enum ModuleWords {
         (#"--proxy "" disables proxies"#, "the module has no proxy_url (blackbox uses none unless told)"),
         ("--noproxy", "no_proxy"),
         ("the --max-time", "the module's timeout"),
+        ("raise --connect-timeout", "raise the module's timeout"),
+        ("the --connect-timeout", "the connect limit"),
+        ("--connect-timeout", "the module's timeout"),
+        (
+            "give them here with --proxy-user USER:PASSWORD",
+            "a module cannot give credentials to a proxy its PAC script chooses: probe that proxy with a module whose "
+                + "proxy_url carries them"
+        ),
         ("--max-time", "the module's timeout"),
         (" bytes (body_size_limit)", " bytes"),
         ("--body-size-limit", "body_size_limit"),

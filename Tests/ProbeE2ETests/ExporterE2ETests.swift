@@ -477,6 +477,11 @@ struct ExporterE2ETests {
             .write(toFile: "\(servers["PAC_DIR"])/\(name).pac", atomically: true, encoding: .utf8)
         try "function FindProxyForURL(url, host) { throw new Error('no proxy for ' + host); }"
             .write(toFile: "\(servers["PAC_DIR"])/\(name)-throws.pac", atomically: true, encoding: .utf8)
+        // A silent first proxy, and user info no device reads: the page never shows the password.
+        try
+            ("function FindProxyForURL(url, host) { return 'PROXY 127.0.0.1:\(servers["SILENT_PORT"]); "
+            + "PROXY probe:\(servers.squidPassword)@127.0.0.1:1; PROXY \(tinyproxy)'; }")
+            .write(toFile: "\(servers["PAC_DIR"])/\(name)-silent.pac", atomically: true, encoding: .utf8)
         let pacBase = servers.url("http", "127.0.0.1", "HTTP_PORT", path: "/pac/\(name)")
         let path = try Self.configFile(
             """
@@ -490,6 +495,10 @@ struct ExporterE2ETests {
               missing_pac:
                 prober: http
                 http: {stagebuild: {pac_url: "\(pacBase)-none.pac"}}
+              silent_first:
+                prober: http
+                timeout: 8s
+                http: {stagebuild: {pac_url: "\(pacBase)-silent.pac"}, tls_config: {ca_file: \(servers["CA_CERT"])}}
             """)
         let exporter = try RunningExporter(config: path)
         let target = servers.url("http", "127.0.0.1", "HTTP_PORT")
@@ -505,6 +514,13 @@ struct ExporterE2ETests {
         }
         let thrown = Self.get("\(exporter.url)/probe?module=throwing_pac&target=\(target)&debug=true")?.body ?? ""
         #expect(thrown.contains("no proxy for 127.0.0.1"), "\(thrown)")
+        // Through CONNECT (an https:// target): a proxy that never answers it is left, as a device leaves it.
+        let tlsTarget = servers.url("https", "localhost", "TLS_VALID_PORT")
+        let silent = Self.get("\(exporter.url)/probe?module=silent_first&target=\(tlsTarget)&debug=true")?.body ?? ""
+        #expect(silent.contains("probe_success 1") && silent.contains("probe_pac_entries_failed_over 1"), "\(silent)")
+        #expect(!silent.contains(servers.squidPassword) && silent.contains("PROXY ***@127.0.0.1:1"), "\(silent)")
+        let front = Self.get(exporter.url + "/")?.body ?? ""
+        #expect(!front.contains(servers.squidPassword))
         #expect(exporter.stop() == 0)
     }
 

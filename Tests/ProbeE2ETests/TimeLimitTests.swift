@@ -20,8 +20,8 @@ struct TimeLimitTests {
         // with its own budget.
         #expect(total >= 2400 && total <= 4300, "the call outlived --max-time 3: \(total) ms")
         // The two runs go side by side, so the wall clock only guards against a hang: the
-        // report's total above is what tells the fault. CI's loaded machine took 8.5 s once.
-        #expect(wall < 15, "\(wall) s")
+        // report's total above is what tells the fault. CI's loaded machine took 8.5 s once, 15.7 s another time.
+        #expect(wall < 30, "\(wall) s")
     }
 
     /// The connections the slow and silent TLS servers accepted on a port so far.

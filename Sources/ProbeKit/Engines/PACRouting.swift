@@ -77,7 +77,11 @@ struct PACRouting {
                 index += 1
                 continue
             }
-            decision.entries[index].state = .ended
+            if case .cancelled = made.result.outcome {
+                decision.entries[index].state = .cancelled
+            } else {
+                decision.entries[index].state = .ended
+            }
             return finished(made, decision: decision, answer: answer, request: request, started: started)
         }
     }
@@ -95,7 +99,7 @@ struct PACRouting {
                 "the PAC's answer has entries no device can read, skipped: "
                     + answer.unreadable.map { "\"\(PACAnswer.shown($0))\"" }.joined(separator: ", "))
         }
-        if let note = curlNote(request) { result.warnings.append(note) }
+        if let note = curlNote(request, pacRoute: result.route) { result.warnings.append(note) }
         if var timings = result.timings {
             timings.total = max(timings.total, (ContinuousClock.now - started).inSeconds * 1000)
             result.timings = timings
@@ -113,10 +117,12 @@ struct PACRouting {
             reason.hint =
                 "the proxy's rules deny this target; ask its administrator to allow it, or make the PAC script answer "
                 + "DIRECT for it when it is reachable directly"
-        case .proxyAuthenticationRequired where made.result.route?.server?.credentials == nil:
+        case .proxyAuthenticationRequired:
             reason.hint =
-                "a device answers with the credentials stored for this proxy (Settings, or the app's URLCredential "
-                + "for its protection space); give them here with --proxy-user USER:PASSWORD"
+                made.result.route?.server?.credentials == nil
+                ? "a device answers with the credentials stored for this proxy (Settings, or the app's URLCredential "
+                    + "for its protection space); give them here with --proxy-user USER:PASSWORD"
+                : "check the user name and password given with --proxy-user: this proxy did not accept them"
         default:
             return made
         }
@@ -142,10 +148,10 @@ struct PACRouting {
     }
 
     /// What curl (and Go, Python, Swift on Linux), which ignore PAC, would do with the proxy
-    /// settings also given, when those choose anything.
-    private func curlNote(_ request: ProbeRequest) -> String? {
+    /// settings also given, when those choose anything and another way than the script's.
+    private func curlNote(_ request: ProbeRequest, pacRoute: ProxyRoute?) -> String? {
         guard let route = try? settings.proxy.route(scheme: request.url.scheme ?? "", host: request.host),
-            route != .direct(.noProxyConfigured)
+            route != .direct(.noProxyConfigured), route.server?.url != pacRoute?.server?.url || pacRoute == nil
         else { return nil }
         return "curl, Go and Python do not read PAC scripts: with the proxy variables and options set here they would "
             + "take another way, \(route)"

@@ -29,34 +29,22 @@ public struct PACAnswer: Sendable, Equatable {
         }
     }
 
-    /// Text of a PAC answer as reports show it: an entry's user info (`PROXY user:secret@host:80`,
-    /// which no device reads but a script may hold) redacted as a URL's is, `user:***@` or `***@`
-    /// for a user name alone, and the user info of any URL in it removed.
+    /// Text of a PAC answer as reports show it: in each `;`-separated entry that holds an `@`,
+    /// everything between the keyword and the last `@` is user info no device reads but a script
+    /// may hold (`PROXY alice:secret@p.corp:3128`, however spaced) and shows as `***`; the user
+    /// info of any URL in it is removed too.
     ///
     /// - Parameter text: the answer, or a piece of it.
     /// - Returns: the text with every credential replaced by `***`.
     public static func shown(_ text: String) -> String {
-        var shown = ""
-        var word = ""
-        func flush() {
-            if let at = word.lastIndex(of: "@") {
-                let userInfo = word[..<at]
-                let user = userInfo.firstIndex(of: ":").map { String(userInfo[..<$0]) + ":***" } ?? "***"
-                shown += user + word[at...]
-            } else {
-                shown += word
-            }
-            word = ""
+        let pieces = text.split(separator: ";", omittingEmptySubsequences: false).map { piece -> String in
+            guard let at = piece.lastIndex(of: "@") else { return String(piece) }
+            let leading = piece.prefix { $0 == " " || $0 == "\t" }
+            let keyword = piece.dropFirst(leading.count).prefix { $0 != " " && $0 != "\t" && $0 != "@" }
+            let afterKeyword = piece.dropFirst(leading.count + keyword.count)
+            let spaces = afterKeyword.prefix { $0 == " " || $0 == "\t" }
+            return String(leading) + keyword + spaces + "***" + piece[at...]
         }
-        for character in text {
-            if character == " " || character == "\t" || character == ";" {
-                flush()
-                shown.append(character)
-            } else {
-                word.append(character)
-            }
-        }
-        flush()
-        return Redaction.text(shown)
+        return Redaction.text(pieces.joined(separator: ";"))
     }
 }

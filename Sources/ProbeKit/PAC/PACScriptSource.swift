@@ -97,6 +97,14 @@ public enum PACScriptSource: Sendable, Equatable {
                 location = resolved.absoluteString
                 continue
             }
+            if (300..<400).contains(response.statusCode),
+                let next = response.headers.last(where: { $0.name.lowercased() == "location" })?.value
+            {
+                throw PACScriptError(
+                    message:
+                        "\(shown) answered HTTP \(response.statusCode) to \(Redaction.url(next)), which a PAC fetch does not "
+                        + "follow: only http:// and https:// redirects are")
+            }
             guard response.statusCode == 200 else {
                 throw PACScriptError(message: "\(shown) answered HTTP \(response.statusCode), not 200 with a script")
             }

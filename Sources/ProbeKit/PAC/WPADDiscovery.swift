@@ -1,3 +1,5 @@
+import Curl
+
 /// Web Proxy Auto-Discovery through DNS, as browsers look for a PAC script: the name `wpad`,
 /// which the resolver qualifies with each search domain in turn, so
 /// `http://wpad.DOMAIN/wpad.dat` for each search domain. No parent domains: the "devolution"
@@ -54,16 +56,29 @@ public enum WPADDiscovery {
     ///
     /// - Parameters:
     ///   - candidates: the URLs, in order.
-    ///   - settings: the run's settings.
+    ///   - settings: the settings of each fetch (its limit is `settings`' `--max-time`).
+    ///   - seconds: the whole search's limit (`--deadline`), or `nil`: a fetch gets no more than
+    ///     what is left of it, and no candidate is asked once it is spent.
     /// - Returns: the URL that answered, its script, and why each one before it did not.
     /// - Throws: ``PACScriptError`` naming every URL tried and why, when none answered.
     public static func discover(
-        _ candidates: [String], settings: ProbeSettings
+        _ candidates: [String], settings: ProbeSettings, within seconds: Double? = nil
     ) throws(PACScriptError) -> (url: String, script: String, passedOver: [String]) {
+        let started = ContinuousClock.now
         var passedOver: [String] = []
         for url in candidates {
+            var fetching = settings
+            if let seconds {
+                let left = seconds - (ContinuousClock.now - started).inSeconds
+                guard left > 0.001 else {
+                    passedOver.append("\(Redaction.url(url)) was not asked: the search's \(Seconds.text(seconds)) s were spent")
+                    break
+                }
+                fetching.maxTime = min(settings.effectiveMaxTime, left)
+                fetching.connectTimeout = fetching.maxTime
+            }
             do {
-                return (url, try PACScriptSource.fetch(url, settings: settings), passedOver)
+                return (url, try PACScriptSource.fetch(url, settings: fetching), passedOver)
             } catch {
                 passedOver.append(error.message)
             }

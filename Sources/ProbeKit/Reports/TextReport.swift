@@ -144,6 +144,8 @@ public struct TextReport: Sendable {
                         + (attempt.failure.map { "ended the call: \($0.code.words) (\($0.code))" } ?? "carried the call"))
             case .notTried:
                 lines.append("\(attempt.entry): not tried")
+            case .cancelled:
+                lines.append("\(attempt.entry): being tried when the run was cancelled")
             case .failedOver:
                 guard let failure = attempt.failure else { continue }
                 let apple = failure.appleError.map { "; urlError \($0)" } ?? ""

@@ -48,6 +48,8 @@ public struct PACAttempt: Sendable, Equatable {
         case failedOver
         /// Never tried: an entry before it ended the call.
         case notTried
+        /// Being tried when the run was cancelled (`--deadline`, a signal): it carried nothing.
+        case cancelled
     }
 
     /// The entry.

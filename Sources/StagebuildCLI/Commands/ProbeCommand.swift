@@ -65,8 +65,9 @@ enum ProbeCommand: Subcommand {
         api_key. Each is replaced by *** where it stands. The JSON fields are documented in docs/probe-json.md.
 
         Exit status: 0 all calls succeeded, 1 a call failed or was cancelled by --deadline,
-        64 usage, 65 a --targets, CA or PAC file with unusable content, 69 a PAC script that
-        could not be fetched (--pac URL, --wpad), 74 a file not readable,
+        64 usage, 65 a --targets, CA or PAC file that is not usable text (a script that fails
+        fails each call: pacFailed), 69 a PAC script that could not be fetched (--pac URL, --wpad;
+        --pac-only exits 1 when a URL got no usable answer), 74 a file not readable,
         129 hung up (SIGHUP), 130 interrupted (SIGINT), 143 terminated (SIGTERM).
         """
     /// How the call reaches the proxy; the authentication options follow them in `--help`.

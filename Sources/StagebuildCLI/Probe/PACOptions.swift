@@ -13,7 +13,7 @@ enum PACOptions {
             help: "Route each call as a proxy auto-config script decides, its entries tried in order (fetched directly)."),
         ArgumentScanner.Option(
             names: ["--wpad"], takesValue: false,
-            help: "Find the PAC script as browsers do: http://wpad.DOMAIN/wpad.dat for each search domain and its parents."),
+            help: "Find the PAC script as browsers do: http://wpad.DOMAIN/wpad.dat for each search domain (never a parent)."),
         ArgumentScanner.Option(
             names: ["--wpad-domain"], takesValue: true, valueName: "DOMAIN",
             help: "A search domain for --wpad instead of /etc/resolv.conf's (repeatable)."),
@@ -40,7 +40,7 @@ enum PACOptions {
         guard let text = arguments.value("--pac"), !wpad else {
             if wpad {
                 if arguments.value("--pac") != nil { throw .usage("choose one of --pac and --wpad") }
-                return try discovered(arguments, settings: fetching(settings, deadline: deadline), context: context)
+                return try discovered(arguments, settings: settings, deadline: deadline, context: context)
             }
             for option in ["--pac-only", "--pac-my-address", "--wpad-domain"]
             where arguments.has(option) || arguments.value(option) != nil {
@@ -60,7 +60,7 @@ enum PACOptions {
             do {
                 script = try PACScriptSource.fetch(url, settings: fetching(settings, deadline: deadline))
             } catch {
-                throw .error(.unavailable, "--pac \(error)")
+                throw .error(.unavailable, "--pac \(error)" + limitNote(settings, deadline: deadline))
             }
         case .file(let path):
             let bytes: [UInt8]
@@ -88,6 +88,14 @@ enum PACOptions {
         return fetching
     }
 
+    /// What bounded the fetch, said after a failure: `" (each fetch may take 2 s: the least of
+    /// --connect-timeout, --max-time and --deadline)"`.
+    private static func limitNote(_ settings: ProbeSettings, deadline: Double?) -> String {
+        let seconds = fetching(settings, deadline: deadline).effectiveMaxTime
+        return " (a fetch may take \(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)) s: the least of "
+            + "--connect-timeout, --max-time and --deadline)"
+    }
+
     /// What `--pac` and `--wpad` both refuse: `--proxy` or `--noproxy` beside them, a
     /// `--pac-my-address` that is no IPv4 address.
     private static func checkCompanions(_ arguments: ArgumentScanner.Arguments) throws(CommandFailure) {
@@ -111,14 +119,14 @@ enum PACOptions {
     /// - Throws: ``CommandFailure``: 64 as ``checkCompanions(_:)``, 69 when no URL answered or
     ///   there is no search domain.
     private static func discovered(
-        _ arguments: ArgumentScanner.Arguments, settings: ProbeSettings, context: CommandContext
+        _ arguments: ArgumentScanner.Arguments, settings: ProbeSettings, deadline: Double?, context: CommandContext
     ) throws(CommandFailure) -> PACSettings {
         try checkCompanions(arguments)
         var domains: [String] = []
         for text in arguments.all("--wpad-domain") {
             let domain = String(text.lowercased().reversed().drop { $0 == "." }.reversed())
-            guard WPADDiscovery.isDomainName(domain) else {
-                throw .usage("--wpad-domain takes a DNS domain such as corp.example, not '\(text)'")
+            guard WPADDiscovery.isDomainName(domain), domain.contains(".") else {
+                throw .usage("--wpad-domain takes a DNS domain of two labels or more such as corp.example, not '\(text)'")
             }
             domains.append(domain)
         }
@@ -136,12 +144,13 @@ enum PACOptions {
                         ? "--wpad-domain: \(named))" : "/etc/resolv.conf's search list: \(named)); give --wpad-domain DOMAIN"))
         }
         do {
-            let found = try WPADDiscovery.discover(candidates, settings: settings)
+            let found = try WPADDiscovery.discover(
+                candidates, settings: fetching(settings, deadline: deadline), within: deadline)
             for passed in found.passedOver { context.warn("--wpad passed over \(passed)") }
             context.standardError.write("stagebuild: --wpad uses \(found.url)\n")
             return PACSettings(script: found.script, origin: found.url, myAddress: arguments.value("--pac-my-address"))
         } catch {
-            throw .error(.unavailable, "--wpad: \(error)")
+            throw .error(.unavailable, "--wpad: \(error)" + limitNote(settings, deadline: deadline))
         }
     }
 }

@@ -76,8 +76,8 @@ import Testing
     /// A script's answer may hold user info no device reads; reports never show its password.
     @Test func credentialsInAnAnswerAreRedactedWhereTheyStand() {
         #expect(
-            PACAnswer.shown("PROXY alice:s3cret@p.corp:3128; PROXY token@q.corp:1;DIRECT")
-                == "PROXY alice:***@p.corp:3128; PROXY ***@q.corp:1;DIRECT")
+            PACAnswer.shown("PROXY alice:s3cret@p.corp:3128; PROXY token@q.corp:1;DIRECT; PROXY u : pw @r.corp:2")
+                == "PROXY ***@p.corp:3128; PROXY ***@q.corp:1;DIRECT; PROXY ***@r.corp:2")
         let answer = PACAnswer(parsing: "PROXY alice:s3cret@p.corp:3128; DIRECT")
         #expect(answer.unreadable == ["PROXY alice:s3cret@p.corp:3128"] && answer.entries.map(\.description) == ["DIRECT"])
     }

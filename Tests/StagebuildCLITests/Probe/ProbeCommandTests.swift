@@ -140,7 +140,11 @@ import Glibc
         ),
         (
             ["--wpad", "--wpad-domain", "bad domain!", "http://a.test/"],
-            "--wpad-domain takes a DNS domain such as corp.example, not 'bad domain!'"
+            "--wpad-domain takes a DNS domain of two labels or more such as corp.example, not 'bad domain!'"
+        ),
+        (
+            ["--wpad", "--wpad-domain", "corp", "http://a.test/"],
+            "--wpad-domain takes a DNS domain of two labels or more such as corp.example, not 'corp'"
         ),
         (
             ["--proxy-user", "alice", "http://a.test/"],
