@@ -681,7 +681,7 @@ extension FailureReason {
     ///
     /// - Parameters:
     ///   - script: where the script came from, e.g. `"http://127.0.0.1:8080/proxy.pac"`.
-    ///   - detail: what went wrong, e.g. `"the script ran longer than 5 s and was stopped"`.
+    ///   - detail: what went wrong, e.g. `"the script used more than 5 s of processor time and was stopped"`.
     public static func pacFailed(script: String, detail: String) -> FailureReason {
         FailureReason(
             code: .pacFailed, hop: .client, message: "the PAC script \(script) gave no route: \(detail)",
