@@ -90,8 +90,12 @@ public final class ProbeRunner: Sendable {
         notStarted: @escaping @Sendable (Range<Int>, CancellationCause) -> Void,
         progress: (@Sendable (ProbeProgress) -> Void)? = nil, deliver: @escaping @Sendable (ProbeResult) -> Void
     ) {
+        // Whether it may grow is read before its count: read after, a reader that took its last
+        // line in between would leave a count of 0 that no longer grows, and the run would make
+        // none of the calls it then holds.
+        let mayGrow = source.mayGrow
         let known = source.count
-        guard known > 0 || source.mayGrow else { return }
+        guard known > 0 || mayGrow else { return }
         let state = RunState(deliver: deliver)
         var timer: DispatchWorkItem?
         if let deadline {
@@ -102,7 +106,7 @@ public final class ProbeRunner: Sendable {
         }
         let work = Work(engine: engine, cancellation: cancellation, state: state, source: source, progress: progress)
         // A list known before the run needs no more workers than calls; a growing one may.
-        let workers = source.mayGrow ? concurrency : min(concurrency, known)
+        let workers = mayGrow ? concurrency : min(concurrency, known)
         if workers == 1 {
             // One worker runs on the calling thread: starting a thread costs a single call (the
             // common case) a measurable share of its whole run.
