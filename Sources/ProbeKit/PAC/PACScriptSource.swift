@@ -69,7 +69,7 @@ public enum PACScriptSource: Sendable, Equatable {
         var location = url
         for _ in 0...maximumRedirects {
             let left = deadline - .now
-            let milliseconds = Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Int(left.inSeconds * 1000)
             guard milliseconds > 0 else {
                 throw PACScriptError(message: "\(shown) could not be fetched within \(Seconds.text(settings.effectiveMaxTime)) s")
             }

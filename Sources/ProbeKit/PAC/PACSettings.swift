@@ -50,16 +50,8 @@ public struct PACSettings: Sendable, Equatable {
         }
         return PACAnswer(
             parsing: try engine.findProxy(
-                script: script, url: Self.scriptURL(request.url), host: request.host, addresses: addresses,
+                script: script, url: TargetFilter.withoutUserInfo(request.url.absoluteString) ?? request.url.absoluteString,
+                host: request.host, addresses: addresses,
                 myAddress: myAddress, within: seconds, stopped: stopped))
-    }
-
-    /// A URL without its user info.
-    static func scriptURL(_ url: URL) -> String {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.user != nil || parts.password != nil
-        else { return url.absoluteString }
-        parts.user = nil
-        parts.password = nil
-        return parts.string ?? url.absoluteString
     }
 }
