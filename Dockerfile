@@ -45,11 +45,13 @@ RUN set -eux; \
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
 # and curl's own API), OpenSSL's libcrypto, RE2 (linear-time regular expressions),
 # libyaml (config files), liblzma (the Debian archive's Packages.xz indexes),
-# Jansson (strict JSON: lockfiles, registry answers, auth files) and libpacparser (proxy
-# auto-config scripts).
+# Jansson (strict JSON: lockfiles, registry answers, auth files), libpacparser (proxy
+# auto-config scripts) and libarchive (image layers, for stagebuild verify).
 # Each library is pinned with its -dev package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        libarchive-dev=3.6.2-1+deb12u5 \
+        libarchive13=3.6.2-1+deb12u5 \
         libcurl4=7.88.1-10+deb12u15 \
         libcurl4-openssl-dev=7.88.1-10+deb12u15 \
         libjansson-dev=2.14-2 \
@@ -123,7 +125,8 @@ ARG SOURCE_DATE_EPOCH
 # --static-swift-stdlib links Swift and Foundation in; the C libraries stay shared:
 # libcurl (FoundationNetworking, curl's own API), OpenSSL's libcrypto, RE2 (for a
 # program with a target over libre2, as stagebuild's patterns), libpacparser (proxy
-# auto-config scripts, shipped as a shared library only), and libstdc++,
+# auto-config scripts, shipped as a shared library only), libarchive (tar streams, the
+# image layers stagebuild verify reads), and libstdc++,
 # libgcc_s, libc and zlib, which every Debian base already has (apt needs them).
 # ca-certificates backs TLS chain validation. Add tzdata for a program that uses
 # TimeZone, libxml2 for one that imports FoundationXML.
@@ -132,6 +135,7 @@ ARG SOURCE_DATE_EPOCH
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         ca-certificates=20250419~deb12u2 \
+        libarchive13=3.6.2-1+deb12u5 \
         libcurl4=7.88.1-10+deb12u15 \
         libpacparser1=1.3.6-1.4 \
         libre2-9=20220601+dfsg-1+b1 \

@@ -16,13 +16,16 @@ let package = Package(
         // which already depends on both kits and chooses every side effect.
         // The Debian archive's InRelease and Packages.xz files are read through the same transport;
         // their signature check is behind `ArchiveSignatureCheck` (gpgv, run by the CLI).
-        .target(name: "StageKit", dependencies: ["DockerfileSyntax", "Digests", "Serialization", "YAML", "XZ", "JSONReader"]),
+        // Image layers (tar streams) are read through `Archives` (libarchive) for `stagebuild verify`.
+        .target(
+            name: "StageKit",
+            dependencies: ["DockerfileSyntax", "Digests", "Serialization", "YAML", "XZ", "JSONReader", "Archives"]),
         // Argument parsing, help text, commands and exit codes; runs in-process for tests. Holds the
         // libcurl registry transport for `stagebuild lock` (see StageKit).
         .target(
             name: "StagebuildCLI",
             dependencies: [
-                "StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl", "Digests", "Exporter", "Patterns",
+                "StageKit", "DockerfileSyntax", "ProbeKit", "SanityServer", "Curl", "Digests", "Exporter", "Patterns", "Archives",
                 "Serialization", "YAML", "JSONReader",
             ]),
         // HTTP/1.1 sanity upstream on POSIX sockets: event loops on epoll, a pure request parser, echo
@@ -67,6 +70,11 @@ let package = Package(
         .systemLibrary(name: "CLzma", providers: [.apt(["liblzma-dev"])]),
         // The only importer of CLzma: a whole .xz file decompressed, with a bound on its size.
         .target(name: "XZ", dependencies: ["CLzma"]),
+        // libarchive from Debian's libarchive-dev: tar streams in any compression (image layers).
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // The only importer of CArchive: a tar stream read entry by entry, each entry's content
+        // hashed as it streams (`stagebuild verify` compares image layers with it).
+        .target(name: "Archives", dependencies: ["CArchive", "Digests"]),
         // libpacparser from Debian's libpacparser-dev: proxy auto-config scripts in SpiderMonkey.
         .systemLibrary(name: "CPacParser", providers: [.apt(["libpacparser-dev"])]),
         // The only importer of CPacParser: `FindProxyForURL` run in a child process held to a time
@@ -109,6 +117,7 @@ let package = Package(
         .testTarget(name: "JSONReaderTests", dependencies: ["JSONReader", "Serialization"]),
         .testTarget(name: "XZTests", dependencies: ["XZ", "TestSupport"]),
         .testTarget(name: "PACTests", dependencies: ["PAC"]),
+        .testTarget(name: "ArchivesTests", dependencies: ["Archives", "Digests", "TestSupport"]),
         .testTarget(name: "ExporterTests", dependencies: ["Exporter", "ProbeKit", "Serialization"]),
         // Runs the built stagebuild against real servers on loopback (Tests/e2e/servers); needs STAGEBUILD_E2E_STATE.
         .testTarget(name: "ProbeE2ETests", dependencies: ["DockerfileSyntax", "TestSupport"]),

@@ -33,11 +33,13 @@ RUN set -eux; \
 # Headers of the C libraries system-library targets link: libcurl (FoundationNetworking
 # and curl's own API), OpenSSL's libcrypto, RE2 (linear-time regular expressions),
 # libyaml (config files), liblzma (the Debian archive's Packages.xz indexes),
-# Jansson (strict JSON: lockfiles, registry answers, auth files) and libpacparser (proxy
-# auto-config scripts).
+# Jansson (strict JSON: lockfiles, registry answers, auth files), libpacparser (proxy
+# auto-config scripts) and libarchive (image layers, for stagebuild verify).
 # Each library is pinned with its -dev package, which requires exactly its own version.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        libarchive-dev=3.6.2-1+deb12u5 \
+        libarchive13=3.6.2-1+deb12u5 \
         libcurl4=7.88.1-10+deb12u15 \
         libcurl4-openssl-dev=7.88.1-10+deb12u15 \
         libjansson-dev=2.14-2 \

@@ -1,4 +1,4 @@
-# summary: Run-time libraries for a Swift program built with --static-swift-stdlib (libcurl, OpenSSL, RE2, libpacparser, CA certificates) and a non-root user
+# summary: Run-time libraries for a Swift program built with --static-swift-stdlib (libcurl, OpenSSL, RE2, libpacparser, libarchive, CA certificates) and a non-root user
 # param SERVICE_USER: name of the unprivileged system user and group that runs the program
 ARG SERVICE_USER=app
 # BuildKit's built-in build argument: useradd dates the account in /etc/shadow from it.
@@ -7,7 +7,8 @@ ARG SOURCE_DATE_EPOCH
 # --static-swift-stdlib links Swift and Foundation in; the C libraries stay shared:
 # libcurl (FoundationNetworking, curl's own API), OpenSSL's libcrypto, RE2 (for a
 # program with a target over libre2, as stagebuild's patterns), libpacparser (proxy
-# auto-config scripts, shipped as a shared library only), and libstdc++,
+# auto-config scripts, shipped as a shared library only), libarchive (tar streams, the
+# image layers stagebuild verify reads), and libstdc++,
 # libgcc_s, libc and zlib, which every Debian base already has (apt needs them).
 # ca-certificates backs TLS chain validation. Add tzdata for a program that uses
 # TimeZone, libxml2 for one that imports FoundationXML.
@@ -16,6 +17,7 @@ ARG SOURCE_DATE_EPOCH
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         ca-certificates=20250419~deb12u2 \
+        libarchive13=3.6.2-1+deb12u5 \
         libcurl4=7.88.1-10+deb12u15 \
         libpacparser1=1.3.6-1.4 \
         libre2-9=20220601+dfsg-1+b1 \

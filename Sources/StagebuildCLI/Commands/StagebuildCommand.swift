@@ -8,7 +8,8 @@ public enum StagebuildCommand {
     public static let version = "0.1.0"
 
     static let subcommands: [any Subcommand.Type] = [
-        ComposeCommand.self, DiffCommand.self, StagesCommand.self, LintCommand.self, LockCommand.self, ProbeCommand.self,
+        ComposeCommand.self, DiffCommand.self, VerifyCommand.self, StagesCommand.self, LintCommand.self, LockCommand.self,
+        ProbeCommand.self,
         ServeCommand.self,
         ExporterCommand.self,
     ]

@@ -16,6 +16,23 @@ enum SnapshotTime {
             + two(parts.minute) + two(parts.second) + "Z"
     }
 
+    /// A snapshot moment's seconds since the epoch: the other way of ``format(_:)``.
+    ///
+    /// - Parameter moment: `YYYYMMDDTHHMMSSZ`, UTC.
+    /// - Returns: The seconds, or `nil` for text of another shape.
+    static func seconds(_ moment: String) -> Int? {
+        let digits = Array(moment.utf8)
+        guard digits.count == 16, digits[8] == UInt8(ascii: "T"), digits[15] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? { Int(String(decoding: digits[range], as: UTF8.self)) }
+        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8), let hour = number(9..<11),
+            let minute = number(11..<13), let second = number(13..<15)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return calendar.date(from: parts).map { Int($0.timeIntervalSince1970) }
+    }
+
     /// This machine's architecture as `dpkg --print-architecture` prints it (Debian's names
     /// for the CPU the tool was built for: x86_64 is amd64, aarch64 is arm64).
     static var machineArchitecture: String {

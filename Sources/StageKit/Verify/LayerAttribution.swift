@@ -1,0 +1,52 @@
+/// Which instruction of a composed Dockerfile made each layer of an image built from it: the
+/// image's history aligned with the build stage's instructions (and those of the stages it
+/// starts from), so a layer names its instruction, that instruction its composed line, and
+/// that line its template's `file:line`.
+///
+/// buildah (`bud --layers`) records one history entry per instruction after `FROM`, marking
+/// those without a layer `empty_layer`; the entries before them are the base image's.
+public struct LayerAttribution: Sendable {
+    /// The instructions of the build stage and the stages it starts from, in build order.
+    public var steps: [BuildStep]
+    /// For each layer, bottom first: the index in ``steps`` of the instruction that made it,
+    /// or `nil` for a layer of the base image.
+    public var stepOfLayer: [Int?]
+    /// The base image the chain of build stages starts from; `nil` for `scratch`.
+    public var baseImage: String?
+
+    /// Aligns an image's history with a build stage.
+    ///
+    /// - Parameters:
+    ///   - plan: The composed Dockerfile's plan.
+    ///   - stage: The build stage's key (`BuildPlan.Stage.key`).
+    ///   - image: The image built for it.
+    public init(plan: BuildPlan, stage: String, image: OCIImage) {
+        var chain: [BuildPlan.Stage] = []
+        var key: String? = stage
+        while let current = key, let found = plan.stages.first(where: { $0.key == current }),
+            !chain.contains(where: { $0.key == found.key })
+        {
+            chain.insert(found, at: 0)
+            if case .stage(let parent) = found.base { key = parent } else { key = nil }
+        }
+        let steps = chain.flatMap(\.steps)
+        self.steps = steps
+        if case .image(let reference)? = chain.first?.base { baseImage = reference } else { baseImage = nil }
+        let history = image.history
+        var stepOfLayer: [Int?] = []
+        if history.count >= steps.count, history.filter({ !$0.emptyLayer }).count == image.layers.count {
+            let offset = history.count - steps.count
+            for (index, entry) in history.enumerated() where !entry.emptyLayer {
+                stepOfLayer.append(index >= offset ? index - offset : nil)
+            }
+        } else {
+            // A history that does not align: the top layers against the instructions that make layers.
+            let layerSteps = steps.indices.filter { steps[$0].addsLayerInBuildah }
+            let baseLayers = image.layers.count - layerSteps.count
+            for index in image.layers.indices {
+                stepOfLayer.append(index >= baseLayers && index - baseLayers >= 0 ? layerSteps[index - baseLayers] : nil)
+            }
+        }
+        self.stepOfLayer = stepOfLayer
+    }
+}

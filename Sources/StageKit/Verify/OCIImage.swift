@@ -1,0 +1,120 @@
+import JSONReader
+import Serialization
+
+/// One image of an OCI image layout (a folder with `oci-layout`, `index.json` and
+/// `blobs/sha256/`), as a builder exported it: its manifest, its configuration and its layers.
+///
+/// Source: OCI image spec 1.1, "OCI Image Layout", "Image Manifest", "Image Configuration".
+public struct OCIImage: Sendable {
+    /// One layer of the manifest.
+    public struct Layer: Sendable, Hashable {
+        /// The blob's digest, `sha256:` and 64 hex digits: of its bytes as stored (compressed).
+        public var digest: String
+        /// The blob's media type, e.g. `application/vnd.oci.image.layer.v1.tar+gzip`.
+        public var mediaType: String
+        /// The blob's size, in bytes.
+        public var size: Int
+        /// The blob's path in the layout.
+        public var path: String
+        /// The digest of the uncompressed tar stream (the configuration's `rootfs.diff_ids`).
+        public var diffID: String
+    }
+
+    /// One entry of the configuration's `history`.
+    public struct HistoryEntry: Sendable, Hashable {
+        /// `created_by`: the instruction as the builder recorded it.
+        public var createdBy: String
+        /// `empty_layer`: whether the instruction made no layer.
+        public var emptyLayer: Bool
+    }
+
+    /// The manifest's digest (the image's digest as a registry names it).
+    public var manifestDigest: String
+    /// The configuration's digest (the image ID as buildah and Docker show it).
+    public var configDigest: String
+    /// The configuration as stored.
+    public var configuration: JSONValue
+    /// The layers, bottom first.
+    public var layers: [Layer]
+    /// The configuration's history, oldest first.
+    public var history: [HistoryEntry]
+
+    /// Reads the one image of a layout (its `index.json` names exactly one manifest, or one
+    /// with the reference name given).
+    ///
+    /// - Parameters:
+    ///   - folder: The layout's folder.
+    ///   - referenceName: The `org.opencontainers.image.ref.name` to choose; `nil` takes the only one.
+    ///   - fileSystem: Where the layout is read.
+    /// - Throws: `VerifyError` naming the file that is missing, unreadable or not what the
+    ///   spec says it is.
+    public init(layout folder: String, referenceName: String? = nil, fileSystem: any FileSystem) throws(VerifyError) {
+        func document(_ path: String) throws(VerifyError) -> JSONValue {
+            do {
+                return try JSONDocument.parse(try fileSystem.readBytes(at: path))
+            } catch let error as FileSystemError {
+                throw VerifyError("cannot read \(path): \(error.reason)")
+            } catch {
+                throw VerifyError("\(path) is not JSON: \(error)")
+            }
+        }
+        func blobPath(_ descriptor: JSONValue?) throws(VerifyError) -> (digest: String, path: String) {
+            guard let digest = descriptor?[member: "digest"]?.stringValue, digest.hasPrefix("sha256:"),
+                digest.count == 71, !digest.contains("/")
+            else { throw VerifyError("\(folder): a descriptor without a sha256 digest") }
+            return (digest, folder + "/blobs/sha256/" + digest.dropFirst(7))
+        }
+        let manifests = try document(folder + "/index.json")[member: "manifests"]?.elements ?? []
+        let chosen = manifests.filter { manifest in
+            referenceName == nil
+                || manifest[member: "annotations"]?[member: "org.opencontainers.image.ref.name"]?.stringValue
+                    == referenceName
+        }
+        guard chosen.count == 1 else {
+            throw VerifyError(
+                "\(folder)/index.json names \(chosen.count) images\(referenceName.map { " called \($0)" } ?? ""), not one")
+        }
+        let manifestBlob = try blobPath(chosen[0])
+        let manifest = try document(manifestBlob.path)
+        let configBlob = try blobPath(manifest[member: "config"])
+        configuration = try document(configBlob.path)
+        manifestDigest = manifestBlob.digest
+        configDigest = configBlob.digest
+        let diffIDs = configuration[member: "rootfs"]?[member: "diff_ids"]?.elements?.compactMap(\.stringValue) ?? []
+        let descriptors = manifest[member: "layers"]?.elements ?? []
+        guard diffIDs.count == descriptors.count else {
+            throw VerifyError(
+                "\(configBlob.path): \(diffIDs.count) diff IDs for the manifest's \(descriptors.count) layers")
+        }
+        var layers: [Layer] = []
+        for (descriptor, diffID) in zip(descriptors, diffIDs) {
+            let blob = try blobPath(descriptor)
+            layers.append(
+                Layer(
+                    digest: blob.digest, mediaType: descriptor[member: "mediaType"]?.stringValue ?? "",
+                    size: descriptor[member: "size"]?.integerValue ?? 0, path: blob.path, diffID: diffID))
+        }
+        self.layers = layers
+        history = (configuration[member: "history"]?.elements ?? []).map { entry in
+            HistoryEntry(
+                createdBy: entry[member: "created_by"]?.stringValue ?? "",
+                emptyLayer: entry[member: "empty_layer"] == .bool(true))
+        }
+    }
+}
+
+/// An image layout or a build that cannot be read or compared, in words for the user.
+public struct VerifyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public var message: String
+
+    /// An error with its words.
+    ///
+    /// - Parameter message: What went wrong.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    /// The message as is.
+    public var description: String { message }
+}

@@ -1,0 +1,203 @@
+import DockerfileSyntax
+import Foundation
+import StageKit
+
+/// `stagebuild verify`: builds a composed Dockerfile twice under different conditions and
+/// explains every difference between the two images at the template line that made it.
+enum VerifyCommand: Subcommand {
+    static let name = "verify"
+    static let summary = "Build twice under different conditions and explain each difference at its template line."
+    static let usage =
+        "verify [STAGEFILE] [--dockerfile FILE] [--target STAGE]... [--context DIR] [--builder buildah|podman] "
+        + "[--vary LIST] [--source-date-epoch SECONDS] [--rewrite-timestamp] [--build-arg NAME=VALUE]... "
+        + "[--keep DIR] [--format text|json] [--stages DIR]..."
+    static let discussion = """
+        Composes STAGEFILE (default ./Stagefile) as compose does, with its stagebuild.lock, or
+        takes any Dockerfile (--dockerfile), and builds each --target stage (default the last)
+        twice with a real builder: without cache, one layer per instruction, the second build
+        under other conditions, each one that differs between two CI runners (--vary, named as
+        reprotest names them):
+
+          time          the second build starts in another minute; its context's files carry
+                        the time they were copied at (SOURCE_DATE_EPOCH stays the same)
+          build_path    the second build's context is a copy at another path
+          fileordering  the copy's entries are made in reverse order
+          umask         the copy's files and folders are group-writable (umask 0002)
+          num_cpus      the second build sees one CPU (taskset -c 0)
+          domain_host   each build's host name: buildah and podman give each build its own
+          user_group    not applied: the builders' chroot isolation builds as the host's users
+          environment   the proxy variables the builder passes on (no_proxy), TZ and the locale
+
+        --vary takes a comma-separated list (time,umask), or changes to all of them
+        (-num_cpus,-time). Base images are found as the builder finds them: its own image
+        store first, then registries. SOURCE_DATE_EPOCH is --source-date-epoch, else the
+        lockfile's latest snapshot moment, else the last commit's time; both builds get it as a
+        build argument. --rewrite-timestamp also clamps every file and configuration time to
+        it (buildah's --timestamp), as a reproducible build is made.
+
+        Both images are exported as OCI image layouts and compared from the top: the manifest,
+        each configuration field (history included), then each layer by its diff ID; a layer
+        that differs is read entry by entry (paths in one only, type, mode, owner, mtime, size,
+        content, link target, extended attributes, and the order of entries). Each differing
+        layer is named by the instruction that made it, its line in the composed Dockerfile and
+        the template line that wrote it, with the cause of each difference from a catalog and
+        its fix in the template's terms. A package that two builds installed at different
+        versions is named with both versions (dpkg's status database).
+
+        The builder runs with this environment, so its own settings apply
+        (CONTAINERS_STORAGE_CONF, BUILDAH_ISOLATION, CONTAINERS_REGISTRIES_CONF). Progress goes to
+        standard error. --keep DIR keeps both layouts, the composed Dockerfile and the builds'
+        logs there; otherwise they are removed, as are the images.
+
+        Exit status: 0 every image is the same in both builds, 1 one differs, 64 usage, 65 a
+        Stagefile, template or lockfile error, 69 no builder can be run, 70 a build failed (the
+        tail of its log is shown), 74 a file cannot be read or written.
+        """
+    static let options = [
+        ArgumentScanner.Option(
+            names: ["--dockerfile"], takesValue: true, valueName: "FILE", help: "Build this Dockerfile instead of composing."),
+        ArgumentScanner.Option(
+            names: ["--target"], takesValue: true, valueName: "STAGE",
+            help: "A build stage to verify (repeatable; default the last)."),
+        ArgumentScanner.Option(
+            names: ["--context"], takesValue: true, valueName: "DIR",
+            help: "The build context (default: the Stagefile's or Dockerfile's folder)."),
+        ArgumentScanner.Option(
+            names: ["--builder"], takesValue: true, valueName: "NAME", help: "buildah (default) or podman."),
+        ArgumentScanner.Option(
+            names: ["--vary"], takesValue: true, valueName: "LIST", help: "The variations of the second build (default all)."),
+        ArgumentScanner.Option(
+            names: ["--source-date-epoch"], takesValue: true, valueName: "SECONDS", help: "SOURCE_DATE_EPOCH for both builds."),
+        ArgumentScanner.Option(
+            names: ["--rewrite-timestamp"], takesValue: false, help: "Clamp file and configuration times to SOURCE_DATE_EPOCH."),
+        ArgumentScanner.Option(
+            names: ["--build-arg"], takesValue: true, valueName: "NAME=VALUE",
+            help: "A build argument for both builds (repeatable)."),
+        ArgumentScanner.Option(
+            names: ["--keep"], takesValue: true, valueName: "DIR", help: "Keep both image layouts and the logs in DIR."),
+        ArgumentScanner.Option(
+            names: ["--build-timeout"], takesValue: true, valueName: "SECONDS",
+            help: "The longest one build may take (default 3600)."),
+        ArgumentScanner.Option(names: ["--format"], takesValue: true, valueName: "FORMAT", help: "text (default) or json."),
+        CatalogSearchPath.option,
+    ]
+
+    /// The report formats (`--format`).
+    enum Format: String, CaseIterable {
+        case text, json
+    }
+
+    static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+        let format = try arguments.choice("--format", default: Format.text)
+        let variations = try BuildVariations(arguments.value("--vary"))
+        let cwd = context.currentDirectory
+        let source = try VerifySource.load(arguments, context: context)
+        let plan: BuildPlan
+        do {
+            plan = try BuildPlan(text: source.text, lineOrigins: source.lineOrigins)
+        } catch {
+            throw CommandFailure.error(.dataError, "\(source.shownPath): \(error)")
+        }
+        let targets = try targets(arguments.all("--target"), plan: plan)
+        let epoch = try sourceDateEpoch(arguments, source: source, context: context)
+        let timeout =
+            try arguments.value("--build-timeout").map { (text: String) throws(CommandFailure) -> Double in
+                guard let seconds = Double(text), seconds > 0 else {
+                    throw CommandFailure.usage("--build-timeout \(text): give a number of seconds above 0")
+                }
+                return seconds
+            } ?? 3600
+        for argument in arguments.all("--build-arg") where !argument.contains("=") {
+            throw CommandFailure.usage("--build-arg \(argument): give NAME=VALUE")
+        }
+        let builder = try findBuilder(arguments.value("--builder") ?? "buildah", context: context, deadline: timeout)
+        let contextFolder = Paths.absolute(arguments.value("--context") ?? Paths.directory(of: source.path), from: cwd)
+        guard case .directory? = context.fileSystem.status(at: contextFolder) else {
+            throw CommandFailure.usage("the build context \(Paths.shown(contextFolder, from: cwd)) is not a folder")
+        }
+        let work = try VerifyWorkFolder(keep: arguments.value("--keep").map { Paths.absolute($0, from: cwd) })
+        defer { work.removeUnlessKept() }
+        let run = VerifyRun(
+            builder: builder, variations: variations, plan: plan, targets: targets, sourceText: source.text,
+            contextFolder: contextFolder, work: work, sourceDateEpoch: epoch,
+            rewriteTimestamp: arguments.has("--rewrite-timestamp"), buildArguments: arguments.all("--build-arg"),
+            context: context)
+        let outcome: VerifyRun.Outcome
+        do {
+            outcome = try run.run()
+        } catch {
+            context.reportError(error.message)
+            if !error.logTail.isEmpty {
+                context.standardError.write("--- the end of its log\n" + error.logTail + "\n")
+            }
+            throw CommandFailure.reported(.internalError)
+        }
+        let report = VerifyReport(
+            source: source.shownPath, builder: outcome.builderVersion, sourceDateEpoch: epoch, notes: outcome.notes,
+            explanations: outcome.explanations)
+        context.standardOutput.write(format == .json ? report.json() : report.text())
+        if let kept = work.kept { context.warn("kept the layouts and logs in \(Paths.shown(kept, from: cwd))") }
+        return outcome.explanations.allSatisfy(\.reproducible) ? .success : .checkFailed
+    }
+
+    /// The build stages to verify, by `--target` (case as builders compare it) or the last.
+    private static func targets(_ names: [String], plan: BuildPlan) throws(CommandFailure) -> [BuildPlan.Stage] {
+        guard let last = plan.stages.last else { throw CommandFailure.error(.dataError, "the Dockerfile has no FROM") }
+        guard !names.isEmpty else { return [last] }
+        var chosen: [BuildPlan.Stage] = []
+        for name in names {
+            guard let stage = plan.stages.first(where: { $0.key == name.lowercased() }) else {
+                let known = plan.stages.map(\.name).joined(separator: ", ")
+                throw CommandFailure.usage("--target \(name): no build stage has that name (\(known))")
+            }
+            if !chosen.contains(where: { $0.key == stage.key }) { chosen.append(stage) }
+        }
+        return chosen
+    }
+
+    /// SOURCE_DATE_EPOCH: the option, else the lockfile's latest snapshot moment, else the last
+    /// commit's time (`git log -1 --format=%ct`), else 0.
+    private static func sourceDateEpoch(
+        _ arguments: ArgumentScanner.Arguments, source: VerifySource, context: CommandContext
+    ) throws(CommandFailure) -> Int {
+        if let text = arguments.value("--source-date-epoch") {
+            guard let seconds = Int(text), seconds >= 0 else {
+                throw CommandFailure.usage("--source-date-epoch \(text): give whole seconds since 1970, 0 or more")
+            }
+            return seconds
+        }
+        if let moment = source.lockfile?.snapshots.values.max(), let seconds = SnapshotTime.seconds(moment) {
+            return seconds
+        }
+        if let git = ChildProcess.find("git", in: context.environment["PATH"] ?? "/usr/bin:/bin") {
+            let child = ChildProcess(
+                program: git, arguments: ["-C", Paths.directory(of: source.path), "log", "-1", "--format=%ct"],
+                environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"], deadline: 30)
+            if let result = try? child.run(), result.status == 0,
+                let seconds = Int(String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return seconds
+            }
+        }
+        context.warn("no --source-date-epoch, lockfile snapshot or git commit: SOURCE_DATE_EPOCH=0")
+        return 0
+    }
+
+    /// The builder program, found in `PATH`; exit 69 when it is not there.
+    private static func findBuilder(
+        _ name: String, context: CommandContext, deadline: Double
+    ) throws(CommandFailure) -> ImageBuilder {
+        switch name {
+        case "buildah", "podman":
+            guard let program = ChildProcess.find(name, in: context.environment["PATH"] ?? "/usr/bin:/bin") else {
+                throw CommandFailure.error(.unavailable, "\(name) is not in PATH: install it (Debian: apt-get install \(name))")
+            }
+            return ImageBuilder(name: name, program: program, environment: context.environment, deadline: deadline)
+        case "docker", "buildkit", "buildx", "buildctl":
+            throw CommandFailure.error(
+                .unavailable, "--builder \(name): verify drives buildah and podman; BuildKit is not supported yet")
+        default:
+            throw CommandFailure.usage("--builder is buildah or podman, not '\(name)'")
+        }
+    }
+}
