@@ -12,7 +12,10 @@ ARG LOG_DIR=/var/log/myapp
 ARG HEALTH_PATH=/healthz
 
 RUN install -d -o node -g node -m 0755 "${APP_DIR}" "${LOG_DIR}"
-COPY --chown=node:node ${APP_SOURCE} ${APP_DIR}/
+# --chmod: the modes a checkout gave the files (umask 0022 on one runner, 0002 on another)
+# never reach the image (stagebuild verify found them in this layer). 0755, as a copied
+# folder's folders get the mode too and must stay traversable.
+COPY --chown=node:node --chmod=0755 ${APP_SOURCE} ${APP_DIR}/
 
 ENV PORT=${APP_PORT} \
     LOG_DIR=${LOG_DIR} \

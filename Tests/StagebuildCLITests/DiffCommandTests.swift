@@ -69,7 +69,7 @@ import Testing
                 "  first miss: Stages/node-service.Dockerfile:14 (template node-service): RUN install -d -o node"),
             "\(result.stdout)")
         #expect(result.stdout.contains("    because parameter APP_PORT of node-service: 3000 -> 3001 (ex/Stagefile:5:34)\n"))
-        #expect(result.stdout.contains("  configuration: Stages/node-service.Dockerfile:23: EXPOSE ${APP_PORT}\n"))
+        #expect(result.stdout.contains("  configuration: Stages/node-service.Dockerfile:26: EXPOSE ${APP_PORT}\n"))
         #expect(result.stdout.contains("build stage proxy: unchanged\n"))
         #expect(result.stdout.contains("advice: Stages/node-service.Dockerfile:10: ARG APP_PORT"))
 
@@ -115,12 +115,13 @@ import Testing
         #expect(context.stdout.hasPrefix("### What this change rebuilds\n"), "\(context.stdout)")
         #expect(
             context.stdout.contains(
-                "| app | 2 of 6 | `Stages/node-service.Dockerfile:15` `COPY --chown=node:node ${APP_SOURCE} ${APP_DIR}/` | "
+                "| app | 2 of 6 | `Stages/node-service.Dockerfile:18` `COPY --chown=node:node --chmod=0755 ${APP_SOURCE} ${APP_DIR}/` | "
                     + "context file of COPY source app/ changed: app/server.js (changed) |"),
             "\(context.stdout)")
         #expect(
             context.stdout.contains(
-                "| `Stages/node-service.Dockerfile:15` | `COPY --chown=node:node ${APP_SOURCE} ${APP_DIR}/` | miss |"))
+                "| `Stages/node-service.Dockerfile:18` | `COPY --chown=node:node --chmod=0755 ${APP_SOURCE} ${APP_DIR}/` | miss |"
+            ))
     }
 
     @Test func theExecutableBitIsContentButATimeIsNot() throws {

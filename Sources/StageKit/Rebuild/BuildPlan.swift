@@ -37,7 +37,7 @@ public struct BuildPlan: Sendable {
     /// A plan of the given build stages.
     ///
     /// - Parameter stages: The build stages.
-    init(stages: [Stage]) {
+    public init(stages: [Stage]) {
         self.stages = stages
     }
 

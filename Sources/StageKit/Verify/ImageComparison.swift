@@ -38,8 +38,10 @@ public struct ImageComparison: Sendable {
     /// Each layer position, bottom first.
     public var layers: [LayerOutcome]
 
-    /// Whether the two builds are the same image (the same manifest digest).
-    public var identical: Bool { first.manifestDigest == second.manifestDigest }
+    /// Whether the two builds are the same image: the same image ID (configuration digest),
+    /// which covers every layer's diff ID and the history. Their blobs may still be compressed
+    /// differently (``LayerOutcome/compressionOnly(first:second:)``): that is the export's, not the build's.
+    public var identical: Bool { first.configDigest == second.configDigest }
 
     /// Compares two images.
     ///

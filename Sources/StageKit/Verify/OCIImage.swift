@@ -39,6 +39,23 @@ public struct OCIImage: Sendable {
     /// The configuration's history, oldest first.
     public var history: [HistoryEntry]
 
+    /// An image as a builder's own store describes it, without its blobs: its configuration
+    /// and the configuration's digest (the image ID). Its layers are named by their diff IDs
+    /// (the blobs' digests and paths are the diff IDs and empty), so it compares equal to
+    /// another only by its configuration; a comparison that must read layers needs a layout.
+    ///
+    /// - Parameters:
+    ///   - configuration: The configuration as the store keeps it.
+    ///   - configDigest: Its digest, `sha256:` and 64 hex digits.
+    public init(configuration: JSONValue, configDigest: String) {
+        self.configuration = configuration
+        self.configDigest = configDigest
+        manifestDigest = configDigest
+        let diffIDs = configuration[member: "rootfs"]?[member: "diff_ids"]?.elements?.compactMap(\.stringValue) ?? []
+        layers = diffIDs.map { Layer(digest: $0, mediaType: "", size: 0, path: "", diffID: $0) }
+        history = Self.history(of: configuration)
+    }
+
     /// Reads the one image of a layout (its `index.json` names exactly one manifest, or one
     /// with the reference name given).
     ///
@@ -95,7 +112,11 @@ public struct OCIImage: Sendable {
                     size: descriptor[member: "size"]?.integerValue ?? 0, path: blob.path, diffID: diffID))
         }
         self.layers = layers
-        history = (configuration[member: "history"]?.elements ?? []).map { entry in
+        history = Self.history(of: configuration)
+    }
+
+    private static func history(of configuration: JSONValue) -> [HistoryEntry] {
+        (configuration[member: "history"]?.elements ?? []).map { entry in
             HistoryEntry(
                 createdBy: entry[member: "created_by"]?.stringValue ?? "",
                 emptyLayer: entry[member: "empty_layer"] == .bool(true))

@@ -128,7 +128,8 @@ extension ReproducibilityCause {
     public static let contextPermissions = ReproducibilityCause(
         id: "context-permissions",
         summary: "a file copied from the build context keeps the mode its checkout gave it (the umask where it was checked out)",
-        fix: "give the mode on the line: COPY --chmod=0644 (0755 for programs)",
+        fix: "give the mode on the line: COPY --chmod=0644 for files, 0755 for programs and for a folder "
+            + "(its folders get the mode too and must stay traversable)",
         example: "COPY app.conf /etc/app.conf: -rw-r--r-- against -rw-rw-r--")
 
     /// Entries in another order.

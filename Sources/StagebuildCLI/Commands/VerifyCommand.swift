@@ -10,7 +10,8 @@ enum VerifyCommand: Subcommand {
     static let usage =
         "verify [STAGEFILE] [--dockerfile FILE] [--target STAGE]... [--context DIR] [--builder buildah|podman] "
         + "[--vary LIST] [--source-date-epoch SECONDS] [--rewrite-timestamp] [--build-arg NAME=VALUE]... "
-        + "[--keep DIR] [--format text|json] [--stages DIR]..."
+        + "[--keep DIR] [--diffoscope] [--format text|json] [--stages DIR]...\n"
+        + "       stagebuild verify --compare FIRST --compare SECOND [STAGEFILE | --dockerfile FILE] [--target STAGE] ..."
     static let discussion = """
         Composes STAGEFILE (default ./Stagefile) as compose does, with its stagebuild.lock, or
         takes any Dockerfile (--dockerfile), and builds each --target stage (default the last)
@@ -42,7 +43,14 @@ enum VerifyCommand: Subcommand {
         layer is named by the instruction that made it, its line in the composed Dockerfile and
         the template line that wrote it, with the cause of each difference from a catalog and
         its fix in the template's terms. A package that two builds installed at different
-        versions is named with both versions (dpkg's status database).
+        versions is named with both versions (dpkg's status database). --diffoscope hands each
+        pair of files whose content differs (up to 10 an image) to Debian's diffoscope and adds
+        its text (200 lines at most) under the path.
+
+        --compare FIRST --compare SECOND builds nothing: it compares two OCI image layouts
+        already made (say, one exported on each of two CI runners: buildah push IMAGE oci:DIR,
+        skopeo copy, docker buildx --output type=oci,tar=false) and explains them against the
+        Stagefile or --dockerfile when one is given or ./Stagefile exists.
 
         The builder runs with this environment, so its own settings apply
         (CONTAINERS_STORAGE_CONF, BUILDAH_ISOLATION, CONTAINERS_REGISTRIES_CONF). Progress goes to
@@ -78,6 +86,11 @@ enum VerifyCommand: Subcommand {
         ArgumentScanner.Option(
             names: ["--build-timeout"], takesValue: true, valueName: "SECONDS",
             help: "The longest one build may take (default 3600)."),
+        ArgumentScanner.Option(
+            names: ["--compare"], takesValue: true, valueName: "LAYOUT",
+            help: "Compare two OCI layouts instead of building (give it twice)."),
+        ArgumentScanner.Option(
+            names: ["--diffoscope"], takesValue: false, help: "Add diffoscope's comparison of each differing file."),
         ArgumentScanner.Option(names: ["--format"], takesValue: true, valueName: "FORMAT", help: "text (default) or json."),
         CatalogSearchPath.option,
     ]
@@ -91,6 +104,14 @@ enum VerifyCommand: Subcommand {
         let format = try arguments.choice("--format", default: Format.text)
         let variations = try BuildVariations(arguments.value("--vary"))
         let cwd = context.currentDirectory
+        let compared = arguments.all("--compare")
+        guard compared.isEmpty || compared.count == 2 else {
+            throw CommandFailure.usage("--compare takes two OCI layouts, the first build's and the second's")
+        }
+        let diffoscope = try diffoscopeProgram(arguments, context: context)
+        if !compared.isEmpty {
+            return try compare(compared, arguments: arguments, format: format, diffoscope: diffoscope, context: context)
+        }
         let source = try VerifySource.load(arguments, context: context)
         let plan: BuildPlan
         do {
@@ -121,7 +142,9 @@ enum VerifyCommand: Subcommand {
             builder: builder, variations: variations, plan: plan, targets: targets, sourceText: source.text,
             contextFolder: contextFolder, work: work, sourceDateEpoch: epoch,
             rewriteTimestamp: arguments.has("--rewrite-timestamp"), buildArguments: arguments.all("--build-arg"),
-            context: context)
+            diffoscope: diffoscope.map {
+                DiffoscopeComparison(program: $0, folder: work.path + "/diffoscope", environment: context.environment)
+            }, context: context)
         let outcome: VerifyRun.Outcome
         do {
             outcome = try run.run()
@@ -134,10 +157,66 @@ enum VerifyCommand: Subcommand {
         }
         let report = VerifyReport(
             source: source.shownPath, builder: outcome.builderVersion, sourceDateEpoch: epoch, notes: outcome.notes,
-            explanations: outcome.explanations)
+            explanations: outcome.explanations, diffoscope: outcome.diffoscope)
         context.standardOutput.write(format == .json ? report.json() : report.text())
         if let kept = work.kept { context.warn("kept the layouts and logs in \(Paths.shown(kept, from: cwd))") }
         return outcome.explanations.allSatisfy(\.reproducible) ? .success : .checkFailed
+    }
+
+    /// `--diffoscope`'s program, found in `PATH`; exit 69 when it is not there.
+    private static func diffoscopeProgram(
+        _ arguments: ArgumentScanner.Arguments, context: CommandContext
+    ) throws(CommandFailure) -> String? {
+        guard arguments.has("--diffoscope") else { return nil }
+        guard let program = ChildProcess.find("diffoscope", in: context.environment["PATH"] ?? "/usr/bin:/bin") else {
+            throw CommandFailure.error(
+                .unavailable, "--diffoscope: diffoscope is not in PATH (Debian: apt-get install diffoscope-minimal)")
+        }
+        return program
+    }
+
+    /// `--compare`: two layouts compared and explained, nothing built.
+    private static func compare(
+        _ layouts: [String], arguments: ArgumentScanner.Arguments, format: Format, diffoscope: String?,
+        context: CommandContext
+    ) throws(CommandFailure) -> ExitCode {
+        let cwd = context.currentDirectory
+        let folders = layouts.map { Paths.absolute($0, from: cwd) }
+        for (folder, given) in zip(folders, layouts) where !context.fileSystem.entryExists(at: folder + "/index.json") {
+            throw CommandFailure.usage("--compare \(given): not an OCI image layout (it has no index.json)")
+        }
+        var plan = BuildPlan(stages: [])
+        var stage: BuildPlan.Stage?
+        var shown = layouts.joined(separator: " and ")
+        let named = !arguments.positionals.isEmpty || arguments.value("--dockerfile") != nil
+        if named || context.fileSystem.entryExists(at: Paths.absolute("Stagefile", from: cwd)) {
+            let source = try VerifySource.load(arguments, context: context)
+            do {
+                plan = try BuildPlan(text: source.text, lineOrigins: source.lineOrigins)
+            } catch {
+                throw CommandFailure.error(.dataError, "\(source.shownPath): \(error)")
+            }
+            stage = try targets(arguments.all("--target"), plan: plan).first
+            shown += " against " + source.shownPath
+        }
+        let work = try VerifyWorkFolder(keep: arguments.value("--keep").map { Paths.absolute($0, from: cwd) })
+        defer { work.removeUnlessKept() }
+        let comparison = diffoscope.map {
+            DiffoscopeComparison(program: $0, folder: work.path + "/diffoscope", environment: context.environment)
+        }
+        let (explanation, texts): (ImageExplanation, [String: String])
+        do {
+            (explanation, texts) = try VerifyRun.explain(
+                layouts: (folders[0], folders[1]), stage: stage, plan: plan, conditions: BuildConditions(),
+                diffoscope: comparison, started: Date(), context: context)
+        } catch {
+            throw CommandFailure.error(.dataError, error.message)
+        }
+        let report = VerifyReport(
+            source: shown, builder: "no builder (--compare)", sourceDateEpoch: nil, notes: [], explanations: [explanation],
+            diffoscope: texts)
+        context.standardOutput.write(format == .json ? report.json() : report.text())
+        return explanation.reproducible ? .success : .checkFailed
     }
 
     /// The build stages to verify, by `--target` (case as builders compare it) or the last.

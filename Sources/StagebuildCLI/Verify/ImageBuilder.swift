@@ -1,4 +1,6 @@
 import Foundation
+import JSONReader
+import StageKit
 
 /// The builder `stagebuild verify` drives: buildah (`bud`) or podman (`build`), which read the
 /// same flags and keep images in the same containers storage (buildah-build(1), podman-build(1)).
@@ -81,6 +83,23 @@ struct ImageBuilder {
     /// - Throws: `Failure` when the export fails.
     func export(_ tag: String, to layout: String, log: String) throws(Failure) {
         try run(program, ["push", "--quiet", tag, "oci:" + layout], environment: environment, log: log, what: "export of \(tag)")
+    }
+
+    /// The image as the builder's store describes it (`buildah inspect --type image`): its
+    /// configuration and image ID, without exporting its layers.
+    ///
+    /// - Parameter tag: The image.
+    /// - Returns: The image, or `nil` when the builder cannot say (podman's inspect gives no
+    ///   configuration as stored; a failed call).
+    func inspect(_ tag: String) -> OCIImage? {
+        guard name == "buildah" else { return nil }
+        let child = ChildProcess(
+            program: program, arguments: ["inspect", "--type", "image", tag], environment: environment, deadline: 120)
+        guard let result = try? child.run(), result.status == 0, let document = try? JSONDocument.parse(result.output),
+            let id = document[member: "FromImageID"]?.stringValue, let text = document[member: "Config"]?.stringValue,
+            let configuration = try? JSONDocument.parse(text)
+        else { return nil }
+        return OCIImage(configuration: configuration, configDigest: "sha256:" + id)
     }
 
     /// Removes images this run made; failures are ignored (nothing depends on them).

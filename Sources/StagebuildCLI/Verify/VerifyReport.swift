@@ -64,18 +64,26 @@ struct VerifyReport {
 
     var source: String
     var builder: String
-    var sourceDateEpoch: Int
+    /// `nil` for `--compare`, which builds nothing.
+    var sourceDateEpoch: Int?
     var notes: [VariationNote]
     var explanations: [ImageExplanation]
+    /// diffoscope's text for each file pair it compared (`DiffoscopeComparison.key`).
+    var diffoscope: [String: String] = [:]
 
     /// The most paths listed per cause in the text report.
     static let pathsShown = 5
 
     /// The text report.
     func text() -> String {
-        var lines = ["verify: \(source), each target built twice with \(builder), SOURCE_DATE_EPOCH=\(sourceDateEpoch)"]
-        let applied = notes.filter(\.applied).map { "\($0.name) (\($0.detail))" }
-        lines.append("varied: " + (applied.isEmpty ? "nothing" : applied.joined(separator: "; ")))
+        var lines: [String] = []
+        if let sourceDateEpoch {
+            lines.append("verify: \(source), each target built twice with \(builder), SOURCE_DATE_EPOCH=\(sourceDateEpoch)")
+            let applied = notes.filter(\.applied).map { "\($0.name) (\($0.detail))" }
+            lines.append("varied: " + (applied.isEmpty ? "nothing" : applied.joined(separator: "; ")))
+        } else {
+            lines.append("verify: \(source), compared")
+        }
         for note in notes where !note.applied && note.detail != "not asked for" {
             lines.append("not varied: \(note.name): \(note.detail)")
         }
@@ -83,7 +91,7 @@ struct VerifyReport {
             lines.append("")
             let comparison = explanation.comparison
             if explanation.reproducible {
-                lines.append("\(explanation.stage): reproducible (\(comparison.first.manifestDigest))")
+                lines.append("\(explanation.stage): reproducible (\(comparison.first.configDigest))")
                 continue
             }
             let differing = explanation.layers.count
@@ -103,14 +111,24 @@ struct VerifyReport {
                     break
                 }
                 for change in layer.packageChanges {
-                    lines.append(
+                    var line =
                         "    package \(change.name): \(change.first ?? "not installed") against \(change.second ?? "not installed")"
-                    )
+                    if let step = layer.step, let version = change.first {
+                        line +=
+                            Self.pins(change.name, in: step.text)
+                            ? " (pinned on this line, yet installed at another version)"
+                            : " (not pinned on this line: \(change.name)=\(version) or a snapshot would have held it)"
+                    }
+                    lines.append(line)
                 }
                 for group in layer.causes {
                     lines.append("    \(group.cause.id): \(group.cause.summary)")
                     for difference in group.differences.prefix(Self.pathsShown) {
                         lines.append("      /\(difference.path): \(Self.describe(difference))")
+                        let key = DiffoscopeComparison.key(stage: explanation.stage, layer: layer.index, path: difference.path)
+                        if let text = diffoscope[key] {
+                            lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "        | " + $0 }
+                        }
                     }
                     if group.differences.count > Self.pathsShown {
                         lines.append("      and \(group.differences.count - Self.pathsShown) more")
@@ -165,7 +183,10 @@ struct VerifyReport {
     /// `RUN …  (Dockerfile line 12, from Stages/x.Dockerfile:4)`, or the base image.
     private func instructionLine(_ layer: ImageExplanation.LayerFinding) -> String {
         guard let step = layer.step else {
-            return "from the base image" + (explanationBase(layer).map { " \($0)" } ?? "")
+            guard let base = explanationBase(layer) else {
+                return "no instruction known (no Dockerfile, or a base image's layer)"
+            }
+            return "from the base image \(base)"
         }
         var text = step.text.split(separator: "\n").first.map(String.init) ?? step.text
         if text.count > 100 { text = String(text.prefix(97)) + "..." }
@@ -175,6 +196,14 @@ struct VerifyReport {
 
     private func explanationBase(_ layer: ImageExplanation.LayerFinding) -> String? {
         explanations.first { $0.layers.contains { $0.index == layer.index } }?.baseImage
+    }
+
+    /// Whether an instruction pins a package (`NAME=VERSION`, as apt-get takes it).
+    static func pins(_ package: String, in instruction: String) -> Bool {
+        let name = package.split(separator: ":").first.map(String.init) ?? package
+        return instruction.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\\" }).contains {
+            $0.hasPrefix(name + "=")
+        }
     }
 
     /// What differs at a path, in a few words.
@@ -232,7 +261,9 @@ struct VerifyReport {
     private func imageJSON(_ explanation: ImageExplanation) -> JSONValue {
         let comparison = explanation.comparison
         func image(_ image: OCIImage) -> JSONValue {
-            .object([("manifest", .string(image.manifestDigest)), ("config", .string(image.configDigest))])
+            .object([
+                ("config", .string(image.configDigest)), ("diffIDs", .array(image.layers.map { .string($0.diffID) })),
+            ])
         }
         let fields = JSONValue.array(
             explanation.fields.map { finding in
@@ -241,7 +272,7 @@ struct VerifyReport {
                     ("second", .string(finding.field.second)), ("cause", .string(finding.cause.id)),
                 ])
             })
-        let layers = JSONValue.array(explanation.layers.map(layerJSON))
+        let layers = JSONValue.array(explanation.layers.map { layerJSON($0, stage: explanation.stage) })
         return .object([
             ("stage", .string(explanation.stage)), ("reproducible", .bool(explanation.reproducible)),
             ("baseImage", .string(explanation.baseImage)), ("first", image(comparison.first)),
@@ -250,7 +281,7 @@ struct VerifyReport {
         ])
     }
 
-    private func layerJSON(_ layer: ImageExplanation.LayerFinding) -> JSONValue {
+    private func layerJSON(_ layer: ImageExplanation.LayerFinding, stage: String) -> JSONValue {
         let outcome: String
         var orderDiffers = false
         switch layer.outcome {
@@ -270,14 +301,26 @@ struct VerifyReport {
                 ])
             } ?? .null
         let packages = JSONValue.array(
-            layer.packageChanges.map {
-                .object([("name", .string($0.name)), ("first", .string($0.first)), ("second", .string($0.second))])
+            layer.packageChanges.map { change in
+                .object([
+                    ("name", .string(change.name)), ("first", .string(change.first)), ("second", .string(change.second)),
+                    ("pinned", .bool(layer.step.map { Self.pins(change.name, in: $0.text) })),
+                ])
             })
         let causes = JSONValue.array(
             layer.causes.map { group in
                 .object([
                     ("id", .string(group.cause.id)), ("summary", .string(group.cause.summary)), ("fix", .string(group.cause.fix)),
-                    ("paths", .array(group.differences.map(Self.differenceJSON))),
+                    (
+                        "paths",
+                        .array(
+                            group.differences.map {
+                                Self.differenceJSON(
+                                    $0,
+                                    diffoscope: diffoscope[
+                                        DiffoscopeComparison.key(stage: stage, layer: layer.index, path: $0.path)])
+                            })
+                    ),
                 ])
             })
         return .object([
@@ -286,7 +329,7 @@ struct VerifyReport {
         ])
     }
 
-    private static func differenceJSON(_ difference: EntryDifference) -> JSONValue {
+    private static func differenceJSON(_ difference: EntryDifference, diffoscope: String?) -> JSONValue {
         func entry(_ entry: TarEntry?) -> JSONValue {
             guard let entry else { return .null }
             return .object([
@@ -303,6 +346,7 @@ struct VerifyReport {
             ("path", .string("/" + difference.path)), ("aspects", .array(difference.aspects.map { .string($0.rawValue) })),
             ("first", entry(difference.first)), ("second", entry(difference.second)),
             ("text", text.map { .object([("first", .string($0.first)), ("second", .string($0.second))]) } ?? .null),
+            ("diffoscope", .string(diffoscope)),
         ])
     }
 }

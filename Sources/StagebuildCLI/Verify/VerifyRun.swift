@@ -1,5 +1,6 @@
 import Foundation
 import StageKit
+import Synchronization
 
 /// One `stagebuild verify` run: each target built twice (the second under the variations),
 /// exported, compared and explained. Progress goes to standard error.
@@ -12,6 +13,8 @@ struct VerifyRun {
         var notes: [VerifyReport.VariationNote]
         /// Each target's comparison, explained.
         var explanations: [ImageExplanation]
+        /// diffoscope's text for each file pair it compared (`DiffoscopeComparison.key`).
+        var diffoscope: [String: String]
     }
 
     var builder: ImageBuilder
@@ -24,7 +27,10 @@ struct VerifyRun {
     var sourceDateEpoch: Int
     var rewriteTimestamp: Bool
     var buildArguments: [String]
+    var diffoscope: DiffoscopeComparison?
     var context: CommandContext
+    /// When the run started, for the seconds each progress line shows.
+    var started = Date()
 
     /// Builds, exports, compares and explains.
     ///
@@ -98,30 +104,94 @@ struct VerifyRun {
         notes = VerifyReport.VariationNote.notes(
             for: variations, cpus: cpus, started: (firstStarted, Date()), builder: builder.name)
         var explanations: [ImageExplanation] = []
+        var texts: [String: String] = [:]
         let conditions = BuildConditions(
             cpuCounts: oneCPU ? (cpus, 1) : nil,
             contextPaths: variations.copiesContext ? (contextFolder, secondContext) : nil,
             environmentMarker: variations.has(.environment) ? BuildVariations.environmentMarker : nil)
         for stage in targets {
+            // The same image ID in the store is the same image: nothing to export or read
+            // (unless --keep asked for the layouts).
+            if work.kept == nil, let first = builder.inspect(tag(1, stage)), let second = builder.inspect(tag(2, stage)),
+                first.configDigest == second.configDigest
+            {
+                progress("\(stage.name): both builds have the image ID \(first.configDigest), nothing to export")
+                do {
+                    let comparison = try ImageComparison(first: first, second: second)
+                    let attribution = LayerAttribution(plan: plan, stage: stage.key, image: first)
+                    explanations.append(
+                        ImageExplanation(
+                            comparison: comparison, stage: stage.name, attribution: attribution, conditions: conditions))
+                } catch {
+                    throw ImageBuilder.Failure(message: error.message, logTail: "")
+                }
+                continue
+            }
             let layouts = (firstFolder + "/" + safeName(stage), secondFolder + "/" + safeName(stage))
             progress("exporting both images of \(stage.name)")
-            try builder.export(tag(1, stage), to: layouts.0, log: firstFolder + "/export.log")
-            try builder.export(tag(2, stage), to: layouts.1, log: secondFolder + "/export.log")
+            try exportBoth((tag(1, stage), tag(2, stage)), to: layouts, logs: (firstFolder, secondFolder))
             do {
-                let first = try OCIImage(layout: layouts.0, fileSystem: context.fileSystem)
-                let second = try OCIImage(layout: layouts.1, fileSystem: context.fileSystem)
-                progress("comparing \(stage.name)")
-                let comparison = try ImageComparison(first: first, second: second) { index in
-                    progress("comparing \(stage.name): layer \(index + 1) of \(first.layers.count) differs, reading its entries")
-                }
-                let attribution = LayerAttribution(plan: plan, stage: stage.key, image: first)
-                explanations.append(
-                    ImageExplanation(comparison: comparison, stage: stage.name, attribution: attribution, conditions: conditions))
+                let (explanation, compared) = try Self.explain(
+                    layouts: layouts, stage: stage, plan: plan, conditions: conditions, diffoscope: diffoscope,
+                    started: started, context: context)
+                explanations.append(explanation)
+                texts.merge(compared) { $1 }
             } catch {
                 throw ImageBuilder.Failure(message: error.message, logTail: "")
             }
         }
-        return Outcome(builderVersion: version, notes: notes, explanations: explanations)
+        return Outcome(builderVersion: version, notes: notes, explanations: explanations, diffoscope: texts)
+    }
+
+    /// Reads two OCI layouts of one stage, compares them and explains the differences; with
+    /// diffoscope, compares the differing files too.
+    ///
+    /// - Parameters:
+    ///   - layouts: The first and the second build's layout folders.
+    ///   - stage: The build stage they were built for; `nil` when no Dockerfile is known.
+    ///   - plan: The Dockerfile's plan.
+    ///   - conditions: How the second build's conditions differed.
+    ///   - diffoscope: The diffoscope comparison, when asked for.
+    ///   - context: The command's context (its file system and standard error).
+    /// - Returns: The explanation and diffoscope's texts.
+    /// - Throws: `VerifyError` for a layout or layer that cannot be read.
+    static func explain(
+        layouts: (String, String), stage: BuildPlan.Stage?, plan: BuildPlan, conditions: BuildConditions,
+        diffoscope: DiffoscopeComparison?, started: Date, context: CommandContext
+    ) throws(VerifyError) -> (ImageExplanation, [String: String]) {
+        let name = stage?.name ?? "image"
+        let first = try OCIImage(layout: layouts.0, fileSystem: context.fileSystem)
+        let second = try OCIImage(layout: layouts.1, fileSystem: context.fileSystem)
+        progress("comparing \(name)", since: started, context: context)
+        let comparison = try ImageComparison(first: first, second: second) { index in
+            progress(
+                "comparing \(name): layer \(index + 1) of \(first.layers.count) differs, reading its entries", since: started,
+                context: context)
+        }
+        let attribution = LayerAttribution(plan: plan, stage: stage?.key ?? "", image: first)
+        let explanation = ImageExplanation(comparison: comparison, stage: name, attribution: attribution, conditions: conditions)
+        progress("compared \(name)", since: started, context: context)
+        guard let diffoscope, !explanation.reproducible else { return (explanation, [:]) }
+        progress("diffoscope: comparing the differing files of \(name)", since: started, context: context)
+        return (explanation, diffoscope.compare(explanation))
+    }
+
+    /// Exports the two images side by side (each export compresses its layers: one core each).
+    private func exportBoth(
+        _ tags: (String, String), to layouts: (String, String), logs: (String, String)
+    ) throws(ImageBuilder.Failure) {
+        let failure = Mutex<ImageBuilder.Failure?>(nil)
+        let builder = self.builder
+        let jobs = [(tags.0, layouts.0, logs.0), (tags.1, layouts.1, logs.1)]
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+            let (tag, layout, folder) = jobs[index]
+            do throws(ImageBuilder.Failure) {
+                try builder.export(tag, to: layout, log: folder + "/export.log")
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// The `--target` for a stage: its alias; the last stage without one is built without.
@@ -134,6 +204,13 @@ struct VerifyRun {
     }
 
     private func progress(_ message: String) {
-        context.standardError.write("verify: \(message)\n")
+        Self.progress(message, since: started, context: context)
+    }
+
+    /// A progress line on standard error with the seconds since the run started:
+    /// `verify: [12.3 s] MESSAGE`.
+    static func progress(_ message: String, since start: Date, context: CommandContext) {
+        let seconds = (Date().timeIntervalSince(start) * 10).rounded() / 10
+        context.standardError.write("verify: [\(seconds) s] \(message)\n")
     }
 }
