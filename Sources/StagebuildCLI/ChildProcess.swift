@@ -55,6 +55,9 @@ struct ChildProcess {
         } catch {
             throw Failure(reason: "cannot run \(program): \(error.localizedDescription)")
         }
+        let pid = process.processIdentifier
+        Self.running.withLock { _ = $0.insert(pid) }
+        defer { Self.running.withLock { _ = $0.remove(pid) } }
         // Both outputs are drained on threads of their own, so a child that writes more than a
         // pipe holds never blocks; its input is written on another, for the same reason. Threads,
         // not Dispatch's shared pool: on a machine with few cores the pool may run the two
@@ -91,6 +94,14 @@ struct ChildProcess {
             process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return Result(
             status: status, output: output.withLock { [UInt8]($0) }, errorOutput: errorOutput.withLock { [UInt8]($0) })
+    }
+
+    /// The process IDs of the children running now.
+    private static let running = Mutex<Set<Int32>>([])
+
+    /// Sends SIGTERM to every child running now (a command stopping on a signal: verify's builder).
+    static func terminateAll() {
+        for pid in running.withLock({ $0 }) { kill(pid, SIGTERM) }
     }
 
     /// The first executable file named `name` in the folders of a `PATH` value, as a shell finds it.

@@ -18,7 +18,10 @@ import Testing
     }
 
     /// A layout of one image whose one layer holds `files` (path: content), made by `COPY`.
-    private func layout(_ scratch: Scratch, _ name: String, files: [String: String]) throws -> String {
+    private func layout(
+        _ scratch: Scratch, _ name: String, files: [String: String],
+        createdBy: String = "/bin/sh -c #(nop) COPY file:x in /etc/app.conf"
+    ) throws -> String {
         let layout = scratch.path + "/" + name
         try FileManager.default.createDirectory(atPath: layout + "/blobs/sha256", withIntermediateDirectories: true)
         for (path, text) in files { try scratch.write(text, to: "\(name)-tree/" + path) }
@@ -34,7 +37,7 @@ import Testing
         let (layer, layerSize) = try blob(try Data(contentsOf: URL(fileURLWithPath: tar)), in: layout)
         let config = """
             {"architecture":"amd64","os":"linux","config":{},"rootfs":{"type":"layers","diff_ids":["\(layer)"]},\
-            "history":[{"created_by":"/bin/sh -c #(nop) COPY file:x in /etc/app.conf"}]}
+            "history":[{"created_by":"\(createdBy)"}]}
             """
         let (configDigest, configSize) = try blob(Data(config.utf8), in: layout)
         let manifest = """
@@ -60,7 +63,8 @@ import Testing
         #expect(run.status == .checkFailed, "\(run)")
         #expect(run.stdout.contains("verify: first and second against Dockerfile, compared"), "\(run.stdout)")
         #expect(run.stdout.contains("app: not reproducible: 1 of 1 layers"), "\(run.stdout)")
-        #expect(run.stdout.contains("layer 1: COPY app.conf /etc/app.conf  (composed line 2)"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("layer 1: COPY app.conf /etc/app.conf  (composed line 2, from Dockerfile:2)"), "\(run.stdout)")
         #expect(run.stdout.contains("build-time: the content holds the time of the build"), "\(run.stdout)")
         #expect(run.stdout.contains("/etc/app.conf: content \"10:11:59\" against \"10:12:03\""), "\(run.stdout)")
 
@@ -75,6 +79,18 @@ import Testing
         #expect(same.stdout.contains("image: reproducible (sha256:"), "\(same.stdout)")
     }
 
+    @Test func layoutsOfAnotherStageNameNoLine() throws {
+        let scratch = try Scratch()
+        try scratch.write("FROM scratch AS app\nRUN echo hello > /etc/greeting\n", to: "Dockerfile")
+        let first = try layout(scratch, "first", files: ["etc/app.conf": "a\n"])
+        let second = try layout(scratch, "second", files: ["etc/app.conf": "b\n"])
+        let run = scratch.run(["verify", "--compare", first, "--compare", second, "--dockerfile", "Dockerfile"])
+        #expect(run.status == .checkFailed, "\(run)")
+        #expect(run.stdout.contains("(the image's history is not app's instructions: no layer is named by its line)"))
+        #expect(run.stdout.contains("layer 1: no instruction known"), "\(run.stdout)")
+        #expect(!run.stdout.contains("RUN echo hello"), "\(run.stdout)")
+    }
+
     @Test func aPackageAtAnotherVersionIsNamedWithBothVersions() throws {
         let scratch = try Scratch()
         try scratch.write("FROM scratch AS app\nRUN apt-get install -y curl\n", to: "Dockerfile")
@@ -83,9 +99,11 @@ import Testing
                 + "Package: libc6\nStatus: install ok installed\nArchitecture: amd64\nVersion: 2.36-9\n"
         }
         let first = try layout(
-            scratch, "first", files: ["var/lib/dpkg/status": status("7.88.1-10+deb12u7"), "usr/bin/curl": "old binary"])
+            scratch, "first", files: ["var/lib/dpkg/status": status("7.88.1-10+deb12u7"), "usr/bin/curl": "old binary"],
+            createdBy: "/bin/sh -c apt-get install -y curl")
         let second = try layout(
-            scratch, "second", files: ["var/lib/dpkg/status": status("7.88.1-10+deb12u8"), "usr/bin/curl": "new binary"])
+            scratch, "second", files: ["var/lib/dpkg/status": status("7.88.1-10+deb12u8"), "usr/bin/curl": "new binary"],
+            createdBy: "/bin/sh -c apt-get install -y curl")
         let run = scratch.run(["verify", "--compare", first, "--compare", second, "--dockerfile", "Dockerfile"])
         #expect(run.status == .checkFailed, "\(run)")
         #expect(
@@ -122,5 +140,8 @@ import Testing
         let run = scratch.run(["verify", "--compare", "not-a-layout", "--compare", "not-a-layout"])
         #expect(run.status == .usage && run.stderr.contains("not an OCI image layout"), "\(run)")
         #expect(scratch.run(["verify", "--vary", "weather"]).stderr.contains("--vary weather: not a variation"))
+        try scratch.write("FROM scratch\nCOPY a /a\nFROM scratch AS final\nCOPY b /b\n", to: "Dockerfile")
+        let unnamed = scratch.run(["verify", "--dockerfile", "Dockerfile", "--target", "#1"])
+        #expect(unnamed.status == .usage && unnamed.stderr.contains("build stage #1 has no name"), "\(unnamed)")
     }
 }

@@ -18,7 +18,9 @@ public enum DifferenceCauses {
         let copiesFromContext =
             (keyword == "COPY" || keyword == "ADD") && !(instruction ?? "").lowercased().contains("--from=")
         if difference.aspects.contains(.content), let first = difference.first, let second = difference.second {
-            if let cause = causeByContent(first.contentPrefix, second.contentPrefix, conditions: conditions) {
+            if let cause = causeByContent(
+                first.contentPrefix, second.contentPrefix, instruction: instruction ?? "", conditions: conditions)
+            {
                 return cause
             }
             if packagesChanged { return .packageVersion }
@@ -55,7 +57,9 @@ public enum DifferenceCauses {
     }
 
     /// The causes the differing bytes tell.
-    static func causeByContent(_ first: [UInt8], _ second: [UInt8], conditions: BuildConditions) -> ReproducibilityCause? {
+    static func causeByContent(
+        _ first: [UInt8], _ second: [UInt8], instruction: String = "", conditions: BuildConditions
+    ) -> ReproducibilityCause? {
         // gzip (RFC 1952 §2.3: bytes 4-7 MTIME) and zip (PKWARE APPNOTE 4.3.7: local headers with DOS times).
         if first.starts(with: [0x1f, 0x8b]), second.starts(with: [0x1f, 0x8b]) { return .archiveTimes }
         if first.starts(with: [0x50, 0x4b, 0x03, 0x04]), second.starts(with: [0x50, 0x4b, 0x03, 0x04]) {
@@ -63,6 +67,13 @@ public enum DifferenceCauses {
         }
         guard let region = DifferingText(first, second) else { return nil }
         if let counts = conditions.cpuCounts, region.first == String(counts.first), region.second == String(counts.second) {
+            return .cpuCount
+        }
+        // Without the builds' CPU counts (--compare), a number a CPU-counting command wrote.
+        let counting = ["nproc", "_nprocessors_onln", "cpu_count", "/proc/cpuinfo"]
+        if !region.first.isEmpty, !region.second.isEmpty, (region.first + region.second).allSatisfy(\.isNumber),
+            counting.contains(where: instruction.lowercased().contains)
+        {
             return .cpuCount
         }
         if let marker = conditions.environmentMarker, region.second.contains(marker) || region.first.contains(marker) {

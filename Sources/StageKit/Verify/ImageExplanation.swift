@@ -38,6 +38,8 @@ public struct ImageExplanation: Sendable {
     public var comparison: ImageComparison
     /// The base image the stage starts from, as written (pinned by the lock).
     public var baseImage: String?
+    /// Whether the image's history matched the stage's instructions, so layers are named by them.
+    public var attributed: Bool
     /// The configuration fields that differ.
     public var fields: [FieldFinding]
     /// The layers that differ.
@@ -69,6 +71,7 @@ public struct ImageExplanation: Sendable {
         self.comparison = comparison
         self.stage = stage
         baseImage = attribution.baseImage
+        attributed = attribution.matches
         fields = comparison.fields.map { field in
             FieldFinding(field: field, cause: Self.cause(ofField: field.path))
         }

@@ -13,6 +13,15 @@ public struct LayerAttribution: Sendable {
     public var stepOfLayer: [Int?]
     /// The base image the chain of build stages starts from; `nil` for `scratch`.
     public var baseImage: String?
+    /// Whether the image's history is the stage's instructions; when not, no layer is named.
+    public var matches: Bool
+
+    /// The keyword an image history entry records: the word after `#(nop) `, else `RUN`
+    /// (buildah's and Docker's `created_by`).
+    static func recordedKeyword(_ createdBy: String) -> String {
+        guard let range = createdBy.range(of: "#(nop) ") else { return "RUN" }
+        return String(createdBy[range.upperBound...].prefix { !$0.isWhitespace }).uppercased()
+    }
 
     /// Aligns an image's history with a build stage.
     ///
@@ -33,19 +42,22 @@ public struct LayerAttribution: Sendable {
         self.steps = steps
         if case .image(let reference)? = chain.first?.base { baseImage = reference } else { baseImage = nil }
         let history = image.history
+        let offset = history.count - steps.count
+        // Each entry's instruction must be the step it is aligned with (buildah writes
+        // `/bin/sh -c #(nop) KEYWORD …` for all but RUN); an image of another stage, or a
+        // builder that records history otherwise, names no line rather than a wrong one.
+        matches =
+            offset >= 0 && history.filter({ !$0.emptyLayer }).count == image.layers.count
+            && zip(history[offset...], steps).allSatisfy { entry, step in
+                Self.recordedKeyword(entry.createdBy) == step.keyword.uppercased()
+            }
         var stepOfLayer: [Int?] = []
-        if history.count >= steps.count, history.filter({ !$0.emptyLayer }).count == image.layers.count {
-            let offset = history.count - steps.count
+        if matches {
             for (index, entry) in history.enumerated() where !entry.emptyLayer {
                 stepOfLayer.append(index >= offset ? index - offset : nil)
             }
         } else {
-            // A history that does not align: the top layers against the instructions that make layers.
-            let layerSteps = steps.indices.filter { steps[$0].addsLayerInBuildah }
-            let baseLayers = image.layers.count - layerSteps.count
-            for index in image.layers.indices {
-                stepOfLayer.append(index >= baseLayers && index - baseLayers >= 0 ? layerSteps[index - baseLayers] : nil)
-            }
+            stepOfLayer = image.layers.map { _ in nil }
         }
         self.stepOfLayer = stepOfLayer
     }

@@ -1,6 +1,7 @@
 import DockerfileSyntax
 import Foundation
 import StageKit
+import Synchronization
 
 /// `stagebuild verify`: builds a composed Dockerfile twice under different conditions and
 /// explains every difference between the two images at the template line that made it.
@@ -138,17 +139,34 @@ enum VerifyCommand: Subcommand {
         }
         let work = try VerifyWorkFolder(keep: arguments.value("--keep").map { Paths.absolute($0, from: cwd) })
         defer { work.removeUnlessKept() }
-        let run = VerifyRun(
+        var run = VerifyRun(
             builder: builder, variations: variations, plan: plan, targets: targets, sourceText: source.text,
             contextFolder: contextFolder, work: work, sourceDateEpoch: epoch,
             rewriteTimestamp: arguments.has("--rewrite-timestamp"), buildArguments: arguments.all("--build-arg"),
             diffoscope: diffoscope.map {
                 DiffoscopeComparison(program: $0, folder: work.path + "/diffoscope", environment: context.environment)
             }, context: context)
+        // A signal stops the builder and the run; the defers remove the images and the work folder.
+        let stopSignal = Mutex<Int32?>(nil)
+        let interruption =
+            context.handlesInterrupts
+            ? InterruptHandler { received in
+                let first = stopSignal.withLock { stored in
+                    defer { stored = stored ?? received }
+                    return stored == nil
+                }
+                if first { ChildProcess.terminateAll() }
+            } : nil
+        defer { interruption?.stop() }
+        run.stopSignal = { stopSignal.withLock { $0 } }
         let outcome: VerifyRun.Outcome
         do {
             outcome = try run.run()
         } catch {
+            if let signal = stopSignal.withLock({ $0 }) {
+                context.reportError("verify stopped by a signal; the images it made and its work folder are removed")
+                throw CommandFailure.reported(signal == SIGTERM ? .terminated : signal == SIGHUP ? .hungUp : .interrupted)
+            }
             context.reportError(error.message)
             if !error.logTail.isEmpty {
                 context.standardError.write("--- the end of its log\n" + error.logTail + "\n")
@@ -228,6 +246,11 @@ enum VerifyCommand: Subcommand {
             guard let stage = plan.stages.first(where: { $0.key == name.lowercased() }) else {
                 let known = plan.stages.map(\.name).joined(separator: ", ")
                 throw CommandFailure.usage("--target \(name): no build stage has that name (\(known))")
+            }
+            // A builder's --target takes a name: a build stage without one can be built only as the last.
+            if stage.key.hasPrefix("#"), stage.key != last.key {
+                throw CommandFailure.usage(
+                    "--target \(name): build stage \(stage.name) has no name, and a builder's --target needs one (add AS NAME)")
             }
             if !chosen.contains(where: { $0.key == stage.key }) { chosen.append(stage) }
         }

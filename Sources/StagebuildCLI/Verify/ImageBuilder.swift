@@ -60,7 +60,10 @@ struct ImageBuilder {
     ///
     /// - Throws: `Failure` with the log's tail when the builder fails or passes its deadline.
     func build(_ build: Build, describedAs what: String) throws(Failure) {
-        var arguments = [name == "podman" ? "build" : "bud", "--layers", "--no-cache", "-f", build.dockerfile, "-t", build.tag]
+        // --force-rm: a failed step's working container goes too.
+        var arguments = [
+            name == "podman" ? "build" : "bud", "--layers", "--no-cache", "--force-rm", "-f", build.dockerfile, "-t", build.tag,
+        ]
         if let target = build.target { arguments += ["--target", target] }
         if let timestamp = build.timestamp { arguments += ["--timestamp", String(timestamp)] }
         arguments += build.buildArguments.flatMap { ["--build-arg", $0] }
@@ -102,11 +105,32 @@ struct ImageBuilder {
         return OCIImage(configuration: configuration, configDigest: "sha256:" + id)
     }
 
-    /// Removes images this run made; failures are ignored (nothing depends on them).
-    func remove(_ tags: [String]) {
-        guard !tags.isEmpty else { return }
-        let child = ChildProcess(program: program, arguments: ["rmi", "--force"] + tags, environment: environment, deadline: 120)
-        _ = try? child.run()
+    /// The IDs of every image in the store, intermediate ones included.
+    func imageIDs() -> Set<String> {
+        let child = ChildProcess(
+            program: program, arguments: ["images", "--all", "--quiet", "--no-trunc"], environment: environment, deadline: 120)
+        guard let result = try? child.run(), result.status == 0 else { return [] }
+        return Set(String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init))
+    }
+
+    /// Removes the images this run made: its tags, then every image that was not in the store
+    /// before it (the intermediate images of `--layers`, other stages', a failed build's).
+    /// Failures are ignored: nothing depends on them, and an image another build now uses stays.
+    ///
+    /// - Parameters:
+    ///   - tags: The images the run tagged.
+    ///   - before: ``imageIDs()`` before the run.
+    func remove(_ tags: [String], keeping before: Set<String>) {
+        if !tags.isEmpty {
+            _ = try? ChildProcess(
+                program: program, arguments: ["rmi", "--force"] + tags, environment: environment, deadline: 120
+            )
+            .run()
+        }
+        let made = imageIDs().subtracting(before).sorted()
+        if !made.isEmpty {
+            _ = try? ChildProcess(program: program, arguments: ["rmi"] + made, environment: environment, deadline: 120).run()
+        }
     }
 
     private func run(

@@ -97,9 +97,16 @@ struct VerifyReport {
             let differing = explanation.layers.count
             lines.append(
                 "\(explanation.stage): not reproducible: \(differing) of \(comparison.first.layers.count) layers and "
-                    + "\(explanation.fields.count) configuration fields differ")
+                    + "\(explanation.fields.count) configuration field\(explanation.fields.count == 1 ? "" : "s") differ")
+            if !explanation.attributed {
+                lines.append(
+                    "  (the image's history is not \(explanation.stage)'s instructions: no layer is named by its line)")
+            }
             for layer in explanation.layers {
-                lines.append("  layer \(layer.index + 1): \(instructionLine(layer))")
+                lines.append("  layer \(layer.index + 1): \(instructionLine(layer, attributed: explanation.attributed))")
+                if let stage = layer.step.flatMap({ Self.copiedStage($0.text) }) {
+                    lines.append("    (its files come from build stage \(stage): fix them where that stage writes them)")
+                }
                 switch layer.outcome {
                 case .compressionOnly(let first, let second):
                     lines.append("    the same files, compressed differently (\(first) against \(second))")
@@ -181,8 +188,9 @@ struct VerifyReport {
     }
 
     /// `RUN …  (Dockerfile line 12, from Stages/x.Dockerfile:4)`, or the base image.
-    private func instructionLine(_ layer: ImageExplanation.LayerFinding) -> String {
+    private func instructionLine(_ layer: ImageExplanation.LayerFinding, attributed: Bool) -> String {
         guard let step = layer.step else {
+            guard attributed else { return "no instruction known" }
             guard let base = explanationBase(layer) else {
                 return "no instruction known (no Dockerfile, or a base image's layer)"
             }
@@ -196,6 +204,13 @@ struct VerifyReport {
 
     private func explanationBase(_ layer: ImageExplanation.LayerFinding) -> String? {
         explanations.first { $0.layers.contains { $0.index == layer.index } }?.baseImage
+    }
+
+    /// The stage a `COPY --from=STAGE` copies from.
+    static func copiedStage(_ instruction: String) -> String? {
+        guard instruction.uppercased().hasPrefix("COPY") else { return nil }
+        let word = instruction.split(separator: " ").first { $0.lowercased().hasPrefix("--from=") }
+        return word.map { String($0.dropFirst(7)) }
     }
 
     /// Whether an instruction pins a package (`NAME=VERSION`, as apt-get takes it).
@@ -275,6 +290,7 @@ struct VerifyReport {
         let layers = JSONValue.array(explanation.layers.map { layerJSON($0, stage: explanation.stage) })
         return .object([
             ("stage", .string(explanation.stage)), ("reproducible", .bool(explanation.reproducible)),
+            ("attributed", .bool(explanation.attributed)),
             ("baseImage", .string(explanation.baseImage)), ("first", image(comparison.first)),
             ("second", image(comparison.second)), ("layerCount", .integer(comparison.first.layers.count)),
             ("fields", fields), ("layers", layers),

@@ -31,6 +31,8 @@ struct VerifyRun {
     var context: CommandContext
     /// When the run started, for the seconds each progress line shows.
     var started = Date()
+    /// The signal that asked the run to stop, if one did (SIGINT, SIGTERM, SIGHUP).
+    var stopSignal: @Sendable () -> Int32? = { nil }
 
     /// Builds, exports, compares and explains.
     ///
@@ -65,7 +67,8 @@ struct VerifyRun {
             "localhost/stagebuild-verify-\(getpid())-\(build):\(stage.key.hasPrefix("#") ? "stage" + stage.key.dropFirst() : stage.key)"
         }
         var made: [String] = []
-        defer { builder.remove(made) }
+        let before = builder.imageIDs()
+        defer { builder.remove(made, keeping: before) }
         let arguments = ["SOURCE_DATE_EPOCH=\(sourceDateEpoch)"] + buildArguments
         let firstStarted = Date()
         for stage in targets {
@@ -75,6 +78,7 @@ struct VerifyRun {
                 buildArguments: arguments, timestamp: rewriteTimestamp ? sourceDateEpoch : nil, options: [],
                 environment: builder.environment, oneCPU: false, log: firstFolder + "/build.log")
             made.append(build.tag)
+            try stopIfAsked()
             try builder.build(build, describedAs: "\(stage.name) (build 1)")
         }
         if variations.has(.time) {
@@ -86,7 +90,8 @@ struct VerifyRun {
                 let wait = Double(minute + 1) * 60 - now + 1
                 progress(
                     "waiting \(Int(wait.rounded(.up))) s so the second build starts in another minute (--vary=-time skips it)")
-                Thread.sleep(forTimeInterval: wait)
+                let until = Date().addingTimeInterval(wait)
+                while Date() < until, stopSignal() == nil { Thread.sleep(forTimeInterval: 0.2) }
             }
         }
         for stage in targets {
@@ -99,6 +104,7 @@ struct VerifyRun {
                 environment: variations.secondEnvironment(builder.environment), oneCPU: oneCPU,
                 log: secondFolder + "/build.log")
             made.append(build.tag)
+            try stopIfAsked()
             try builder.build(build, describedAs: "\(stage.name) (build 2)")
         }
         notes = VerifyReport.VariationNote.notes(
@@ -174,6 +180,11 @@ struct VerifyRun {
         guard let diffoscope, !explanation.reproducible else { return (explanation, [:]) }
         progress("diffoscope: comparing the differing files of \(name)", since: started, context: context)
         return (explanation, diffoscope.compare(explanation))
+    }
+
+    /// Ends the run when a signal asked it to stop.
+    private func stopIfAsked() throws(ImageBuilder.Failure) {
+        if let signal = stopSignal() { throw ImageBuilder.Failure(message: "stopped by signal \(signal)", logTail: "") }
     }
 
     /// Exports the two images side by side (each export compresses its layers: one core each).

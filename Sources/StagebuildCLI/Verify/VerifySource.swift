@@ -27,7 +27,10 @@ struct VerifySource {
             let path = Paths.absolute(dockerfile, from: cwd)
             do {
                 let text = try context.fileSystem.readText(at: path)
-                return VerifySource(path: path, shownPath: dockerfile, text: text, lineOrigins: [], lockfile: nil)
+                // A plain Dockerfile's lines are their own origins.
+                let count = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                let origins = (0..<count).map { Composition.LineOrigin(file: dockerfile, line: $0 + 1) }
+                return VerifySource(path: path, shownPath: dockerfile, text: text, lineOrigins: origins, lockfile: nil)
             } catch {
                 throw CommandFailure.unreadable(dockerfile, error)
             }

@@ -52,6 +52,9 @@ import Testing
                 == "cpu-count")
         #expect(try cause(entry("etc/w", content: "2\n"), entry("etc/w", content: "1\n")) == "unexplained")
         #expect(
+            try cause(entry("etc/w", content: "2\n"), entry("etc/w", content: "1\n"), instruction: "RUN nproc > /etc/w")
+                == "cpu-count")
+        #expect(
             try cause(
                 entry("srv/a", content: "x"), entry("srv/a", content: "y"), instruction: "RUN curl -o /srv/a https://e.test/")
                 == "network-content")
