@@ -164,7 +164,9 @@ enum VerifyCommand: Subcommand {
             outcome = try run.run()
         } catch {
             if let signal = stopSignal.withLock({ $0 }) {
-                context.reportError("verify stopped by a signal; the images it made and its work folder are removed")
+                context.reportError(
+                    "verify stopped by a signal; the images it made are removed"
+                        + (work.kept == nil ? ", and its work folder" : "; --keep's folder holds what it wrote"))
                 throw CommandFailure.reported(signal == SIGTERM ? .terminated : signal == SIGHUP ? .hungUp : .interrupted)
             }
             context.reportError(error.message)
@@ -177,7 +179,9 @@ enum VerifyCommand: Subcommand {
             source: source.shownPath, builder: outcome.builderVersion, sourceDateEpoch: epoch, notes: outcome.notes,
             explanations: outcome.explanations, diffoscope: outcome.diffoscope)
         context.standardOutput.write(format == .json ? report.json() : report.text())
-        if let kept = work.kept { context.warn("kept the layouts and logs in \(Paths.shown(kept, from: cwd))") }
+        if let kept = work.kept {
+            context.standardError.write("verify: kept the layouts and logs in \(Paths.shown(kept, from: cwd))\n")
+        }
         return outcome.explanations.allSatisfy(\.reproducible) ? .success : .checkFailed
     }
 

@@ -50,7 +50,6 @@ struct VerifyRun {
         } catch {
             throw ImageBuilder.Failure(message: "cannot write into \(work.path): \(error.localizedDescription)", logTail: "")
         }
-        var notes: [VerifyReport.VariationNote] = []
         let cpus = ProcessInfo.processInfo.activeProcessorCount
         var secondContext = contextFolder
         if variations.copiesContext {
@@ -81,19 +80,7 @@ struct VerifyRun {
             try stopIfAsked()
             try builder.build(build, describedAs: "\(stage.name) (build 1)")
         }
-        if variations.has(.time) {
-            // Another minute than the first build's start: what a runner an hour later sees,
-            // as far as minute-resolution stamps tell.
-            let minute = Int(firstStarted.timeIntervalSince1970) / 60
-            let now = Date().timeIntervalSince1970
-            if Int(now) / 60 == minute {
-                let wait = Double(minute + 1) * 60 - now + 1
-                progress(
-                    "waiting \(Int(wait.rounded(.up))) s so the second build starts in another minute (--vary=-time skips it)")
-                let until = Date().addingTimeInterval(wait)
-                while Date() < until, stopSignal() == nil { Thread.sleep(forTimeInterval: 0.2) }
-            }
-        }
+        if variations.has(.time) { waitForAnotherMinute(than: firstStarted) }
         for stage in targets {
             progress(
                 "build 2 of 2: \(stage.name) (varied: \(variations.chosen.filter { $0 != .userGroup }.map(\.rawValue).joined(separator: ", ")))"
@@ -107,7 +94,7 @@ struct VerifyRun {
             try stopIfAsked()
             try builder.build(build, describedAs: "\(stage.name) (build 2)")
         }
-        notes = VerifyReport.VariationNote.notes(
+        let notes = VerifyReport.VariationNote.notes(
             for: variations, cpus: cpus, started: (firstStarted, Date()), builder: builder.name)
         var explanations: [ImageExplanation] = []
         var texts: [String: String] = [:]
@@ -180,6 +167,18 @@ struct VerifyRun {
         guard let diffoscope, !explanation.reproducible else { return (explanation, [:]) }
         progress("diffoscope: comparing the differing files of \(name)", since: started, context: context)
         return (explanation, diffoscope.compare(explanation))
+    }
+
+    /// Waits until the minute is another than the first build's start: what a runner an hour
+    /// later sees, as far as minute-resolution stamps tell. A signal ends the wait.
+    private func waitForAnotherMinute(than start: Date) {
+        let minute = Int(start.timeIntervalSince1970) / 60
+        let now = Date().timeIntervalSince1970
+        guard Int(now) / 60 == minute else { return }
+        let wait = Double(minute + 1) * 60 - now + 1
+        progress("waiting \(Int(wait.rounded(.up))) s so the second build starts in another minute (--vary=-time skips it)")
+        let until = Date().addingTimeInterval(wait)
+        while Date() < until, stopSignal() == nil { Thread.sleep(forTimeInterval: 0.2) }
     }
 
     /// Ends the run when a signal asked it to stop.
