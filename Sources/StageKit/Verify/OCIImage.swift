@@ -76,10 +76,11 @@ public struct OCIImage: Sendable {
             }
         }
         func blobPath(_ descriptor: JSONValue?) throws(VerifyError) -> (digest: String, path: String) {
-            guard let digest = descriptor?[member: "digest"]?.stringValue, digest.hasPrefix("sha256:"),
-                digest.count == 71, !digest.contains("/")
+            // The lockfile's digest reading: hex digits only, so no path can leave the layout.
+            guard let text = descriptor?[member: "digest"]?.stringValue, let digest = try? Digest(parsing: text),
+                digest.algorithm == "sha256"
             else { throw VerifyError("\(folder): a descriptor without a sha256 digest") }
-            return (digest, folder + "/blobs/sha256/" + digest.dropFirst(7))
+            return (text, folder + "/blobs/sha256/" + digest.hex)
         }
         let manifests = try document(folder + "/index.json")[member: "manifests"]?.elements ?? []
         let chosen = manifests.filter { manifest in
