@@ -195,13 +195,15 @@ private final class TimedChild: @unchecked Sendable {
         process.terminationHandler = { [self] _ in
             let end = ContinuousClock.now
             lock.withLock { hasEnded = true }
+            ChildSlots.shared.release()
             finish(Result { try finished(at: end) })
         }
-        DispatchQueue.global().async { [self] in
+        ChildSlots.shared.acquire { [self] in
             lock.withLock { startInstant = .now }
             do {
                 try process.run()
             } catch {
+                ChildSlots.shared.release()
                 finish(.failure(error))
                 return
             }
@@ -236,5 +238,49 @@ private final class TimedChild: @unchecked Sendable {
                 record(self)
             }
         }
+    }
+}
+
+/// The children one test process runs at once. Swift Testing starts every test together: without
+/// a bound, a hundred end-to-end tests start two hundred `stagebuild` processes on two cores at
+/// the same moment, and a probe's own timer (`--max-time 2`) fires seconds late for want of the
+/// CPU, failing checks of time that are right. A child waits for a slot before it starts, and
+/// its wall time counts from its start, so the wait is never measured.
+private final class ChildSlots: @unchecked Sendable {
+    /// Four children per processor: most of an end-to-end test's children wait on a server, not
+    /// on the CPU.
+    static let shared = ChildSlots(limit: max(4, 4 * ProcessInfo.processInfo.activeProcessorCount))
+
+    private let lock = NSLock()
+    private let limit: Int
+    private var running = 0
+    private var waiting: [@Sendable () -> Void] = []
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Runs `start` on a Dispatch thread once fewer than the limit run; each call is matched by
+    /// one ``release()`` when its child has ended or failed to start.
+    func acquire(_ start: @escaping @Sendable () -> Void) {
+        let now = lock.withLock {
+            guard running < limit else {
+                waiting.append(start)
+                return false
+            }
+            running += 1
+            return true
+        }
+        if now { DispatchQueue.global().async(execute: start) }
+    }
+
+    /// Frees a slot, handing it to the longest waiting start.
+    func release() {
+        let next: (@Sendable () -> Void)? = lock.withLock {
+            guard !waiting.isEmpty else {
+                running -= 1
+                return nil
+            }
+            return waiting.removeFirst()
+        }
+        if let next { DispatchQueue.global().async(execute: next) }
     }
 }
