@@ -39,8 +39,10 @@ struct VerifyBuildahTests {
     ]
 
     /// The catalog, the Stagefile (a fixtures stage using every template, a clean stage) and
-    /// the config file, with buildah's storage and chroot isolation in the environment.
-    static func project(port: String) throws -> (Scratch, [String: String]) {
+    /// the config file, in a new scratch folder: the fixtures of every builder's tests.
+    ///
+    /// - Parameter port: The port of the server the `fetch` fixture downloads from.
+    static func catalog(port: String) throws -> Scratch {
         let scratch = try Scratch()
         try scratch.write("# summary: busybox\nFROM localhost/stagebuild-diff-base:1\n", to: "Stages/base.Dockerfile")
         for fixture in fixtures { try scratch.write(fixture.text, to: fixture.file) }
@@ -60,6 +62,12 @@ struct VerifyBuildahTests {
             """, to: "Stagefile")
         try scratch.write("key=value\n", to: "app.conf")
         chmod(scratch.path + "/app.conf", 0o644)
+        return scratch
+    }
+
+    /// ``catalog(port:)`` with buildah's storage and chroot isolation in the environment.
+    static func project(port: String) throws -> (Scratch, [String: String]) {
+        let scratch = try catalog(port: port)
         // A storage of its own: the suites run side by side, and DiffBuildahTests prunes its
         // storage's images while builds here would hold containers there. The base is made
         // here from the busybox tree Tests/e2e/buildah-cache/start left.

@@ -54,6 +54,61 @@ import Testing
         return name
     }
 
+    /// An unpacked `docker save` archive as Docker wrote it before version 25 (`manifest.json`,
+    /// the configuration named by its digest, a folder per layer), its history as BuildKit
+    /// records it.
+    private func dockerArchive(
+        _ scratch: Scratch, _ name: String, files: [String: String], layer: String = "0a1b"
+    )
+        throws -> String
+    {
+        for (path, text) in files { try scratch.write(text, to: "\(name)-tree/" + path) }
+        try FileManager.default.createDirectory(atPath: scratch.path + "/\(name)/\(layer)", withIntermediateDirectories: true)
+        let tar = scratch.path + "/\(name)/\(layer)/layer.tar"
+        let run = try ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/tar"),
+            ["--format=pax", "--mtime=@0", "--numeric-owner", "-C", scratch.path + "/\(name)-tree", "-cf", tar]
+                + files.keys.sorted(),
+            limit: .seconds(30))
+        #expect(run.status == 0, "\(run)")
+        let sum = try ProcessRun.run(URL(fileURLWithPath: "/usr/bin/sha256sum"), [tar], limit: .seconds(30))
+        let config = """
+            {"architecture":"amd64","os":"linux","config":{},"rootfs":{"type":"layers","diff_ids":["sha256:\(sum.stdout.prefix(64))"]},\
+            "history":[{"created_by":"COPY app.conf /etc/app.conf # buildkit"}]}
+            """
+        try scratch.write(config, to: "\(name)/config.tmp")
+        let configSum = try ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/sha256sum"), [scratch.path + "/\(name)/config.tmp"], limit: .seconds(30))
+        let configName = "\(configSum.stdout.prefix(64)).json"
+        try FileManager.default.moveItem(
+            atPath: scratch.path + "/\(name)/config.tmp", toPath: scratch.path + "/\(name)/\(configName)")
+        try scratch.write(
+            "[{\"Config\":\"\(configName)\",\"RepoTags\":[\"app:1\"],\"Layers\":[\"\(layer)/layer.tar\"]}]",
+            to: name + "/manifest.json")
+        return name
+    }
+
+    @Test func dockerSaveArchivesAreComparedAndBuildKitHistoryNamesTheLine() throws {
+        let scratch = try Scratch()
+        try scratch.write("FROM scratch AS app\nCOPY app.conf /etc/app.conf\n", to: "Dockerfile")
+        let first = try dockerArchive(scratch, "first", files: ["etc/app.conf": "built 2026-12-03 10:11:59\n"])
+        let second = try dockerArchive(scratch, "second", files: ["etc/app.conf": "built 2026-12-03 10:12:03\n"])
+        let json = scratch.run([
+            "verify", "--compare", first, "--compare", second, "--dockerfile", "Dockerfile", "--format", "json",
+        ])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let layer = try #require(((document["images"] as? [[String: Any]])?.first?["layers"] as? [[String: Any]])?.first)
+        let origin = (layer["instruction"] as? [String: Any])?["origin"] as? [String: Any]
+        #expect(origin?["line"] as? Int == 2 && origin?["file"] as? String == "Dockerfile", "\(json.stdout)")
+        #expect((layer["causes"] as? [[String: Any]])?.first?["id"] as? String == "build-time", "\(json.stdout)")
+        #expect(scratch.run(["verify", "--compare", first, "--compare", first]).status == .success)
+        // A manifest.json naming a file outside its folder is refused, not read.
+        let escaping = try dockerArchive(scratch, "escaping", files: ["a": "a\n"], layer: "..")
+        let refused = scratch.run(["verify", "--compare", escaping, "--compare", first])
+        #expect(refused.status == .dataError, "\(refused)")
+        #expect(refused.stderr.contains("../layer.tar is not a path inside the archive"), "\(refused.stderr)")
+    }
+
     @Test func twoLayoutsAreComparedAndTheLayerNamedByItsInstruction() throws {
         let scratch = try Scratch()
         try scratch.write("FROM scratch AS app\nCOPY app.conf /etc/app.conf\n", to: "Dockerfile")
@@ -138,7 +193,7 @@ import Testing
         #expect(scratch.run(["verify", "--compare", "a"]).status == .usage)
         try scratch.write("{}", to: "not-a-layout/file")
         let run = scratch.run(["verify", "--compare", "not-a-layout", "--compare", "not-a-layout"])
-        #expect(run.status == .usage && run.stderr.contains("not an OCI image layout"), "\(run)")
+        #expect(run.status == .usage && run.stderr.contains("not an OCI image layout or an unpacked docker save"), "\(run)")
         #expect(scratch.run(["verify", "--vary", "weather"]).stderr.contains("--vary weather: not a variation"))
         try scratch.write("FROM scratch\nCOPY a /a\nFROM scratch AS final\nCOPY b /b\n", to: "Dockerfile")
         let unnamed = scratch.run(["verify", "--dockerfile", "Dockerfile", "--target", "#1"])

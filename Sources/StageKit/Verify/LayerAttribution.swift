@@ -3,8 +3,8 @@
 /// starts from), so a layer names its instruction, that instruction its composed line, and
 /// that line its template's `file:line`.
 ///
-/// buildah (`bud --layers`) records one history entry per instruction after `FROM`, marking
-/// those without a layer `empty_layer`; the entries before them are the base image's.
+/// buildah (`bud --layers`) and BuildKit record one history entry per instruction after `FROM`,
+/// marking those without a layer `empty_layer`; the entries before them are the base image's.
 public struct LayerAttribution: Sendable {
     /// The instructions of the build stage and the stages it starts from, in build order.
     public var steps: [BuildStep]
@@ -16,11 +16,16 @@ public struct LayerAttribution: Sendable {
     /// Whether the image's history is the stage's instructions; when not, no layer is named.
     public var matches: Bool
 
-    /// The keyword an image history entry records: the word after `#(nop) `, else `RUN`
-    /// (buildah's and Docker's `created_by`).
+    /// The keyword an image history entry records (its `created_by`): the word after `#(nop) `
+    /// (buildah, Docker's legacy builder: `/bin/sh -c #(nop)  ENV A=b`), the first word when it
+    /// is one in capitals (BuildKit: `COPY a /b # buildkit`, `RUN |1 A=b /bin/sh -c … # buildkit`),
+    /// else `RUN` (a shell command as buildah records it: `/bin/sh -c make`).
     static func recordedKeyword(_ createdBy: String) -> String {
-        guard let range = createdBy.range(of: "#(nop) ") else { return "RUN" }
-        return String(createdBy[range.upperBound...].prefix { !$0.isWhitespace }).uppercased()
+        if let range = createdBy.range(of: "#(nop) ") {
+            return String(createdBy[range.upperBound...].drop { $0 == " " }.prefix { !$0.isWhitespace }).uppercased()
+        }
+        let first = createdBy.prefix { !$0.isWhitespace }
+        return !first.isEmpty && first.allSatisfy({ $0.isASCII && $0.isUppercase }) ? String(first) : "RUN"
     }
 
     /// Aligns an image's history with a build stage.
@@ -43,8 +48,8 @@ public struct LayerAttribution: Sendable {
         if case .image(let reference)? = chain.first?.base { baseImage = reference } else { baseImage = nil }
         let history = image.history
         let offset = history.count - steps.count
-        // Each entry's instruction must be the step it is aligned with (buildah writes
-        // `/bin/sh -c #(nop) KEYWORD …` for all but RUN); an image of another stage, or a
+        // Each entry's instruction must be the step it is aligned with (``recordedKeyword``);
+        // an image of another stage, or a
         // builder that records history otherwise, names no line rather than a wrong one.
         matches =
             offset >= 0 && history.filter({ !$0.emptyLayer }).count == image.layers.count

@@ -65,16 +65,15 @@ public struct OCIImage: Sendable {
     ///   - fileSystem: Where the layout is read.
     /// - Throws: `VerifyError` naming the file that is missing, unreadable or not what the
     ///   spec says it is.
+    ///
+    /// A folder without `index.json` but with `manifest.json` is read as `docker save` wrote it
+    /// before Docker 25 (``init(dockerArchive:fileSystem:)``).
     public init(layout folder: String, referenceName: String? = nil, fileSystem: any FileSystem) throws(VerifyError) {
-        func document(_ path: String) throws(VerifyError) -> JSONValue {
-            do {
-                return try JSONDocument.parse(try fileSystem.readBytes(at: path))
-            } catch let error as FileSystemError {
-                throw VerifyError("cannot read \(path): \(error.reason)")
-            } catch {
-                throw VerifyError("\(path) is not JSON: \(error)")
-            }
+        if fileSystem.status(at: folder + "/index.json") == nil, fileSystem.status(at: folder + "/manifest.json") != nil {
+            self = try OCIImage(dockerArchive: folder, fileSystem: fileSystem)
+            return
         }
+        let document = { (path: String) throws(VerifyError) -> JSONValue in try Self.document(path, fileSystem: fileSystem) }
         func blobPath(_ descriptor: JSONValue?) throws(VerifyError) -> (digest: String, path: String) {
             // The lockfile's digest reading: hex digits only, so no path can leave the layout.
             guard let text = descriptor?[member: "digest"]?.stringValue, let digest = try? Digest(parsing: text),
@@ -114,6 +113,64 @@ public struct OCIImage: Sendable {
         }
         self.layers = layers
         history = Self.history(of: configuration)
+    }
+
+    /// Reads the one image of an unpacked `docker save` archive in the form Docker wrote before
+    /// version 25: `manifest.json` (`[{"Config": "HEX.json", "Layers": ["ID/layer.tar", …]}]`),
+    /// the configuration in `HEX.json` (its name is its digest) and each layer an uncompressed
+    /// tar stream, whose digest is its diff ID.
+    ///
+    /// Source: moby `image/spec/v1.2.md` ("Combined Image JSON + Filesystem Changeset Format").
+    ///
+    /// - Parameters:
+    ///   - folder: The archive's folder.
+    ///   - fileSystem: Where it is read.
+    /// - Throws: `VerifyError` naming the file that is missing, unreadable or not that form.
+    public init(dockerArchive folder: String, fileSystem: any FileSystem) throws(VerifyError) {
+        let images = try Self.document(folder + "/manifest.json", fileSystem: fileSystem).elements ?? []
+        guard images.count == 1, let configName = images[0][member: "Config"]?.stringValue else {
+            throw VerifyError("\(folder)/manifest.json names \(images.count) images, not one")
+        }
+        // Each name must stay inside the folder: a name is a relative path without `..`.
+        func inside(_ name: String) throws(VerifyError) -> String {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == ".." || $0 == "." }) else {
+                throw VerifyError("\(folder)/manifest.json: \(name) is not a path inside the archive")
+            }
+            return folder + "/" + name
+        }
+        let hex = configName.hasSuffix(".json") ? String(configName.dropLast(5)) : ""
+        guard let digest = try? Digest(parsing: "sha256:" + hex) else {
+            throw VerifyError("\(folder)/manifest.json: the configuration \(configName) is not named HEX.json")
+        }
+        configuration = try Self.document(try inside(configName), fileSystem: fileSystem)
+        configDigest = digest.description
+        manifestDigest = configDigest
+        let diffIDs = configuration[member: "rootfs"]?[member: "diff_ids"]?.elements?.compactMap(\.stringValue) ?? []
+        let names = images[0][member: "Layers"]?.elements?.compactMap(\.stringValue) ?? []
+        guard diffIDs.count == names.count else {
+            throw VerifyError("\(folder)/\(configName): \(diffIDs.count) diff IDs for the manifest's \(names.count) layers")
+        }
+        var layers: [Layer] = []
+        for (name, diffID) in zip(names, diffIDs) {
+            layers.append(
+                Layer(
+                    digest: diffID, mediaType: "application/vnd.docker.image.rootfs.diff.tar", size: 0, path: try inside(name),
+                    diffID: diffID))
+        }
+        self.layers = layers
+        history = Self.history(of: configuration)
+    }
+
+    /// A JSON file of the layout, read and parsed.
+    private static func document(_ path: String, fileSystem: any FileSystem) throws(VerifyError) -> JSONValue {
+        do {
+            return try JSONDocument.parse(try fileSystem.readBytes(at: path))
+        } catch let error as FileSystemError {
+            throw VerifyError("cannot read \(path): \(error.reason)")
+        } catch {
+            throw VerifyError("\(path) is not JSON: \(error)")
+        }
     }
 
     private static func history(of configuration: JSONValue) -> [HistoryEntry] {

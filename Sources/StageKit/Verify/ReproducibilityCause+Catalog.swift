@@ -9,14 +9,16 @@ extension ReproducibilityCause {
         id: "file-times",
         summary: "files keep the time they were written (a COPY: the time the context's file had), later than SOURCE_DATE_EPOCH",
         fix: "have the builder clamp file times to SOURCE_DATE_EPOCH: buildah bud --timestamp \"$SOURCE_DATE_EPOCH\", "
-            + "BuildKit's --output type=image,rewrite-timestamp=true (stagebuild verify --rewrite-timestamp checks with it)",
+            + "BuildKit 0.13 or later: docker buildx build --output type=image,rewrite-timestamp=true "
+            + "(stagebuild verify --rewrite-timestamp checks with buildah's)",
         example: "RUN mkdir /app: /app's mtime is the minute of each build")
 
     /// The image configuration records the time of the build.
     public static let configurationTime = ReproducibilityCause(
         id: "configuration-time",
         summary: "the image configuration records when it was built (created, history[].created)",
-        fix: "build with the time fixed: buildah bud --timestamp \"$SOURCE_DATE_EPOCH\", or BuildKit with SOURCE_DATE_EPOCH set",
+        fix: "build with the time fixed: buildah bud --timestamp \"$SOURCE_DATE_EPOCH\", or BuildKit 0.11 or later "
+            + "(Docker 23 or later) with the build argument SOURCE_DATE_EPOCH set",
         example: "created \"2026-12-03T10:11:59Z\" against \"2026-12-03T10:13:02Z\"")
 
     /// dpkg's and apt's logs and caches.

@@ -9,8 +9,8 @@ enum VerifyCommand: Subcommand {
     static let name = "verify"
     static let summary = "Build twice under different conditions and explain each difference at its template line."
     static let usage =
-        "verify [STAGEFILE] [--dockerfile FILE] [--target STAGE]... [--context DIR] [--builder buildah|podman] "
-        + "[--vary LIST] [--source-date-epoch SECONDS] [--rewrite-timestamp] [--build-arg NAME=VALUE]... "
+        "verify [STAGEFILE] [--dockerfile FILE] [--target STAGE]... [--context DIR] [--builder buildah|podman|docker] "
+        + "[--network MODE] [--vary LIST] [--source-date-epoch SECONDS] [--rewrite-timestamp] [--build-arg NAME=VALUE]... "
         + "[--keep DIR] [--diffoscope] [--format text|json] [--stages DIR]...\n"
         + "       stagebuild verify --compare FIRST --compare SECOND [STAGEFILE | --dockerfile FILE] [--target STAGE] ..."
     static let discussion = """
@@ -25,17 +25,26 @@ enum VerifyCommand: Subcommand {
           build_path    the second build's context is a copy at another path
           fileordering  the copy's entries are made in reverse order
           umask         the copy's files and folders are group-writable (umask 0002)
-          num_cpus      the second build sees one CPU (taskset -c 0)
+          num_cpus      the second build sees one CPU (taskset -c 0; not with docker)
           domain_host   each build's host name: buildah and podman give each build its own
+                        (BuildKit names every one buildkitsandbox)
           user_group    not applied: the builders' chroot isolation builds as the host's users
-          environment   the proxy variables the builder passes on (no_proxy), TZ and the locale
+          environment   the proxy variables the builder passes on (no_proxy), TZ and the
+                        locale (not with docker: its daemon builds, not the client)
+
+        --builder is buildah (default), podman, or docker: Docker's BuildKit (docker build
+        with DOCKER_BUILDKIT=1, against the daemon DOCKER_HOST names; images exported with
+        docker save). --network MODE is passed to each build (host, none…), for a builder
+        whose default network cannot reach what a RUN fetches.
 
         --vary takes a comma-separated list (time,umask), or changes to all of them
         (-num_cpus,-time). Base images are found as the builder finds them: its own image
         store first, then registries. SOURCE_DATE_EPOCH is --source-date-epoch, else the
         lockfile's latest snapshot moment, else the last commit's time; both builds get it as a
         build argument. --rewrite-timestamp also clamps every file and configuration time to
-        it (buildah's --timestamp), as a reproducible build is made.
+        it (buildah's and podman's --timestamp), as a reproducible build is made; docker build
+        has no such option (BuildKit's rewrite-timestamp is an exporter setting of docker
+        buildx, which verify does not drive).
 
         Both images are exported as OCI image layouts and compared from the top: the manifest,
         each configuration field (history included), then each layer by its diff ID; a layer
@@ -50,11 +59,13 @@ enum VerifyCommand: Subcommand {
 
         --compare FIRST --compare SECOND builds nothing: it compares two OCI image layouts
         already made (say, one exported on each of two CI runners: buildah push IMAGE oci:DIR,
-        skopeo copy, docker buildx --output type=oci,tar=false) and explains them against the
+        skopeo copy, docker buildx --output type=oci,tar=false, or docker save's archive
+        unpacked) and explains them against the
         Stagefile or --dockerfile when one is given or ./Stagefile exists.
 
         The builder runs with this environment, so its own settings apply
-        (CONTAINERS_STORAGE_CONF, BUILDAH_ISOLATION, CONTAINERS_REGISTRIES_CONF). Progress goes to
+        (CONTAINERS_STORAGE_CONF, BUILDAH_ISOLATION, CONTAINERS_REGISTRIES_CONF, DOCKER_HOST).
+        Progress goes to
         standard error. --keep DIR keeps both layouts, the composed Dockerfile and the builds'
         logs there; otherwise they are removed, as are the images.
 
@@ -72,7 +83,10 @@ enum VerifyCommand: Subcommand {
             names: ["--context"], takesValue: true, valueName: "DIR",
             help: "The build context (default: the Stagefile's or Dockerfile's folder)."),
         ArgumentScanner.Option(
-            names: ["--builder"], takesValue: true, valueName: "NAME", help: "buildah (default) or podman."),
+            names: ["--builder"], takesValue: true, valueName: "NAME", help: "buildah (default), podman or docker."),
+        ArgumentScanner.Option(
+            names: ["--network"], takesValue: true, valueName: "MODE",
+            help: "The network mode of each build's RUN steps (host, none…)."),
         ArgumentScanner.Option(
             names: ["--vary"], takesValue: true, valueName: "LIST", help: "The variations of the second build (default all)."),
         ArgumentScanner.Option(
@@ -113,6 +127,20 @@ enum VerifyCommand: Subcommand {
         if !compared.isEmpty {
             return try compare(compared, arguments: arguments, format: format, diffoscope: diffoscope, context: context)
         }
+        // A signal stops the builder and the run; the defers remove the images and the work
+        // folder. Taken from here on, before any child process starts a thread that would not
+        // block it (git's for SOURCE_DATE_EPOCH, the builder's version).
+        let stopSignal = Mutex<Int32?>(nil)
+        let interruption =
+            context.handlesInterrupts
+            ? InterruptHandler { received in
+                let first = stopSignal.withLock { stored in
+                    defer { stored = stored ?? received }
+                    return stored == nil
+                }
+                if first { ChildProcess.terminateAll() }
+            } : nil
+        defer { interruption?.stop() }
         let source = try VerifySource.load(arguments, context: context)
         let plan: BuildPlan
         do {
@@ -133,6 +161,18 @@ enum VerifyCommand: Subcommand {
             throw CommandFailure.usage("--build-arg \(argument): give NAME=VALUE")
         }
         let builder = try findBuilder(arguments.value("--builder") ?? "buildah", context: context, deadline: timeout)
+        if builder.kind == .docker, arguments.has("--rewrite-timestamp") {
+            throw CommandFailure.usage(
+                "--rewrite-timestamp: docker build has no such option (BuildKit's rewrite-timestamp is an exporter "
+                    + "setting of docker buildx, which verify does not drive); leave it out to see what it would fix")
+        }
+        let builderVersion: String
+        do {
+            builderVersion = try builder.version()
+        } catch {
+            if let signal = stopSignal.withLock({ $0 }) { throw Self.stopped(by: signal, kept: nil) }
+            throw CommandFailure.error(.unavailable, error.message)
+        }
         let contextFolder = Paths.absolute(arguments.value("--context") ?? Paths.directory(of: source.path), from: cwd)
         guard case .directory? = context.fileSystem.status(at: contextFolder) else {
             throw CommandFailure.usage("the build context \(Paths.shown(contextFolder, from: cwd)) is not a folder")
@@ -140,35 +180,20 @@ enum VerifyCommand: Subcommand {
         let work = try VerifyWorkFolder(keep: arguments.value("--keep").map { Paths.absolute($0, from: cwd) })
         defer { work.removeUnlessKept() }
         var run = VerifyRun(
-            builder: builder, variations: variations, plan: plan, targets: targets, sourceText: source.text,
+            builder: builder, builderVersion: builderVersion, variations: variations, plan: plan, targets: targets,
+            sourceText: source.text,
             contextFolder: contextFolder, work: work, sourceDateEpoch: epoch,
             rewriteTimestamp: arguments.has("--rewrite-timestamp"), buildArguments: arguments.all("--build-arg"),
+            network: arguments.value("--network"),
             diffoscope: diffoscope.map {
                 DiffoscopeComparison(program: $0, folder: work.path + "/diffoscope", environment: context.environment)
             }, context: context)
-        // A signal stops the builder and the run; the defers remove the images and the work folder.
-        let stopSignal = Mutex<Int32?>(nil)
-        let interruption =
-            context.handlesInterrupts
-            ? InterruptHandler { received in
-                let first = stopSignal.withLock { stored in
-                    defer { stored = stored ?? received }
-                    return stored == nil
-                }
-                if first { ChildProcess.terminateAll() }
-            } : nil
-        defer { interruption?.stop() }
         run.stopSignal = { stopSignal.withLock { $0 } }
         let outcome: VerifyRun.Outcome
         do {
             outcome = try run.run()
         } catch {
-            if let signal = stopSignal.withLock({ $0 }) {
-                context.reportError(
-                    "verify stopped by a signal; the images it made are removed"
-                        + (work.kept == nil ? ", and its work folder" : "; --keep's folder holds what it wrote"))
-                throw CommandFailure.reported(signal == SIGTERM ? .terminated : signal == SIGHUP ? .hungUp : .interrupted)
-            }
+            if let signal = stopSignal.withLock({ $0 }) { throw Self.stopped(by: signal, kept: work.kept) }
             context.reportError(error.message)
             if !error.logTail.isEmpty {
                 context.standardError.write("--- the end of its log\n" + error.logTail + "\n")
@@ -204,8 +229,11 @@ enum VerifyCommand: Subcommand {
     ) throws(CommandFailure) -> ExitCode {
         let cwd = context.currentDirectory
         let folders = layouts.map { Paths.absolute($0, from: cwd) }
-        for (folder, given) in zip(folders, layouts) where !context.fileSystem.entryExists(at: folder + "/index.json") {
-            throw CommandFailure.usage("--compare \(given): not an OCI image layout (it has no index.json)")
+        for (folder, given) in zip(folders, layouts)
+        where !["/index.json", "/manifest.json"].contains(where: { context.fileSystem.entryExists(at: folder + $0) }) {
+            throw CommandFailure.usage(
+                "--compare \(given): not an OCI image layout or an unpacked docker save archive (it has no index.json "
+                    + "or manifest.json)")
         }
         var plan = BuildPlan(stages: [])
         var stage: BuildPlan.Stage?
@@ -289,21 +317,35 @@ enum VerifyCommand: Subcommand {
         return 0
     }
 
+    /// A run a signal stopped: 130, 143 or 129, and what was removed.
+    private static func stopped(by signal: Int32, kept: String?) -> CommandFailure {
+        CommandFailure.error(
+            signal == SIGTERM ? .terminated : signal == SIGHUP ? .hungUp : .interrupted,
+            "verify stopped by a signal; the images it made are removed"
+                + (kept == nil ? ", and its work folder" : "; --keep's folder holds what it wrote"))
+    }
+
     /// The builder program, found in `PATH`; exit 69 when it is not there.
     private static func findBuilder(
         _ name: String, context: CommandContext, deadline: Double
     ) throws(CommandFailure) -> ImageBuilder {
+        let kinds = ImageBuilder.Kind.allCases.map(\.rawValue).joined(separator: ", ")
         switch name {
-        case "buildah", "podman":
-            guard let program = ChildProcess.find(name, in: context.environment["PATH"] ?? "/usr/bin:/bin") else {
-                throw CommandFailure.error(.unavailable, "\(name) is not in PATH: install it (Debian: apt-get install \(name))")
-            }
-            return ImageBuilder(name: name, program: program, environment: context.environment, deadline: deadline)
-        case "docker", "buildkit", "buildx", "buildctl":
+        case "buildkit", "buildx", "buildctl":
             throw CommandFailure.error(
-                .unavailable, "--builder \(name): verify drives buildah and podman; BuildKit is not supported yet")
+                .unavailable,
+                "--builder \(name): verify drives BuildKit through docker build (--builder docker); buildx and buildctl are not driven yet"
+            )
         default:
-            throw CommandFailure.usage("--builder is buildah or podman, not '\(name)'")
+            break
         }
+        guard let kind = ImageBuilder.Kind(rawValue: name) else {
+            throw CommandFailure.usage("--builder is one of \(kinds), not '\(name)'")
+        }
+        guard let program = ChildProcess.find(name, in: context.environment["PATH"] ?? "/usr/bin:/bin") else {
+            let package = kind == .docker ? "docker.io" : name
+            throw CommandFailure.error(.unavailable, "\(name) is not in PATH: install it (Debian: apt-get install \(package))")
+        }
+        return ImageBuilder(kind: kind, program: program, environment: context.environment, deadline: deadline)
     }
 }

@@ -20,7 +20,8 @@ struct BuildVariations {
         case umask
         /// The second build sees one CPU (its builder runs under `taskset -c 0`).
         case numCPUs = "num_cpus"
-        /// Each build's host name; buildah and podman name each build container's host after its ID.
+        /// Each build's host name; buildah and podman name each build container's host after its
+        /// ID (BuildKit names every one `buildkitsandbox`).
         case domainHost = "domain_host"
         /// The second build's user namespace maps the container's users to other host users.
         case userGroup = "user_group"
@@ -65,6 +66,11 @@ struct BuildVariations {
     /// Whether a variation was asked for.
     func has(_ variation: Variation) -> Bool { chosen.contains(variation) }
 
+    /// Whether a variation was asked for and the builder can apply it.
+    func applies(_ variation: Variation, with builder: ImageBuilder.Kind) -> Bool {
+        has(variation) && builder.unapplied(variation) == nil
+    }
+
     /// Whether the second build needs a copy of the build context.
     var copiesContext: Bool { has(.time) || has(.buildPath) || has(.fileOrdering) || has(.umask) }
 
@@ -72,8 +78,8 @@ struct BuildVariations {
     static let environmentMarker = ".stagebuild-verify.invalid"
 
     /// The second build's builder environment, from the first's.
-    func secondEnvironment(_ environment: [String: String]) -> [String: String] {
-        guard has(.environment) else { return environment }
+    func secondEnvironment(_ environment: [String: String], builder: ImageBuilder.Kind) -> [String: String] {
+        guard applies(.environment, with: builder) else { return environment }
         var varied = environment
         for name in ["no_proxy", "NO_PROXY"] {
             let value = environment[name].map { $0.isEmpty ? "" : $0 + "," } ?? ""

@@ -18,11 +18,14 @@ struct VerifyReport {
 
         /// The notes for a run's variations.
         static func notes(
-            for variations: BuildVariations, cpus: Int, started: (first: Date, second: Date), builder: String
+            for variations: BuildVariations, cpus: Int, started: (first: Date, second: Date), builder: ImageBuilder.Kind
         ) -> [VariationNote] {
             BuildVariations.Variation.allCases.map { variation in
                 guard variations.has(variation) else {
                     return VariationNote(name: variation.rawValue, applied: false, detail: "not asked for")
+                }
+                if let why = builder.unapplied(variation) {
+                    return VariationNote(name: variation.rawValue, applied: false, detail: why)
                 }
                 switch variation {
                 case .time:
@@ -47,16 +50,14 @@ struct VerifyReport {
                 case .domainHost:
                     return VariationNote(
                         name: "domain_host", applied: true,
-                        detail: "\(builder) names each build container's host after its ID; the domain name is not varied")
+                        detail:
+                            "\(builder.rawValue) names each build container's host after its ID; the domain name is not varied")
                 case .userGroup:
-                    return VariationNote(
-                        name: "user_group", applied: false,
-                        detail: "not applied: a build with another user namespace mapping cannot write the root file system "
-                            + "\(builder)'s chroot isolation unpacks")
+                    return VariationNote(name: "user_group", applied: false, detail: "not applied")
                 case .environment:
                     return VariationNote(
                         name: "environment", applied: true,
-                        detail: "no_proxy (which \(builder) passes on to the build), TZ, LANG and LC_ALL")
+                        detail: "no_proxy (which \(builder.rawValue) passes on to the build), TZ, LANG and LC_ALL")
                 }
             }
         }

@@ -18,6 +18,8 @@ struct VerifyRun {
     }
 
     var builder: ImageBuilder
+    /// The builder's version line (`ImageBuilder.version()`).
+    var builderVersion: String
     var variations: BuildVariations
     var plan: BuildPlan
     var targets: [BuildPlan.Stage]
@@ -27,6 +29,8 @@ struct VerifyRun {
     var sourceDateEpoch: Int
     var rewriteTimestamp: Bool
     var buildArguments: [String]
+    /// `--network` for each build; `nil` is the builder's own.
+    var network: String?
     var diffoscope: DiffoscopeComparison?
     var context: CommandContext
     /// When the run started, for the seconds each progress line shows.
@@ -39,7 +43,6 @@ struct VerifyRun {
     /// - Throws: `ImageBuilder.Failure` for a build or export that failed, or an image layout
     ///   that cannot be read.
     func run() throws(ImageBuilder.Failure) -> Outcome {
-        let version = builder.version() ?? builder.name
         let firstFolder = work.path + "/build-1"
         let secondFolder = work.path + "/second-build-folder/build-2"
         do {
@@ -61,7 +64,7 @@ struct VerifyRun {
             }
             secondContext = secondFolder + "/context"
         }
-        let oneCPU = variations.has(.numCPUs) && cpus > 1
+        let oneCPU = variations.applies(.numCPUs, with: builder.kind) && cpus > 1
         let tag = { (build: Int, stage: BuildPlan.Stage) in
             "localhost/stagebuild-verify-\(getpid())-\(build):\(stage.key.hasPrefix("#") ? "stage" + stage.key.dropFirst() : stage.key)"
         }
@@ -74,7 +77,7 @@ struct VerifyRun {
             progress("build 1 of 2: \(stage.name) (\(builder.name), no cache)")
             let build = ImageBuilder.Build(
                 dockerfile: firstFolder + "/Dockerfile", context: contextFolder, target: target(stage), tag: tag(1, stage),
-                buildArguments: arguments, timestamp: rewriteTimestamp ? sourceDateEpoch : nil, options: [],
+                buildArguments: arguments, timestamp: rewriteTimestamp ? sourceDateEpoch : nil, network: network,
                 environment: builder.environment, oneCPU: false, log: firstFolder + "/build.log")
             made.append(build.tag)
             try stopIfAsked()
@@ -82,26 +85,25 @@ struct VerifyRun {
         }
         if variations.has(.time) { waitForAnotherMinute(than: firstStarted) }
         for stage in targets {
-            progress(
-                "build 2 of 2: \(stage.name) (varied: \(variations.chosen.filter { $0 != .userGroup }.map(\.rawValue).joined(separator: ", ")))"
-            )
+            let varied = variations.chosen.filter { variations.applies($0, with: builder.kind) }
+            progress("build 2 of 2: \(stage.name) (varied: \(varied.map(\.rawValue).joined(separator: ", ")))")
             let build = ImageBuilder.Build(
                 dockerfile: secondFolder + "/Dockerfile", context: secondContext, target: target(stage), tag: tag(2, stage),
-                buildArguments: arguments, timestamp: rewriteTimestamp ? sourceDateEpoch : nil, options: [],
-                environment: variations.secondEnvironment(builder.environment), oneCPU: oneCPU,
+                buildArguments: arguments, timestamp: rewriteTimestamp ? sourceDateEpoch : nil, network: network,
+                environment: variations.secondEnvironment(builder.environment, builder: builder.kind), oneCPU: oneCPU,
                 log: secondFolder + "/build.log")
             made.append(build.tag)
             try stopIfAsked()
             try builder.build(build, describedAs: "\(stage.name) (build 2)")
         }
         let notes = VerifyReport.VariationNote.notes(
-            for: variations, cpus: cpus, started: (firstStarted, Date()), builder: builder.name)
+            for: variations, cpus: cpus, started: (firstStarted, Date()), builder: builder.kind)
         var explanations: [ImageExplanation] = []
         var texts: [String: String] = [:]
         let conditions = BuildConditions(
             cpuCounts: oneCPU ? (cpus, 1) : nil,
             contextPaths: variations.copiesContext ? (contextFolder, secondContext) : nil,
-            environmentMarker: variations.has(.environment) ? BuildVariations.environmentMarker : nil)
+            environmentMarker: variations.applies(.environment, with: builder.kind) ? BuildVariations.environmentMarker : nil)
         for stage in targets {
             // The same image ID in the store is the same image: nothing to export or read
             // (unless --keep asked for the layouts).
@@ -133,7 +135,7 @@ struct VerifyRun {
                 throw ImageBuilder.Failure(message: error.message, logTail: "")
             }
         }
-        return Outcome(builderVersion: version, notes: notes, explanations: explanations, diffoscope: texts)
+        return Outcome(builderVersion: builderVersion, notes: notes, explanations: explanations, diffoscope: texts)
     }
 
     /// Reads two OCI layouts of one stage, compares them and explains the differences; with

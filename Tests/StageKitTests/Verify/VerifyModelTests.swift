@@ -76,6 +76,24 @@ import Testing
         #expect(ImageExplanation.cause(ofField: "config.Env[0]") == .unexplained)
     }
 
+    /// The keyword of a history entry as buildah, Docker's legacy builder and BuildKit record it.
+    @Test func historyEntriesNameTheirKeywordInEachBuildersForm() {
+        let forms = [
+            ("/bin/sh -c #(nop) COPY file:0a1b in /etc/app.conf ", "COPY"),
+            ("/bin/sh -c #(nop)  ENV A=b", "ENV"),
+            ("/bin/sh -c apt-get update", "RUN"),
+            ("|1 V=2 /bin/sh -c make", "RUN"),
+            ("RUN |1 SOURCE_DATE_EPOCH=0 /bin/sh -c echo $V > /w/v # buildkit", "RUN"),
+            ("COPY a.txt /app/a.txt # buildkit", "COPY"),
+            ("WORKDIR /w", "WORKDIR"),
+            ("HEALTHCHECK &{[\"CMD-SHELL\" \"true\"] \"0s\"}", "HEALTHCHECK"),
+            ("", "RUN"),
+        ]
+        for (createdBy, keyword) in forms {
+            #expect(LayerAttribution.recordedKeyword(createdBy) == keyword, "\(createdBy)")
+        }
+    }
+
     @Test func everyCauseHasItsWordsFixAndExample() {
         let ids = ReproducibilityCause.catalog.map(\.id)
         #expect(Set(ids).count == ids.count)
