@@ -153,6 +153,33 @@ struct VerifyBuildahTests {
         #expect(quick.stderr.contains("nothing to export") && !quick.stderr.contains("exporting"), "\(quick.stderr)")
     }
 
+    /// podman reads buildah's flags and store: a clean stage is reproducible, and a stamp is
+    /// named at its template line, with the layouts it exported (its inspect gives no
+    /// configuration as stored, so it always exports).
+    @Test func podmanBuildsAndIsExplainedAsBuildahIs() throws {
+        let (scratch, environment) = try Self.project(port: "1")
+        try scratch.write(
+            "FROM stage:base AS clean\nRUN echo stable > /stable\nFROM stage:base AS stamped\nUSE stamp\n", to: "Stagefile")
+        let run = scratch.run(
+            [
+                "verify", "--builder", "podman", "--target", "clean", "--target", "stamped", "--rewrite-timestamp",
+                "--source-date-epoch", "1700000000", "--vary=-time", "--format", "json",
+            ], environment: environment)
+        #expect(run.status == .checkFailed, "\(run)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect((document["builder"] as? String)?.hasPrefix("podman version") == true, "\(run.stdout)")
+        let images = try #require(document["images"] as? [[String: Any]])
+        #expect(images.map { $0["reproducible"] as? Bool } == [true, false], "\(run.stdout)")
+        let layers = images.last?["layers"] as? [[String: Any]] ?? []
+        let stamp = layers.first { layer in
+            let origin = (layer["instruction"] as? [String: Any])?["origin"] as? [String: Any]
+            return origin?["file"] as? String == "Stages/stamp.Dockerfile" && origin?["line"] as? Int == 2
+        }
+        let causes = (stamp?["causes"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+        #expect(causes.contains("build-time"), "\(run.stdout)")
+        #expect(run.stderr.contains("exporting both images of clean"), "\(run.stderr)")
+    }
+
     @Test func aBuildThatFailsShowsItsLogAndExits70() throws {
         let (scratch, environment) = try Self.project(port: "1")
         try scratch.write("FROM stage:base AS broken\nRUN exit 3\n", to: "Stagefile")
