@@ -105,14 +105,6 @@ public struct CommandContext: Sendable {
         sink.isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
-    /// Writes `error: message` to standard error, control characters shown as escapes: a
-    /// message may quote a file's bytes, and raw escape sequences would drive the terminal.
-    ///
-    /// - Parameter message: The message.
-    public func reportError(_ message: String) {
-        standardError.write(Self.errorLine(message, color: usesColor))
-    }
-
     /// Writes `warning: message` to standard error (the label magenta on a terminal, as
     /// compilers colour warnings), control characters shown as escapes: the one way commands
     /// warn.
@@ -124,7 +116,8 @@ public struct CommandContext: Sendable {
     }
 
     /// `error: MESSAGE` and a newline, the label red when coloured; control characters in the
-    /// message are shown as escapes.
+    /// message are shown as escapes: a message may quote a file's bytes, and raw escape
+    /// sequences would drive the terminal.
     static func errorLine(_ message: String, color: Bool) -> String {
         (color ? "\u{1B}[1;31merror:\u{1B}[0m " : "error: ") + ControlCharacters.escaped(message) + "\n"
     }

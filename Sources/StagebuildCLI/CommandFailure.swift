@@ -1,52 +1,57 @@
 import StageKit
 
 /// Why a command ends without doing its work: the one failure type of the commands, carrying
-/// the exit status (sysexits, ``ExitCode``) and what standard error says. Commands and their
-/// steps throw or return it; ``StagebuildCommand`` writes it and exits with its status, in one
-/// place.
+/// the exit status (sysexits, ``ExitCode``) and everything standard error says about it.
+/// Commands and their steps throw it; ``StagebuildCommand`` writes it and exits with its
+/// status, in one place: no command writes an `error:` line itself.
 struct CommandFailure: Error {
     /// The exit status.
     var exitCode: ExitCode
-    /// What standard error says: an `error:` line, a `file:line:column` diagnostic, or nothing
-    /// when the failure was already reported where it happened.
-    var report: Report
-    /// Whether the command's usage line follows the report (a command line that cannot run).
+    /// What standard error says, in order: one or more `error:` lines and `file:line:column`
+    /// diagnostics.
+    var reports: [Report]
+    /// Text written as it is after the reports, e.g. the tail of a failed build's log.
+    var detail: String
+    /// Whether the command's usage line follows the report (a command line that cannot run;
+    /// ``StagebuildCommand`` adds it to ``detail``).
     var showsUsage: Bool
 
-    /// What a failure prints.
+    /// One line of a failure.
     enum Report {
         /// `error: MESSAGE`.
         case message(String)
         /// `FILE:LINE:COLUMN: error: MESSAGE`.
         case diagnostic(Diagnostic)
-        /// Nothing more: already on standard error.
-        case reported
     }
 
     /// A failure.
     ///
     /// - Parameters:
     ///   - exitCode: The status.
-    ///   - report: What standard error says.
+    ///   - reports: What standard error says, in order.
+    ///   - detail: Text after the reports, as it is.
     ///   - showsUsage: Whether the usage line follows.
-    init(exitCode: ExitCode, report: Report, showsUsage: Bool = false) {
+    init(exitCode: ExitCode, reports: [Report], detail: String = "", showsUsage: Bool = false) {
         self.exitCode = exitCode
-        self.report = report
+        self.reports = reports
+        self.detail = detail
         self.showsUsage = showsUsage
+    }
+
+    /// A failure with one line.
+    ///
+    /// - Parameters:
+    ///   - exitCode: The status.
+    ///   - report: What standard error says.
+    init(exitCode: ExitCode, report: Report) {
+        self.init(exitCode: exitCode, reports: [report])
     }
 
     /// A command line that cannot be run: `error: MESSAGE`, then the usage line; exit 64.
     ///
     /// - Parameter message: What is wrong with it.
     static func usage(_ message: String) -> CommandFailure {
-        CommandFailure(exitCode: .usage, report: .message(message), showsUsage: true)
-    }
-
-    /// A failure already written to standard error; only its status is left to give.
-    ///
-    /// - Parameter exitCode: The status.
-    static func reported(_ exitCode: ExitCode) -> CommandFailure {
-        CommandFailure(exitCode: exitCode, report: .reported)
+        CommandFailure(exitCode: .usage, reports: [.message(message)], showsUsage: true)
     }
 
     /// `error: MESSAGE` with a status.
@@ -56,6 +61,16 @@ struct CommandFailure: Error {
     ///   - message: What failed.
     static func error(_ exitCode: ExitCode, _ message: String) -> CommandFailure {
         CommandFailure(exitCode: exitCode, report: .message(message))
+    }
+
+    /// An `error:` line for each message, with one status, and text after them.
+    ///
+    /// - Parameters:
+    ///   - exitCode: The status.
+    ///   - messages: What failed, one line each.
+    ///   - detail: Text after them, as it is (e.g. `nothing was rewritten.`).
+    static func errors(_ exitCode: ExitCode, _ messages: [String], detail: String = "") -> CommandFailure {
+        CommandFailure(exitCode: exitCode, reports: messages.map(Report.message), detail: detail)
     }
 
     /// A file that cannot be read, the one wording and status for every command: `cannot
@@ -75,12 +90,12 @@ struct CommandFailure: Error {
         self.init(exitCode: error.isReadFailure ? .ioError : .dataError, report: .diagnostic(.error(error)))
     }
 
-    /// The message, for the usage case and for tests.
+    /// The first report's message, for tests.
     var message: String {
-        switch report {
-        case .message(let text): text
-        case .diagnostic(let diagnostic): diagnostic.message
-        case .reported: ""
+        switch reports.first {
+        case .message(let text)?: text
+        case .diagnostic(let diagnostic)?: diagnostic.message
+        case nil: ""
         }
     }
 
@@ -88,10 +103,11 @@ struct CommandFailure: Error {
     ///
     /// - Parameter color: Whether the label may be coloured.
     func rendered(color: Bool) -> String {
-        switch report {
-        case .message(let text): CommandContext.errorLine(text, color: color)
-        case .diagnostic(let diagnostic): diagnostic.rendered(color: color)
-        case .reported: ""
-        }
+        reports.map { report in
+            switch report {
+            case .message(let text): CommandContext.errorLine(text, color: color)
+            case .diagnostic(let diagnostic): diagnostic.rendered(color: color)
+            }
+        }.joined() + detail
     }
 }

@@ -78,49 +78,47 @@ enum ComposeCommand: Subcommand {
         let lockfile = try lock.load(context: context)
         let locked = arguments.has("--locked")
         if locked && lockfile == nil {
-            context.reportError(
-                "\(display(lock.path)) is missing, so the images cannot be pinned; write it with: \(lock.fix)")
-            return .checkFailed
+            throw CommandFailure.error(
+                .checkFailed, "\(display(lock.path)) is missing, so the images cannot be pinned; write it with: \(lock.fix)")
         }
         let composition: Composition
         do {
             composition = try composer.composition(of: input.stagefile, lockfile: lockfile)
-            if let lockfile {
-                let status = lock.check(lockfile, of: composition, locked: locked, context: context)
-                if status != .success { return status }
-            }
-            for warning in composition.warnings {
-                let diagnostic = Diagnostic(
-                    file: warning.file, line: warning.location?.line, column: warning.location?.column, severity: "warning",
-                    message: warning.message)
-                context.standardError.write(diagnostic.rendered(color: context.usesColor))
-            }
         } catch {
             throw CommandFailure(error)
+        }
+        if let lockfile { try lock.check(lockfile, of: composition, locked: locked, context: context) }
+        for warning in composition.warnings {
+            let diagnostic = Diagnostic(
+                file: warning.file, line: warning.location?.line, column: warning.location?.column, severity: "warning",
+                message: warning.message)
+            context.standardError.write(diagnostic.rendered(color: context.usesColor))
         }
 
         let rerun =
             (["stagebuild", "compose", stagefileArgument, "-o", outputArgument ?? outputPath.map(display) ?? "Dockerfile"]
             + arguments.all("--stages").flatMap { ["--stages", $0] }).map(ShellQuoting.quoted).joined(separator: " ")
         let composed = composition.text
-        let written = try write(
-            composed, to: outputPath, checking: checking, context: context, display: display, rerun: rerun)
-        guard written == .success, arguments.has("--lint") else { return written }
+        try write(composed, to: outputPath, checking: checking, context: context, display: display, rerun: rerun)
+        guard arguments.has("--lint") else { return .success }
         // The output named as the user gave it, as the Stagefile is.
-        return lint(
+        return try lint(
             composed, as: outputArgument.flatMap { $0 == "-" ? nil : $0 } ?? outputPath.map(display) ?? "<stdout>",
             composition: composition, json: format == .json, stagefile: stagefilePath,
             context: context)
     }
 
     /// Writes the Dockerfile to stdout or FILE, or with `--check` compares it with FILE.
+    ///
+    /// - Throws: `CommandFailure`: 1 when `--check` finds FILE missing or stale (the diff on
+    ///   stdout), 74 when FILE cannot be read or written.
     private static func write(
         _ composed: String, to outputPath: String?, checking: Bool, context: CommandContext,
         display: (String) -> String, rerun: String
-    ) throws(CommandFailure) -> ExitCode {
+    ) throws(CommandFailure) {
         guard let outputPath else {
             context.standardOutput.write(composed)
-            return .success
+            return
         }
         let outputDisplay = display(outputPath)
         if checking {
@@ -130,34 +128,30 @@ enum ComposeCommand: Subcommand {
             } catch  where error.isMissing {
                 context.standardOutput.write(
                     UnifiedDiff.diff(old: "", new: composed, oldName: "/dev/null", newName: "b/\(outputDisplay)"))
-                context.reportError("\(outputDisplay) does not exist; create it with: \(rerun)")
-                return .checkFailed
+                throw CommandFailure.error(.checkFailed, "\(outputDisplay) does not exist; create it with: \(rerun)")
             } catch {
                 throw CommandFailure.unreadable(outputDisplay, error)
             }
-            guard current != composed else { return .success }
+            guard current != composed else { return }
             // A checkout that writes CRLF (core.autocrlf, an eol=crlf attribute) changes every
             // line invisibly: say that instead of showing a diff of every line.
             if current.replacingOccurrences(of: "\r\n", with: "\n") == composed {
-                context.reportError(
+                throw CommandFailure.error(
+                    .checkFailed,
                     "\(outputDisplay) differs only in its line ends: it has CRLF where compose writes LF, as a checkout "
                         + "with core.autocrlf=true or an eol=crlf attribute writes it; keep it LF with a .gitattributes "
                         + "line '\(Paths.fileName(of: outputPath)) text eol=lf', or regenerate it with: \(rerun)")
-                return .checkFailed
             }
             context.standardOutput.write(
                 UnifiedDiff.diff(old: current, new: composed, oldName: "a/\(outputDisplay)", newName: "b/\(outputDisplay)"))
             let lineEnds = current.contains("\r\n") ? " (it also has CRLF line ends, where compose writes LF)" : ""
-            context.reportError("\(outputDisplay) is stale\(lineEnds); regenerate it with: \(rerun)")
-            return .checkFailed
+            throw CommandFailure.error(.checkFailed, "\(outputDisplay) is stale\(lineEnds); regenerate it with: \(rerun)")
         }
         do {
             try AtomicFile.write(composed, to: outputPath)
         } catch {
-            context.reportError("cannot write \(outputDisplay): \(error.reason)")
-            return .ioError
+            throw CommandFailure.error(.ioError, "cannot write \(outputDisplay): \(error.reason)")
         }
-        return .success
     }
 
     /// `--lint`: the lint findings of the composed text, each at the template or Stagefile line
@@ -170,20 +164,12 @@ enum ComposeCommand: Subcommand {
     private static func lint(
         _ composed: String, as name: String, composition: Composition, json: Bool, stagefile: String,
         context: CommandContext
-    ) -> ExitCode {
+    ) throws(CommandFailure) -> ExitCode {
         var search = LintConfigurationSearch(context: context, explicitFile: nil)
-        let configuration: LintConfiguration
-        switch search.configuration(forFile: stagefile) {
-        case .success(let found):
-            configuration = found
-        case .failure(let problem):
-            context.standardError.write(problem.rendered(color: context.usesColor))
-            return problem.exitCode
-        }
+        let configuration = try search.configuration(forFile: stagefile).get()
         let linter = Linter(configuration: configuration)
         guard let findings = try? linter.lint(text: composed) else {
-            context.reportError("the composed Dockerfile does not parse; this is a bug in stagebuild")
-            return .internalError
+            throw CommandFailure.error(.internalError, "the composed Dockerfile does not parse; this is a bug in stagebuild")
         }
         var records: [LintCommand.Record] = []
         for finding in findings {

@@ -148,10 +148,11 @@ enum DiffCommand: Subcommand {
             gated.contains { $0.lowercased() == outcome.name.lowercased() }
                 && (outcome.status == .rebuilds || outcome.status == .mayRebuild)
         }
-        for outcome in failing {
-            context.reportError("build stage \(outcome.name) \(outcome.status == .rebuilds ? "rebuilds" : "may rebuild")")
+        guard failing.isEmpty else {
+            throw CommandFailure.errors(
+                .checkFailed, failing.map { "build stage \($0.name) \($0.status == .rebuilds ? "rebuilds" : "may rebuild")" })
         }
-        return failing.isEmpty ? .success : .checkFailed
+        return .success
     }
 
     /// One side: its Stagefile read and composed over its catalog with its own lockfile, and

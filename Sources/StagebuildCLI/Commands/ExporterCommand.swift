@@ -68,7 +68,7 @@ enum ExporterCommand: Subcommand {
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw CommandFailure.usage("exporter takes no arguments") }
         if let file = arguments.value("--check-config") {
-            guard let (_, configuration) = load(file, options: .init(), context: context) else { return .dataError }
+            let (_, configuration) = try load(file, options: .init(), context: context)
             // A module that loads but is not run says why, so no key goes unnoticed.
             let notRun = configuration.modules.compactMap { module in module.notRunReason.map { "  \(module.name): \($0)\n" } }
             context.standardOutput.write("\(file): OK\n" + notRun.joined())
@@ -109,7 +109,7 @@ enum ExporterCommand: Subcommand {
         }
         let log = context.standardError
         options.log = { log.write("\($0)\n") }
-        guard let (handler, _) = load(file, options: options, context: context) else { return .dataError }
+        let (handler, _) = try load(file, options: options, context: context)
         let serverConfiguration = ServerConfiguration(host: host, port: port, name: "stagebuild-exporter")
         let server = SanityServer(configuration: serverConfiguration, handler: handler) { entries in
             var lines = ""
@@ -128,8 +128,7 @@ enum ExporterCommand: Subcommand {
         } catch .invalidHost(let bad) {
             throw CommandFailure.usage("--listen needs a numeric IPv4 or IPv6 address, not '\(bad)'")
         } catch {
-            context.reportError("cannot listen on \(host):\(port): \(error)")
-            return .unavailable
+            throw CommandFailure.error(.unavailable, "cannot listen on \(host):\(port): \(error)")
         }
         context.standardOutput.write(address.url + "\n")
         server.waitUntilStopped()
@@ -137,18 +136,19 @@ enum ExporterCommand: Subcommand {
     }
 
     /// The config made ready to serve, its patterns, headers and pins checked as the probe
-    /// will use them; `nil` after reporting why it cannot be used.
+    /// will use them.
+    ///
+    /// - Throws: `CommandFailure`, 65 with why the config cannot be used.
     private static func load(
         _ file: String, options: ExporterHandler.Options, context: CommandContext
-    ) -> (ExporterHandler, ExporterConfiguration)? {
+    ) throws(CommandFailure) -> (ExporterHandler, ExporterConfiguration) {
         let path = Paths.absolute(file, from: context.currentDirectory)
         let text: String
         do {
             text = try context.fileSystem.readText(at: path)
         } catch {
             // The error names the file already.
-            context.reportError("\(error)")
-            return nil
+            throw CommandFailure.error(.dataError, "\(error)")
         }
         do {
             let configuration = try ExporterConfiguration(parsing: text, file: file)
@@ -157,11 +157,10 @@ enum ExporterCommand: Subcommand {
                 configuration
             )
         } catch let error as YAMLConfigError {
-            context.reportError(error.description)
+            throw CommandFailure.error(.dataError, error.description)
         } catch {
-            context.reportError("\(file): \(error)")
+            throw CommandFailure.error(.dataError, "\(file): \(error)")
         }
-        return nil
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (every address, as Go's listeners read it).

@@ -84,7 +84,8 @@ enum LintCommand: Subcommand {
         var configurations = LintConfigurationSearch(context: context, explicitFile: arguments.value("--config"))
         var results: [(file: String, findings: [LintFinding])] = []
         var status = ExitCode.success
-        var reportedConfigProblems: Set<String> = []
+        // Files and configs that could not be read or parsed: said on standard error after the report.
+        var problems: [CommandFailure] = []
         for file in arguments.positionals {
             let configuration: LintConfiguration
             switch configurations.configuration(forFile: file) {
@@ -94,22 +95,18 @@ enum LintCommand: Subcommand {
                 // Each config's problem is said once; every file it governs goes unlinted, and the
                 // machine formats say so for each (SB034 for a config that cannot be read, SB035
                 // for one that is not valid), so a CI report never just comes out shorter.
-                let rendered = problem.rendered(color: context.usesColor)
-                if reportedConfigProblems.insert(rendered).inserted { context.standardError.write(rendered) }
+                if !problems.contains(where: { $0.message == problem.message }) { problems.append(problem) }
                 let rule: LintRuleDescription = problem.exitCode == .ioError ? .unreadableFile : .unparsableFile
                 if format != .text { results.append((file, [rule.finding("not linted: its lint config: \(problem.message)")])) }
-                if status != .ioError { status = problem.exitCode }
                 continue
             }
             let linter = Linter(failureThreshold: threshold, configuration: configuration)
             let outcome = lint(file, with: linter, context: context)
             if let problem = outcome.problem {
-                context.standardError.write(problem.rendered(color: context.usesColor))
-                // The text report leaves the file out (standard error said it); the formats
+                problems.append(problem)
+                // The text report leaves the file out (standard error says it); the formats
                 // machines read carry it as an SB034 or SB035 finding, so no file goes missing.
                 if format != .text { results.append((file, outcome.findings)) }
-                // An unreadable file (74) outranks a malformed one (65).
-                if status != .ioError { status = problem.exitCode }
             } else {
                 results.append((file, outcome.findings))
                 if status == .success, linter.fails(outcome.findings) { status = .checkFailed }
@@ -123,6 +120,12 @@ enum LintCommand: Subcommand {
         case .checkstyle: context.standardOutput.write(LintReportFormats.checkstyle(results))
         case .gitlab: context.standardOutput.write(LintReportFormats.gitlab(results))
         case .text: context.standardOutput.write(textReport(results))
+        }
+        if let last = problems.last {
+            // An unreadable file (74) outranks a malformed one (65), and both a finding (1).
+            throw CommandFailure(
+                exitCode: problems.contains { $0.exitCode == .ioError } ? .ioError : last.exitCode,
+                reports: problems.flatMap(\.reports))
         }
         return status
     }

@@ -169,23 +169,19 @@ enum LockCommand: Subcommand {
             transport: transport(settings),
             credentials: settings.credentials, insecureRegistries: settings.insecureRegistries)
         let resolution = resolve(inputs.images, with: client, context: context)
+        let untouched = "\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n"
         guard resolution.failures.isEmpty else {
-            for failure in resolution.failures {
+            let reports = resolution.failures.map { failure -> CommandFailure.Report in
                 // At the first place the image is written, as compilers report.
                 let mention = first.images.first { $0.written == failure.image }
-                if let mention, let place = first.source(of: mention) {
-                    context.standardError.write(
-                        Diagnostic(
-                            file: place.file, line: place.location.line, column: place.location.column, severity: "error",
-                            message: failure.description
-                        ).rendered(color: context.usesColor))
-                } else {
-                    context.reportError(failure.description)
-                }
+                guard let mention, let place = first.source(of: mention) else { return .message(failure.description) }
+                return .diagnostic(
+                    Diagnostic(
+                        file: place.file, line: place.location.line, column: place.location.column, severity: "error",
+                        message: failure.description))
             }
             let unavailable = resolution.failures.contains { $0.kind != .unknownManifest }
-            context.standardError.write("\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n")
-            return unavailable ? .unavailable : .dataError
+            throw CommandFailure(exitCode: unavailable ? .unavailable : .dataError, reports: reports, detail: untouched)
         }
 
         let snapshots = try PackageLocking.snapshots(
@@ -202,14 +198,11 @@ enum LockCommand: Subcommand {
         do {
             packages = try StagePackageResolution(composition.packageStages, resolver: resolver(settings, input: input))
         } catch {
-            context.reportError(error.message)
-            context.standardError.write("\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n")
-            return error.kind == .declaration ? .dataError : .unavailable
+            throw CommandFailure.errors(
+                error.kind == .declaration ? .dataError : .unavailable, [error.message], detail: untouched)
         }
         guard packages.missing.isEmpty else {
-            for message in packages.missing { context.reportError(message) }
-            context.standardError.write("\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n")
-            return .dataError
+            throw CommandFailure.errors(.dataError, packages.missing, detail: untouched)
         }
         for unverified in packages.unverified {
             let pin = unverified.pin
@@ -230,8 +223,7 @@ enum LockCommand: Subcommand {
         do {
             changed = try AtomicFile.write(lockfile.text, to: lock.path)
         } catch {
-            context.reportError("cannot write \(lockName): \(error.reason)")
-            return .ioError
+            throw CommandFailure.error(.ioError, "cannot write \(lockName): \(error.reason)")
         }
         for reference in inputs.images {
             guard let image = lockfile.images[reference.written] else { continue }
@@ -244,10 +236,10 @@ enum LockCommand: Subcommand {
         for line in PackageLocking.archiveLines(composition.packageStages) { context.standardOutput.write(line + "\n") }
         context.standardOutput.write("\(changed ? "wrote" : "unchanged:") \(lockName) (\(counts(inputs, lockfile)))\n")
         if settings.requiresVerifiedPackages && !lockfile.unverifiedPackages.isEmpty {
-            context.reportError(
+            throw CommandFailure.error(
+                .checkFailed,
                 "\(lockfile.unverifiedPackages.count) package pin(s) are unverified, and --require-verified-packages asks "
                     + "for none")
-            return .checkFailed
         }
         return .success
     }
@@ -276,9 +268,9 @@ enum LockCommand: Subcommand {
         }
         let reasons = existing?.staleness(against: inputs) ?? [.missing]
         guard reasons.isEmpty, let existing else {
-            context.reportError(
+            throw CommandFailure.error(
+                .checkFailed,
                 "\(lockName) is stale: \(reasons.map(\.description).joined(separator: "; ")); rewrite it with: \(lock.fix)")
-            return .checkFailed
         }
         if !existing.unverifiedPackages.isEmpty {
             let count = existing.unverifiedPackages.count
@@ -286,10 +278,7 @@ enum LockCommand: Subcommand {
                 "\(lockName) is current, but \(count) package pin\(count == 1 ? " is" : "s are") unverified (lock found no "
                 + "declared apt archive to check \(count == 1 ? "it" : "them") in): "
                 + existing.unverifiedPackages.joined(separator: ", ") + "; \(lock.fix) says what to declare"
-            guard !settings.requiresVerifiedPackages else {
-                context.reportError(message)
-                return .checkFailed
-            }
+            guard !settings.requiresVerifiedPackages else { throw CommandFailure.error(.checkFailed, message) }
             context.warn(message)
         }
         guard online else {
@@ -311,9 +300,11 @@ enum LockCommand: Subcommand {
         var (failures, notes) = OnlineLockCheck.checkImages(lockfile, client: client)
         failures += OnlineLockCheck.checkPackages(lockfile, stages: stages, resolver: resolver(settings, input: input))
         for note in notes { context.standardError.write("note: \(note)\n") }
-        for failure in failures { context.reportError("\(lockName): \(failure.entry): \(failure.reason)") }
-        if failures.contains(where: \.isUnavailable) { return .unavailable }
-        guard failures.isEmpty else { return .checkFailed }
+        guard failures.isEmpty else {
+            throw CommandFailure.errors(
+                failures.contains(where: \.isUnavailable) ? .unavailable : .checkFailed,
+                failures.map { "\(lockName): \($0.entry): \($0.reason)" })
+        }
         context.standardOutput.write("\(lockName) is current and its entries check out online (\(counts(inputs, lockfile)))\n")
         return .success
     }

@@ -98,8 +98,7 @@ enum ServeCommand: Subcommand {
         } catch .invalidHost(let host) {
             throw CommandFailure.usage("--host needs a numeric IPv4 or IPv6 address such as 127.0.0.1 or ::1, not '\(host)'")
         } catch {
-            context.reportError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
-            return .unavailable
+            throw CommandFailure.error(.unavailable, "cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
         context.standardOutput.write(address.url + "\n")
         // The address line is this command's contract with scripts: without it, stop.

@@ -31,8 +31,7 @@ public enum StagebuildCommand {
         // Output that did not reach its reader (a full disk, a closed pipe) is an I/O error,
         // whatever the command thought of its own work.
         if let failure = context.standardOutput.writeFailure {
-            context.reportError("cannot write to standard output: \(failure)")
-            return .ioError
+            return report(.error(.ioError, "cannot write to standard output: \(failure)"), context: context)
         }
         return status
     }
@@ -61,9 +60,11 @@ public enum StagebuildCommand {
                 NameSuggestions.closest(to: first, in: subcommands.map { $0.name }, limit: 1).first.map {
                     "; did you mean '\($0)'?"
                 } ?? ""
-            context.reportError("unknown command '\(first)'\(hint)")
-            context.standardError.write("USAGE: stagebuild <command> [options]\nSee 'stagebuild --help'.\n")
-            return .usage
+            return report(
+                .errors(
+                    .usage, ["unknown command '\(first)'\(hint)"],
+                    detail: "USAGE: stagebuild <command> [options]\nSee 'stagebuild --help'.\n"),
+                context: context)
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("-h") || rest.contains("--help") {
@@ -74,13 +75,18 @@ public enum StagebuildCommand {
             let scanned = try ArgumentScanner(options: command.options).scan(rest)
             return try command.run(scanned, context: context)
         } catch {
-            // Every command's failure is written here and becomes the exit status.
-            context.standardError.write(error.rendered(color: context.usesColor))
-            if error.showsUsage {
-                context.standardError.write("USAGE: stagebuild \(command.usage)\nSee 'stagebuild \(command.name) --help'.\n")
+            var failure = error
+            if failure.showsUsage {
+                failure.detail += "USAGE: stagebuild \(command.usage)\nSee 'stagebuild \(command.name) --help'.\n"
             }
-            return error.exitCode
+            return report(failure, context: context)
         }
+    }
+
+    /// Writes a failure to standard error and gives its status: every command's failure ends here.
+    private static func report(_ failure: CommandFailure, context: CommandContext) -> ExitCode {
+        context.standardError.write(failure.rendered(color: context.usesColor))
+        return failure.exitCode
     }
 
     static func subcommand(named name: String) -> (any Subcommand.Type)? {

@@ -40,19 +40,18 @@ enum StagesCommand: Subcommand {
                         ? TemplateReport.json([template], detailed: true, cwd: cwd) : TemplateReport.detail(template, cwd: cwd))
                 return .success
             } catch {
-                return report(error, context: context)
+                throw failure(error)
             }
         }
         // One broken entry must not hide the others: list every good template, then report
         // each bad one and exit with the worst status.
         var templates: [StageTemplate] = []
-        var status = ExitCode.success
+        var failures: [CommandFailure] = []
         for name in catalog.names {
             do {
                 templates.append(try catalog.template(named: name))
             } catch {
-                let failure = report(error, context: context)
-                if status != .ioError { status = failure }
+                failures.append(failure(error))
             }
         }
         for file in catalog.misnamedFiles {
@@ -63,21 +62,19 @@ enum StagesCommand: Subcommand {
             format == .json
                 ? TemplateReport.json(templates, detailed: false, cwd: cwd)
                 : TemplateReport.list(templates, searched: catalog.searchedFolders))
-        return status
+        guard !failures.isEmpty else { return .success }
+        // Each bad template's lines, with the worst status: 74 when a file could not be read.
+        throw CommandFailure(
+            exitCode: failures.contains { $0.exitCode == .ioError } ? .ioError : .dataError,
+            reports: failures.flatMap(\.reports))
     }
 
-    /// Prints a catalog error; 74 when a file could not be read, 65 for a bad template.
-    private static func report(_ error: CatalogError, context: CommandContext) -> ExitCode {
+    /// A catalog error: 74 when a file could not be read, 65 for a bad template (at its line).
+    private static func failure(_ error: CatalogError) -> CommandFailure {
         switch error {
-        case .malformed(let inner):
-            context.standardError.write(Diagnostic.error(inner).rendered(color: context.usesColor))
-            return .dataError
-        case .unreadable:
-            context.reportError(error.description)
-            return .ioError
-        default:
-            context.reportError(error.description)
-            return .dataError
+        case .malformed(let inner): CommandFailure(exitCode: .dataError, report: .diagnostic(.error(inner)))
+        case .unreadable: .error(.ioError, error.description)
+        default: .error(.dataError, error.description)
         }
     }
 }

@@ -194,11 +194,9 @@ enum VerifyCommand: Subcommand {
             outcome = try run.run()
         } catch {
             if let signal = stopSignal.withLock({ $0 }) { throw Self.stopped(by: signal, kept: work.kept) }
-            context.reportError(error.message)
-            if !error.logTail.isEmpty {
-                context.standardError.write("--- the end of its log\n" + error.logTail + "\n")
-            }
-            throw CommandFailure.reported(.internalError)
+            throw CommandFailure.errors(
+                .internalError, [error.message],
+                detail: error.logTail.isEmpty ? "" : "--- the end of its log\n" + error.logTail + "\n")
         }
         let report = VerifyReport(
             source: source.shownPath, builder: outcome.builderVersion, sourceDateEpoch: epoch, notes: outcome.notes,

@@ -62,8 +62,7 @@ struct StagefileInput {
                 stagesArguments: arguments.all("--stages"), display: display)
             return StagefileInput(argument: argument, path: path, stagefile: stagefile, composer: composer, lock: lock)
         } catch {
-            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            throw CommandFailure.reported(.dataError)
+            throw CommandFailure(exitCode: .dataError, report: .diagnostic(.error(error)))
         }
     }
 }
@@ -180,8 +179,8 @@ struct LockInput {
     /// Compares the lockfile with a composition for `compose`: with `--locked` anything stale
     /// is an error (exit 1; 65 for an image no lock can hold); without, a warning on stderr.
     ///
-    /// - Returns: `.success` when composing may go on.
-    func check(_ lockfile: Lockfile, of composition: Composition, locked: Bool, context: CommandContext) -> ExitCode {
+    /// - Throws: `CommandFailure` when composing may not go on.
+    func check(_ lockfile: Lockfile, of composition: Composition, locked: Bool, context: CommandContext) throws(CommandFailure) {
         let name = display(path)
         let reasons: [String]
         do {
@@ -190,10 +189,9 @@ struct LockInput {
         } catch {
             guard locked else {
                 context.warn("\(name) cannot pin every image: \(error.description)")
-                return .success
+                return
             }
-            context.standardError.write(Diagnostic.error(error).rendered(color: context.usesColor))
-            return .dataError
+            throw CommandFailure(exitCode: .dataError, report: .diagnostic(.error(error)))
         }
         if reasons.isEmpty && !lockfile.unverifiedPackages.isEmpty {
             context.warn(
@@ -204,24 +202,22 @@ struct LockInput {
         guard !reasons.isEmpty else {
             // The lockfile holds every image, yet some could not be pinned where written.
             let unpinned = composition.unpinnedImages.map { "\($0.kind.rawValue)\($0.written) in \($0.origin)" }
-            guard !unpinned.isEmpty else { return .success }
+            guard !unpinned.isEmpty else { return }
             let message =
                 "cannot pin \(unpinned.joined(separator: ", ")) in place: write the reference without quotes, "
                 + "so that the pinned reference can replace it"
             guard locked else {
                 context.warn(message)
-                return .success
+                return
             }
-            context.reportError(message)
-            return .dataError
+            throw CommandFailure.error(.dataError, message)
         }
         if locked {
-            context.reportError("\(name) is stale: \(reasons.joined(separator: "; ")); rewrite it with: \(fix)")
-            return .checkFailed
+            throw CommandFailure.error(
+                .checkFailed, "\(name) is stale: \(reasons.joined(separator: "; ")); rewrite it with: \(fix)")
         }
         let unpinned = composition.unpinnedImages.map(\.written)
         let left = unpinned.isEmpty ? "" : "; left unpinned: " + unpinned.joined(separator: ", ")
         context.warn("\(name) is stale: \(reasons.joined(separator: "; "))\(left); rewrite it with: \(fix)")
-        return .success
     }
 }

@@ -110,8 +110,7 @@ enum PackageLocking {
                     newest[written] = package
                 }
             } catch {
-                context.reportError(error.message)
-                throw CommandFailure.reported(.unavailable)
+                throw CommandFailure.error(.unavailable, error.message)
             }
             stagesRead.append(stage)
         }
@@ -149,9 +148,7 @@ enum PackageLocking {
                     replacement: "\(binding.parameter)=\(time)"))
         }
         guard problems.isEmpty else {
-            for problem in problems { context.reportError(problem) }
-            context.standardError.write("nothing was rewritten.\n")
-            throw CommandFailure.reported(.dataError)
+            throw CommandFailure.errors(.dataError, problems, detail: "nothing was rewritten.\n")
         }
         try rewrite(edits, input: input, context: context)
         context.standardOutput.write("packages at snapshot \(time):\n")
@@ -178,15 +175,13 @@ enum PackageLocking {
             do {
                 text = try context.fileSystem.readText(at: path)
             } catch {
-                context.reportError("cannot read \(input.lock.display(path)): \(error.reason)")
-                throw CommandFailure.reported(.ioError)
+                throw CommandFailure.unreadable(input.lock.display(path), error)
             }
             let edited = SourceEdit.apply(fileEdits, to: text)
             guard edited.skipped.isEmpty else {
                 let words = edited.skipped.map(\.expected).joined(separator: ", ")
-                context.reportError(
-                    "\(input.lock.display(path)): cannot rewrite \(words) where it is written; nothing was rewritten")
-                throw CommandFailure.reported(.dataError)
+                throw CommandFailure.error(
+                    .dataError, "\(input.lock.display(path)): cannot rewrite \(words) where it is written; nothing was rewritten")
             }
             rewritten.append((path, edited.text))
         }
@@ -194,8 +189,7 @@ enum PackageLocking {
             do {
                 try AtomicFile.write(file.text, to: file.path)
             } catch {
-                context.reportError("cannot write \(input.lock.display(file.path)): \(error.reason)")
-                throw CommandFailure.reported(.ioError)
+                throw CommandFailure.error(.ioError, "cannot write \(input.lock.display(file.path)): \(error.reason)")
             }
         }
     }
