@@ -107,6 +107,21 @@ import Testing
         let refused = scratch.run(["verify", "--compare", escaping, "--compare", first])
         #expect(refused.status == .dataError, "\(refused)")
         #expect(refused.stderr.contains("../layer.tar is not a path inside the archive"), "\(refused.stderr)")
+        // A layer replaced, its configuration left as it was, is not the image the configuration names.
+        let files = FileManager.default
+        try files.copyItem(atPath: scratch.path + "/first", toPath: scratch.path + "/tampered")
+        try files.removeItem(atPath: scratch.path + "/tampered/0a1b/layer.tar")
+        try files.copyItem(atPath: scratch.path + "/second/0a1b/layer.tar", toPath: scratch.path + "/tampered/0a1b/layer.tar")
+        let tampered = scratch.run(["verify", "--compare", first, "--compare", "tampered"])
+        #expect(tampered.status == .dataError, "\(tampered)")
+        #expect(tampered.stderr.contains("layer.tar is not the blob its digest names"), "\(tampered.stderr)")
+        // A file of the archive linked to one outside it is not read.
+        try files.removeItem(atPath: scratch.path + "/tampered/0a1b/layer.tar")
+        try files.createSymbolicLink(
+            atPath: scratch.path + "/tampered/0a1b/layer.tar", withDestinationPath: scratch.path + "/second/0a1b/layer.tar")
+        let linked = scratch.run(["verify", "--compare", first, "--compare", "tampered"])
+        #expect(linked.status == .dataError, "\(linked)")
+        #expect(linked.stderr.contains("leads outside"), "\(linked.stderr)")
     }
 
     @Test func twoLayoutsAreComparedAndTheLayerNamedByItsInstruction() throws {
@@ -195,6 +210,7 @@ import Testing
         let run = scratch.run(["verify", "--compare", "not-a-layout", "--compare", "not-a-layout"])
         #expect(run.status == .usage && run.stderr.contains("not an OCI image layout or an unpacked docker save"), "\(run)")
         #expect(scratch.run(["verify", "--vary", "weather"]).stderr.contains("--vary weather: not a variation"))
+        #expect(scratch.run(["verify", "--vary="]).stderr.contains("--vary takes a comma-separated list"))
         try scratch.write("FROM scratch\nCOPY a /a\nFROM scratch AS final\nCOPY b /b\n", to: "Dockerfile")
         let unnamed = scratch.run(["verify", "--dockerfile", "Dockerfile", "--target", "#1"])
         #expect(unnamed.status == .usage && unnamed.stderr.contains("build stage #1 has no name"), "\(unnamed)")

@@ -86,6 +86,11 @@ struct VerifyDockerTests {
             ["verify", "--builder", "docker", "--target", "clean", "--rewrite-timestamp"], environment: environment)
         #expect(rewrite.status == .usage, "\(rewrite)")
         #expect(rewrite.stderr.contains("docker build has no such option"), "\(rewrite.stderr)")
+        let inside = scratch.run(
+            ["verify", "--builder", "docker", "--target", "clean", "--keep", "kept"], environment: environment)
+        #expect(inside.status == .usage, "\(inside)")
+        #expect(inside.stderr.contains("is inside the build context"), "\(inside.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/kept"))
         var away = environment
         away["DOCKER_HOST"] = "unix://" + scratch.path + "/no-daemon.sock"
         let unreachable = scratch.run(["verify", "--builder", "docker", "--target", "clean"], environment: away)
@@ -111,6 +116,23 @@ struct VerifyDockerTests {
         #expect((run.afterInterrupt ?? .seconds(99)) < .seconds(20), "\(run)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/tmp").isEmpty)
         #expect(try Self.images(environment) == before, "the run left images in the daemon's store")
+    }
+
+    /// A docker client from 23 on without its buildx plugin cannot build with BuildKit: no
+    /// builder (69), said before any build. This machine's Docker 28 client in /usr/local/bin
+    /// has no plugin; the test runs where such a client is.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/local/bin/docker")))
+    func aClientWithoutBuildxIsNoBuilder() throws {
+        let scratch = try VerifyBuildahTests.catalog(port: "1")
+        var environment = try Self.environment(home: scratch.path)
+        environment["PATH"] = "/usr/local/bin:" + (environment["PATH"] ?? "")
+        let version = try ProcessRun.run(
+            URL(fileURLWithPath: "/usr/local/bin/docker"), ["buildx", "version"], environment: environment, limit: .seconds(30))
+        try #require(version.status != 0, "this client has buildx: nothing to test")
+        let run = scratch.run(["verify", "--builder", "docker", "--target", "clean"], environment: environment)
+        #expect(run.status == .unavailable, "\(run)")
+        #expect(run.stderr.contains("through the buildx plugin, which it does not find"), "\(run.stderr)")
+        #expect(!run.stderr.contains("build 1 of 2"), "\(run.stderr)")
     }
 
     @Test func aBuildThatFailsShowsItsLogAndExits70() throws {

@@ -1,3 +1,5 @@
+import Digests
+import Foundation
 import JSONReader
 import Serialization
 
@@ -73,7 +75,9 @@ public struct OCIImage: Sendable {
             self = try OCIImage(dockerArchive: folder, fileSystem: fileSystem)
             return
         }
-        let document = { (path: String) throws(VerifyError) -> JSONValue in try Self.document(path, fileSystem: fileSystem) }
+        func document(_ path: String, digest: String? = nil) throws(VerifyError) -> JSONValue {
+            try Self.document(path, inside: folder, digest: digest, fileSystem: fileSystem)
+        }
         func blobPath(_ descriptor: JSONValue?) throws(VerifyError) -> (digest: String, path: String) {
             // The lockfile's digest reading: hex digits only, so no path can leave the layout.
             guard let text = descriptor?[member: "digest"]?.stringValue, let digest = try? Digest(parsing: text),
@@ -92,9 +96,9 @@ public struct OCIImage: Sendable {
                 "\(folder)/index.json names \(chosen.count) images\(referenceName.map { " called \($0)" } ?? ""), not one")
         }
         let manifestBlob = try blobPath(chosen[0])
-        let manifest = try document(manifestBlob.path)
+        let manifest = try document(manifestBlob.path, digest: manifestBlob.digest)
         let configBlob = try blobPath(manifest[member: "config"])
-        configuration = try document(configBlob.path)
+        configuration = try document(configBlob.path, digest: configBlob.digest)
         manifestDigest = manifestBlob.digest
         configDigest = configBlob.digest
         let diffIDs = configuration[member: "rootfs"]?[member: "diff_ids"]?.elements?.compactMap(\.stringValue) ?? []
@@ -106,6 +110,7 @@ public struct OCIImage: Sendable {
         var layers: [Layer] = []
         for (descriptor, diffID) in zip(descriptors, diffIDs) {
             let blob = try blobPath(descriptor)
+            try Self.checkInside(folder, blob.path)
             layers.append(
                 Layer(
                     digest: blob.digest, mediaType: descriptor[member: "mediaType"]?.stringValue ?? "",
@@ -127,7 +132,7 @@ public struct OCIImage: Sendable {
     ///   - fileSystem: Where it is read.
     /// - Throws: `VerifyError` naming the file that is missing, unreadable or not that form.
     public init(dockerArchive folder: String, fileSystem: any FileSystem) throws(VerifyError) {
-        let images = try Self.document(folder + "/manifest.json", fileSystem: fileSystem).elements ?? []
+        let images = try Self.document(folder + "/manifest.json", inside: folder, fileSystem: fileSystem).elements ?? []
         guard images.count == 1, let configName = images[0][member: "Config"]?.stringValue else {
             throw VerifyError("\(folder)/manifest.json names \(images.count) images, not one")
         }
@@ -143,8 +148,8 @@ public struct OCIImage: Sendable {
         guard let digest = try? Digest(parsing: "sha256:" + hex) else {
             throw VerifyError("\(folder)/manifest.json: the configuration \(configName) is not named HEX.json")
         }
-        configuration = try Self.document(try inside(configName), fileSystem: fileSystem)
         configDigest = digest.description
+        configuration = try Self.document(try inside(configName), inside: folder, digest: configDigest, fileSystem: fileSystem)
         manifestDigest = configDigest
         let diffIDs = configuration[member: "rootfs"]?[member: "diff_ids"]?.elements?.compactMap(\.stringValue) ?? []
         let names = images[0][member: "Layers"]?.elements?.compactMap(\.stringValue) ?? []
@@ -153,21 +158,66 @@ public struct OCIImage: Sendable {
         }
         var layers: [Layer] = []
         for (name, diffID) in zip(names, diffIDs) {
+            let path = try inside(name)
+            try Self.checkInside(folder, path)
+            // The layer is stored uncompressed: its digest is its diff ID.
             layers.append(
                 Layer(
-                    digest: diffID, mediaType: "application/vnd.docker.image.rootfs.diff.tar", size: 0, path: try inside(name),
+                    digest: diffID, mediaType: "application/vnd.docker.image.rootfs.diff.tar", size: 0, path: path,
                     diffID: diffID))
         }
         self.layers = layers
         history = Self.history(of: configuration)
     }
 
-    /// A JSON file of the layout, read and parsed.
-    private static func document(_ path: String, fileSystem: any FileSystem) throws(VerifyError) -> JSONValue {
+    /// Checks that each layer's blob is what its digest says (SHA-256 of the file, read in
+    /// parts): a layout whose blob was replaced, its configuration left as it was, would
+    /// otherwise compare as the image its configuration names. The configuration and the
+    /// manifest are checked as they are read.
+    ///
+    /// - Throws: `VerifyError` naming the first blob that cannot be read or is not its digest.
+    public func checkLayerDigests() throws(VerifyError) {
+        for layer in layers where !layer.path.isEmpty {
+            guard let handle = FileHandle(forReadingAtPath: layer.path) else {
+                throw VerifyError("cannot read \(layer.path)")
+            }
+            defer { try? handle.close() }
+            var hasher = SHA256Hasher()
+            while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(chunk) }
+            let found = "sha256:" + hasher.finalize().hex
+            guard found == layer.digest else {
+                throw VerifyError("\(layer.path) is not the blob its digest names: \(layer.digest), found \(found)")
+            }
+        }
+    }
+
+    /// Refuses a path that leads outside the folder once symbolic links are followed (a blob or
+    /// folder of the layout linked to a file elsewhere).
+    private static func checkInside(_ folder: String, _ path: String) throws(VerifyError) {
+        let root = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+            throw VerifyError("\(path) leads outside \(folder) (a symbolic link): not read")
+        }
+    }
+
+    /// A JSON file of the layout, read and parsed once it is known to be inside the folder and,
+    /// with a digest, to be the file the digest names.
+    private static func document(
+        _ path: String, inside folder: String, digest: String? = nil, fileSystem: any FileSystem
+    ) throws(VerifyError) -> JSONValue {
+        try checkInside(folder, path)
+        let bytes: [UInt8]
         do {
-            return try JSONDocument.parse(try fileSystem.readBytes(at: path))
-        } catch let error as FileSystemError {
+            bytes = try fileSystem.readBytes(at: path)
+        } catch {
             throw VerifyError("cannot read \(path): \(error.reason)")
+        }
+        if let digest, Digest.sha256(of: bytes).description != digest {
+            throw VerifyError("\(path) is not the blob its digest names: \(digest)")
+        }
+        do {
+            return try JSONDocument.parse(bytes)
         } catch {
             throw VerifyError("\(path) is not JSON: \(error)")
         }

@@ -177,7 +177,8 @@ enum VerifyCommand: Subcommand {
         guard case .directory? = context.fileSystem.status(at: contextFolder) else {
             throw CommandFailure.usage("the build context \(Paths.shown(contextFolder, from: cwd)) is not a folder")
         }
-        let work = try VerifyWorkFolder(keep: arguments.value("--keep").map { Paths.absolute($0, from: cwd) })
+        let work = try VerifyWorkFolder(
+            keep: arguments.value("--keep").map { Paths.absolute($0, from: cwd) }, context: contextFolder)
         defer { work.removeUnlessKept() }
         var run = VerifyRun(
             builder: builder, builderVersion: builderVersion, variations: variations, plan: plan, targets: targets,
@@ -247,7 +248,7 @@ enum VerifyCommand: Subcommand {
             stage = try targets(arguments.all("--target"), plan: plan).first
             shown += " against " + source.shownPath
         }
-        let work = try VerifyWorkFolder(keep: arguments.value("--keep").map { Paths.absolute($0, from: cwd) })
+        let work = try VerifyWorkFolder(keep: arguments.value("--keep").map { Paths.absolute($0, from: cwd) }, context: nil)
         defer { work.removeUnlessKept() }
         let comparison = diffoscope.map {
             DiffoscopeComparison(program: $0, folder: work.path + "/diffoscope", environment: context.environment)
@@ -319,8 +320,9 @@ enum VerifyCommand: Subcommand {
     private static func stopped(by signal: Int32, kept: String?) -> CommandFailure {
         CommandFailure.error(
             signal == SIGTERM ? .terminated : signal == SIGHUP ? .hungUp : .interrupted,
-            "verify stopped by a signal; the images it made are removed"
-                + (kept == nil ? ", and its work folder" : "; --keep's folder holds what it wrote"))
+            kept == nil
+                ? "verify stopped by a signal; the images and the work folder it made are removed"
+                : "verify stopped by a signal; the images it made are removed, and --keep's folder holds what it wrote")
     }
 
     /// The builder program, found in `PATH`; exit 69 when it is not there.

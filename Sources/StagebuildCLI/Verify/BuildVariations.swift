@@ -44,6 +44,9 @@ struct BuildVariations {
             return
         }
         let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !items.isEmpty else {
+            throw CommandFailure.usage("--vary takes a comma-separated list of variations; --vary=-all varies none")
+        }
         var set: Set<Variation> =
             items.first.map { $0.hasPrefix("-") || $0.hasPrefix("+") } == true ? Set(Variation.allCases) : []
         for item in items {
@@ -92,7 +95,8 @@ struct BuildVariations {
     }
 
     /// Copies a build context as a checkout on another runner would hold it: at another path,
-    /// its entries made in reverse order (`fileordering`), group-writable (`umask`), with the
+    /// its entries made in reverse order (`fileordering`), group-writable where the group may
+    /// read (`umask`), with the
     /// time of the copy (`time`); otherwise modes and times are kept.
     ///
     /// - Parameters:
@@ -121,7 +125,9 @@ struct BuildVariations {
             let attributes = try files.attributesOfItem(atPath: from)
             if attributes[.type] as? FileAttributeType == .typeSymbolicLink { continue }
             var mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value ?? 0o644
-            if has(.umask) { mode |= 0o020 }
+            // A checkout under umask 0002 makes what git writes 0644 (or 0755) group-writable;
+            // a file the group cannot read stays as it is.
+            if has(.umask), mode & 0o040 != 0 { mode |= 0o020 }
             try files.setAttributes([.posixPermissions: NSNumber(value: mode)], ofItemAtPath: to)
             if !has(.time), let date = attributes[.modificationDate] {
                 try files.setAttributes([.modificationDate: date], ofItemAtPath: to)

@@ -101,7 +101,30 @@ struct ImageBuilder {
                 message: kind == .docker ? "the Docker daemon cannot be reached: \(said)" : "\(name) --version failed: \(said)",
                 logTail: "")
         }
-        return kind == .docker ? "docker \(text) (BuildKit)" : text
+        guard kind == .docker else { return text }
+        try checkBuildKitClient()
+        return "docker \(text) (BuildKit)"
+    }
+
+    /// A docker client from version 23 builds with BuildKit only through its buildx plugin
+    /// (Docker Engine 23 release notes: `docker build` is `docker buildx build`); without the
+    /// plugin, every build would fail with `BuildKit is enabled but the buildx component is
+    /// missing`, which is no builder rather than a failed build. Clients before 23 have
+    /// BuildKit built in.
+    private func checkBuildKitClient() throws(Failure) {
+        let client = ChildProcess(
+            program: program, arguments: ["version", "--format", "{{.Client.Version}}"], environment: environment,
+            deadline: 30)
+        let version = (try? client.run()).map { String(decoding: $0.output, as: UTF8.self) } ?? ""
+        guard let major = Int(version.prefix { $0.isNumber }), major >= 23 else { return }
+        let buildx = ChildProcess(program: program, arguments: ["buildx", "version"], environment: environment, deadline: 30)
+        guard let result = try? buildx.run(), result.status == 0 else {
+            throw Failure(
+                message: "\(program) (docker \(version.trimmingCharacters(in: .whitespacesAndNewlines))) builds with BuildKit "
+                    + "through the buildx plugin, which it does not find (docker buildx version failed): install the "
+                    + "buildx plugin (docker-buildx-plugin), or put a docker client with BuildKit built in first in PATH",
+                logTail: "")
+        }
     }
 
     /// Builds an image.

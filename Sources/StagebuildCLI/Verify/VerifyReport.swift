@@ -149,7 +149,7 @@ struct VerifyReport {
                 let following = explanation.fields.filter { $0.cause == .followsLayers }
                 if !following.isEmpty {
                     lines.append(
-                        "    \(following.count) fields follow from the layers (follows-layers): "
+                        "    \(following.count) field\(following.count == 1 ? "" : "s") follow\(following.count == 1 ? "s" : "") from the layers (follows-layers): "
                             + Self.fieldNames(following.map(\.field.path)))
                 }
                 for finding in explanation.fields where finding.cause != .followsLayers {

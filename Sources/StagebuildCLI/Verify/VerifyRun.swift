@@ -74,17 +74,18 @@ struct VerifyRun {
         let arguments = ["SOURCE_DATE_EPOCH=\(sourceDateEpoch)"] + buildArguments
         let firstStarted = Date()
         for stage in targets {
+            try stopIfAsked()
             progress("build 1 of 2: \(stage.name) (\(builder.name), no cache)")
             let build = ImageBuilder.Build(
                 dockerfile: firstFolder + "/Dockerfile", context: contextFolder, target: target(stage), tag: tag(1, stage),
                 buildArguments: arguments, timestamp: rewriteTimestamp ? sourceDateEpoch : nil, network: network,
                 environment: builder.environment, oneCPU: false, log: firstFolder + "/build.log")
             made.append(build.tag)
-            try stopIfAsked()
             try builder.build(build, describedAs: "\(stage.name) (build 1)")
         }
         if variations.has(.time) { waitForAnotherMinute(than: firstStarted) }
         for stage in targets {
+            try stopIfAsked()
             let varied = variations.chosen.filter { variations.applies($0, with: builder.kind) }
             progress("build 2 of 2: \(stage.name) (varied: \(varied.map(\.rawValue).joined(separator: ", ")))")
             let build = ImageBuilder.Build(
@@ -93,7 +94,6 @@ struct VerifyRun {
                 environment: variations.secondEnvironment(builder.environment, builder: builder.kind), oneCPU: oneCPU,
                 log: secondFolder + "/build.log")
             made.append(build.tag)
-            try stopIfAsked()
             try builder.build(build, describedAs: "\(stage.name) (build 2)")
         }
         let notes = VerifyReport.VariationNote.notes(
@@ -157,6 +157,11 @@ struct VerifyRun {
         let name = stage?.name ?? "image"
         let first = try OCIImage(layout: layouts.0, fileSystem: context.fileSystem)
         let second = try OCIImage(layout: layouts.1, fileSystem: context.fileSystem)
+        // The same configuration digest is taken as the same image only once every layer is
+        // the blob its digest names.
+        progress("checking the layers of \(name) against their digests", since: started, context: context)
+        try first.checkLayerDigests()
+        try second.checkLayerDigests()
         progress("comparing \(name)", since: started, context: context)
         let comparison = try ImageComparison(first: first, second: second) { index in
             progress(

@@ -11,11 +11,27 @@ final class VerifyWorkFolder {
 
     /// Makes the folder.
     ///
-    /// - Parameter keep: The `--keep` folder: made if missing, refused when it holds anything.
-    /// - Throws: `CommandFailure` 74 when it cannot be made, 64 for a `--keep` folder that is not empty.
-    init(keep: String?) throws(CommandFailure) {
+    /// - Parameters:
+    ///   - keep: The `--keep` folder: made if missing, refused when it holds anything.
+    ///   - context: The build context's folder, which the `--keep` folder must not be in (the
+    ///     builds would send it to the builder, the second build's copy included); `nil` when
+    ///     nothing is built (`--compare`).
+    /// - Throws: `CommandFailure` 74 when it cannot be made, 64 for a `--keep` folder that is
+    ///   not empty, is a file, or is inside the build context.
+    init(keep: String?, context: String?) throws(CommandFailure) {
         let files = FileManager.default
         if let keep {
+            let folder = URL(fileURLWithPath: keep).standardizedFileURL.path
+            if let context, case let root = URL(fileURLWithPath: context).standardizedFileURL.path,
+                folder == root || folder.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+            {
+                throw CommandFailure.usage(
+                    "--keep \(keep) is inside the build context \(context): the builds would copy it; name a folder outside it")
+            }
+            var isFolder: ObjCBool = false
+            if files.fileExists(atPath: keep, isDirectory: &isFolder), !isFolder.boolValue {
+                throw CommandFailure.usage("--keep \(keep) is a file; name a new or empty folder")
+            }
             if let existing = try? files.contentsOfDirectory(atPath: keep), !existing.isEmpty {
                 throw CommandFailure.usage("--keep \(keep) holds files already; name a new or empty folder")
             }
