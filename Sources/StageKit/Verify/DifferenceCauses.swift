@@ -65,6 +65,8 @@ public enum DifferenceCauses {
         if first.starts(with: [0x50, 0x4b, 0x03, 0x04]), second.starts(with: [0x50, 0x4b, 0x03, 0x04]) {
             return .archiveTimes
         }
+        // tar (POSIX.1-2001 ustar header: "ustar" at offset 257; each entry's mtime in its header).
+        if isTar(first), isTar(second) { return .archiveTimes }
         guard let region = DifferingText(first, second) else { return nil }
         if let counts = conditions.cpuCounts, region.first == String(counts.first), region.second == String(counts.second) {
             return .cpuCount
@@ -84,8 +86,31 @@ public enum DifferenceCauses {
         }
         // buildah and podman name each build container's host after its ID's first 12 hex digits.
         if isContainerHostName(region.first), isContainerHostName(region.second) { return .hostName }
-        if looksLikeTime(region.first), looksLikeTime(region.second) { return .buildTime }
+        // A listing of file modes (`ls -l`: `-rw-r--r--`) that differ where the times do not.
+        let modes = (modeStrings(region.first), modeStrings(region.second))
+        if !modes.0.isEmpty, modes.0 != modes.1, timeStrings(region.first) == timeStrings(region.second) {
+            return .contextPermissions
+        }
+        // Times that differ, not times that are the same on both sides of another difference.
+        if !timeStrings(region.first).isEmpty, timeStrings(region.first) != timeStrings(region.second) { return .buildTime }
         return nil
+    }
+
+    private static func isTar(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 262 && Array(bytes[257..<262]) == Array("ustar".utf8)
+    }
+
+    /// The `ls -l` mode strings in a text: a type letter and nine permission letters.
+    static func modeStrings(_ text: String) -> [Substring] {
+        text.split(whereSeparator: \.isWhitespace).filter { word in
+            word.count == 10 && "-dlcbps".contains(word.first ?? " ")
+                && word.dropFirst().allSatisfy { "rwxsStT-".contains($0) }
+        }
+    }
+
+    /// The times in a text, in order (``looksLikeTime(_:)`` for each word).
+    static func timeStrings(_ text: String) -> [Substring] {
+        text.split(whereSeparator: \.isWhitespace).filter { looksLikeTime(String($0)) }
     }
 
     private static func isContainerHostName(_ text: String) -> Bool {

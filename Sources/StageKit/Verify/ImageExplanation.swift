@@ -56,7 +56,10 @@ public struct ImageExplanation: Sendable {
         if path.hasPrefix("rootfs.diff_ids") || history && (path.hasSuffix("].comment") || path.hasSuffix("].created_by")) {
             return .followsLayers
         }
-        if path == "config.Hostname" { return .hostName }
+        // Docker's legacy builder records its build container (its ID is the host name) and the
+        // image the last step started from (its ID follows from the layers).
+        if path == "config.Hostname" || path == "container" || path == "container_config.Hostname" { return .hostName }
+        if path == "config.Image" || path == "container_config.Image" { return .followsLayers }
         return .unexplained
     }
 

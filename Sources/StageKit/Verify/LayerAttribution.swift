@@ -51,8 +51,9 @@ public struct LayerAttribution: Sendable {
         // Each entry's instruction must be the step it is aligned with (``recordedKeyword``);
         // an image of another stage, or a
         // builder that records history otherwise, names no line rather than a wrong one.
+        // No stage (--compare without a Dockerfile) names no line.
         matches =
-            offset >= 0 && history.filter({ !$0.emptyLayer }).count == image.layers.count
+            !chain.isEmpty && offset >= 0 && history.filter({ !$0.emptyLayer }).count == image.layers.count
             && zip(history[offset...], steps).allSatisfy { entry, step in
                 Self.recordedKeyword(entry.createdBy) == step.keyword.uppercased()
             }

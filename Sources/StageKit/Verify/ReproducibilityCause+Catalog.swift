@@ -77,9 +77,11 @@ extension ReproducibilityCause {
     /// Archives that embed the time of their making.
     public static let archiveTimes = ReproducibilityCause(
         id: "archive-times",
-        summary: "an archive made during the build embeds the time of its making (gzip header, zip or jar entries)",
+        summary:
+            "an archive made during the build records times: its members' (tar and zip entries) or its own (a gzip header)",
         fix:
-            "gzip -n (no name, no time); zip -X with the files touched to SOURCE_DATE_EPOCH; or strip-nondeterminism on the archive",
+            "tar --sort=name --mtime=@\"$SOURCE_DATE_EPOCH\" --owner=0 --group=0 --numeric-owner; gzip -n (no name, no time); "
+            + "zip -X with the files touched to SOURCE_DATE_EPOCH first; or strip-nondeterminism on the archive",
         example: "usr/share/doc/app/changelog.gz: gzip MTIME field")
 
     /// A package installed at another version.
@@ -162,7 +164,7 @@ extension ReproducibilityCause {
     public static let unexplained = ReproducibilityCause(
         id: "unexplained",
         summary: "no cause in the catalog matches",
-        fix: "compare the files in full: stagebuild verify --diffoscope",
+        fix: "compare the two in full: files with stagebuild verify --diffoscope, configurations with --keep",
         example: "a binary whose bytes differ at no recognisable place")
 
     /// Every cause, in the order reports list them.

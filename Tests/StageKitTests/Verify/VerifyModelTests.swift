@@ -74,6 +74,33 @@ import Testing
         #expect(ImageExplanation.cause(ofField: "history[3].created") == .configurationTime)
         #expect(ImageExplanation.cause(ofField: "rootfs.diff_ids[2]") == .followsLayers)
         #expect(ImageExplanation.cause(ofField: "config.Env[0]") == .unexplained)
+        #expect(ImageExplanation.cause(ofField: "container") == .hostName)
+        #expect(ImageExplanation.cause(ofField: "config.Image") == .followsLayers)
+    }
+
+    /// A tar archive's member times, and a listing whose modes differ while its times do not.
+    @Test func archivesAndListingsAreToldApart() throws {
+        func tar(_ mtime: String) -> [UInt8] {
+            var header = [UInt8](repeating: 0, count: 512)
+            header.replaceSubrange(0..<5, with: Array("a.txt".utf8))
+            header.replaceSubrange(136..<147, with: Array(mtime.utf8))
+            header.replaceSubrange(257..<262, with: Array("ustar".utf8))
+            return header
+        }
+        var a = entry("srv/a.tar")
+        var b = entry("srv/a.tar")
+        (a.contentPrefix, a.contentDigest) = (tar("15135314761"), .init(of: tar("15135314761")))
+        (b.contentPrefix, b.contentDigest) = (tar("15135314763"), .init(of: tar("15135314763")))
+        #expect(try cause(a, b) == "archive-times")
+        // Two lines differ: the differing text runs from the first mode to the last, the times between.
+        let listing = { (mode: String) in "\(mode) 1 root root 6 Dec  3 14:25 a\n\(mode) 1 root root 6 Dec  3 14:25 b\n" }
+        #expect(
+            try cause(entry("srv/ls.txt", content: listing("-rw-------")), entry("srv/ls.txt", content: listing("-rw--w----")))
+                == "context-permissions")
+        // The same clock on both sides is not a time that differs.
+        #expect(
+            try cause(entry("srv/t", content: "at 14:25 made x\n"), entry("srv/t", content: "at 14:25 made y\n"))
+                == "unexplained")
     }
 
     /// The keyword of a history entry as buildah, Docker's legacy builder and BuildKit record it.
