@@ -277,9 +277,9 @@ private struct CompositionSession {
     /// (BuildKit's rules for FROM, COPY --from and RUN --mount from=, as lint reads them), at
     /// their composed positions: the composed text is never parsed again.
     func imageMentions() -> [ImageMention] {
-        var uses: [Composition.LineOrigin: [LintDocument.ImageUse]] = [:]
+        var uses: [Composition.LineOrigin: [DockerfileDocument.ImageUse]] = [:]
         func collect(_ tree: DockerfileSyntaxTree, file: String, skippingFrom: Bool) {
-            for use in LintDocument(tree, readsRunScripts: false).imageUses(includingUnexpanded: true) {
+            for use in DockerfileDocument(tree, readsRunScripts: false).imageUses(includingUnexpanded: true) {
                 if skippingFrom, case .from = use.origin { continue }
                 uses[Composition.LineOrigin(file: file, line: use.location.line), default: []].append(use)
             }
@@ -334,14 +334,14 @@ private struct CompositionSession {
         stages: [Composition.PackageStage], variable: [(written: String, file: String, location: SourceLocation)]
     ) {
         let stagefilePath = Paths.absolute(composer.stagefileName, from: composer.stagefileDirectory)
-        let stagefileDocument = LintDocument(stagefile.syntax)
+        let stagefileDocument = DockerfileDocument(stagefile.syntax)
         let stagefileParts = stagefileDocument.packagePins(file: stagefile.displayPath, path: stagefilePath)
         let stagefileEdits = stagefileDocument.aptSourceEdits()
         var variable = stagefileParts.variable
         var templatePins: [String: [PackagePin]] = [:]
         var templateEdits: [String: [SourceLocation]] = [:]
         for template in templates.values.sorted(by: { $0.name < $1.name }) {
-            let document = LintDocument(template.syntax)
+            let document = DockerfileDocument(template.syntax)
             let part = document.packagePins(file: composer.catalog.display(template.path), path: template.path)
             templatePins[template.name] = part.pins
             variable += part.variable
@@ -953,7 +953,7 @@ private struct CompositionSession {
     ) throws(CompositionError)
         -> String
     {
-        let read = LintDocument.references(in: written).compactMap { values[$0] }
+        let read = DockerfileDocument.references(in: written).compactMap { values[$0] }
         guard !read.isEmpty else { return written }
         if let bad = read.first(where: { value in
             !value.value.unicodeScalars.allSatisfy {

@@ -173,7 +173,7 @@ public struct Stagefile: Sendable {
             if let from = mount.from { words.append(("RUN --mount from", from)) }
         }
         var faults: [(message: String, location: SourceLocation)] = []
-        for (flag, word) in words where !LintDocument.references(in: word.text).isEmpty {
+        for (flag, word) in words where !DockerfileDocument.references(in: word.text).isEmpty {
             faults.append(
                 (
                     "\(flag)=\(word.text) names its stage through a variable, which builders do not expand there "

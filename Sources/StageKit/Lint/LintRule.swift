@@ -4,7 +4,7 @@ import DockerfileSyntax
 /// do not fire it, and the check itself (hadolint's `Rule/DLnnnn.hs`, SwiftLint's rules with
 /// their triggering and non-triggering examples).
 ///
-/// Rules read a `LintDocument` and never print; the `Linter` runs them, applies the ignore
+/// Rules read a `DockerfileDocument` and never print; the `Linter` runs them, applies the ignore
 /// pragmas and sorts the findings.
 public protocol LintRule: Sendable {
     /// `"SB"` + three digits, e.g. `SB001`; never reused for another rule.
@@ -34,7 +34,7 @@ public protocol LintRule: Sendable {
     ///
     /// - Parameter document: The parsed file.
     /// - Returns: The findings, in any order; pragmas are applied by the `Linter`.
-    func check(_ document: LintDocument) -> [LintFinding]
+    func check(_ document: DockerfileDocument) -> [LintFinding]
 }
 
 extension LintRule {

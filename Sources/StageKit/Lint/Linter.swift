@@ -89,7 +89,7 @@ public struct Linter: Sendable {
     /// - Parameter tree: The file's syntax tree.
     /// - Returns: The findings not switched off by a pragma, sorted by line, column and rule id.
     public func lint(_ tree: DockerfileSyntaxTree) -> [LintFinding] {
-        let document = LintDocument(tree)
+        let document = DockerfileDocument(tree)
         let ignored = Self.ignoredRules(in: document, enforced: configuration.enforced)
         var findings: [LintFinding] = []
         for rule in rules {
@@ -140,7 +140,7 @@ public struct Linter: Sendable {
 
     /// What the pragmas switch off. Enforced rules stay on, and so does SB016, which reports
     /// the pragmas themselves.
-    private static func ignoredRules(in document: LintDocument, enforced: Set<String>) -> IgnoredRules {
+    private static func ignoredRules(in document: DockerfileDocument, enforced: Set<String>) -> IgnoredRules {
         var ignored = IgnoredRules()
         for comment in document.pragmas {
             let ids = Set(comment.pragma.ruleIDs).subtracting(enforced).subtracting(["SB016"])

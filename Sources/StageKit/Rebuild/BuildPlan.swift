@@ -48,7 +48,7 @@ public struct BuildPlan: Sendable {
     ///   - lineOrigins: The origin of each of its lines (`Composition.lineOrigins`).
     /// - Throws: `DockerfileSyntaxError` when the text does not parse.
     public init(text: String, lineOrigins: [Composition.LineOrigin?]) throws(DockerfileSyntaxError) {
-        let document = LintDocument(try DockerfileParser.parse(text), readsRunScripts: false)
+        let document = DockerfileDocument(try DockerfileParser.parse(text), readsRunScripts: false)
         var globals: [String: String] = [:]
         var stages: [Stage] = []
         var finalStates: [String: StageState] = [:]
@@ -106,7 +106,7 @@ public struct BuildPlan: Sendable {
 
     /// Expands a word as BuildKit does, a variable without a value standing for nothing.
     static func expand(_ text: String, lookup: (String) -> String?) -> String {
-        LintDocument.expand(text) { .known(lookup($0) ?? "") } ?? text
+        DockerfileDocument.expand(text) { .known(lookup($0) ?? "") } ?? text
     }
 }
 
@@ -196,7 +196,7 @@ struct StageState: Sendable {
             addsLayerInBuildKit = true
             addsLayerInBuildah = true
             let copy = instruction.asCopy
-            buildKit += seen(LintDocument.references(in: text))
+            buildKit += seen(DockerfileDocument.references(in: text))
             if let destination = copy?.destination.map({ unquote($0.text) }), !destination.hasPrefix("/") {
                 buildKit.append(.workingDirectory(workingDirectory))
             }
@@ -218,15 +218,15 @@ struct StageState: Sendable {
             let path = instruction.singleValue.map { unquote($0.text) } ?? ""
             let joined = Paths.absolute(BuildPlan.expand(path) { value(of: $0) }, from: workingDirectory)
             addsLayerInBuildKit = joined != "/"
-            buildKit += seen(LintDocument.references(in: text)) + [.workingDirectory(workingDirectory), .user(user)]
+            buildKit += seen(DockerfileDocument.references(in: text)) + [.workingDirectory(workingDirectory), .user(user)]
         case .arg?:
-            buildKit += seen(LintDocument.references(in: text))
+            buildKit += seen(DockerfileDocument.references(in: text))
             // buildah records only the names of the stage's arguments (getBuildArgsKey).
             var names = Set(arguments.map(\.name))
             for declaration in instruction.asArg?.declarations ?? [] { names.insert(declaration.name.text) }
             buildah = [.text("ARG " + names.sorted().joined(separator: " "))]
         case .env?, .label?, .expose?, .user?, .volume?, .stopsignal?:
-            buildKit += seen(LintDocument.references(in: text))
+            buildKit += seen(DockerfileDocument.references(in: text))
         default:
             break
         }

@@ -29,10 +29,10 @@ public struct RebuildAdvice: Sendable, Hashable {
             let place = first.step.origin.map { "\($0.file):\($0.line)" } ?? "line \(first.step.line)"
             let variables = first.causes.compactMap { if case .variable(let change) = $0 { change } else { nil } }
             if !variables.isEmpty, variables.count == first.causes.count {
-                let used = Set(LintDocument.references(in: first.step.text))
+                let used = Set(DockerfileDocument.references(in: first.step.text))
                 // Only an ARG can move: an ENV is the image's, and a later step may read it.
                 for change in variables where change.setBy == Keyword.arg.rawValue && !used.contains(change.name) {
-                    guard let use = later.first(where: { LintDocument.references(in: $0.step.text).contains(change.name) })
+                    guard let use = later.first(where: { DockerfileDocument.references(in: $0.step.text).contains(change.name) })
                     else { continue }
                     let kept = later.prefix { $0.step.line != use.step.line }.filter(\.addsLayer).count + 1
                     let declared = change.setAt.map { "\($0.file):\($0.line)" } ?? "its ARG"

@@ -139,7 +139,7 @@ import Testing
     @Test func argumentWithAnUnknownReferenceIsNotGuessed() throws {
         let text = "ARG VERSION\nARG IMG=node:${VERSION}\nFROM ${IMG}\n"
         #expect(try findings(text, rule: "SB001").isEmpty)
-        let document = LintDocument(try DockerfileParser.parse(text))
+        let document = DockerfileDocument(try DockerfileParser.parse(text))
         let uses = document.imageUses(includingUnexpanded: true)
         #expect(uses.map(\.written) == ["${IMG}"])
         #expect(uses.map(\.isExpanded) == [false])
@@ -162,12 +162,12 @@ import Testing
 
     @Test func gitCloneReadsEveryValuedOption() throws {
         let text = "RUN git clone -b main\n"
-        let document = LintDocument(try DockerfileParser.parse(text))
+        let document = DockerfileDocument(try DockerfileParser.parse(text))
         let command = try #require(document.runScripts.first?.commands.first)
         let clone = try #require(SB011GitCloneWithoutCommit.clone(command))
         #expect(clone.values == ["--branch": "main"])
         #expect(clone.repository == nil)
-        let long = LintDocument(
+        let long = DockerfileDocument(
             try DockerfileParser.parse(
                 "RUN git clone --reference /cache --separate-git-dir /g --filter=blob:none --template /t "
                     + "--shallow-since 2024-01-01 --shallow-exclude v1 --origin up --jobs 2 --config a=b R D\n"))
@@ -208,7 +208,7 @@ import Testing
             ARG BASE
             RUN true
             """
-        let document = LintDocument(try DockerfileParser.parse(text))
+        let document = DockerfileDocument(try DockerfileParser.parse(text))
         // Entries: ARG 0, FROM 1, ENV 2, ENV 3, RUN 4, FROM 5, ARG 6, RUN 7.
         #expect(document.stageOfEntry == [0, 1, 1, 1, 1, 2, 2, 2])
         #expect(document.expand("${LOGS}", before: 4) == "/srv/logs")

@@ -36,7 +36,7 @@ struct SB001ImageWithoutDigest: LintRule {
         "# A layer template: 'build' is a build stage of the Stagefile that uses it.\nCOPY --from=build /out/bin/app /usr/local/bin/app\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.images.compactMap { image in
             guard !image.isPinnedByDigest else { return nil }
             let subject = image.origin == .from ? "image" : "image in --from"

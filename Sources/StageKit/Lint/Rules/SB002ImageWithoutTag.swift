@@ -29,7 +29,7 @@ struct SB002ImageWithoutTag: LintRule {
         "FROM stage:debian\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.images.compactMap { image in
             if image.tag == "latest" {
                 return finding("image \(image.reference) uses the tag latest", at: image.location)

@@ -45,7 +45,7 @@ struct SB003AptGetInstallWithoutPins: LintRule {
         "RUN <<EOF\n# apt-get install curl\napt-get install -y --no-install-recommends curl=7.88.1-10+deb12u5\nEOF\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

@@ -32,7 +32,7 @@ struct SB004AptListsNotRemoved: LintRule {
         "RUN apt-get clean\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.runScripts.compactMap { script in
             let cached = script.mounts.contains { mount in
                 ["/var/lib/apt/lists", "/var/lib/apt"].contains(mount["target"] ?? mount["dst"] ?? mount["destination"] ?? "")

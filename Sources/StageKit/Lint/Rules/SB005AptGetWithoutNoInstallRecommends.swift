@@ -24,7 +24,7 @@ struct SB005AptGetWithoutNoInstallRecommends: LintRule {
         "RUN apt-get install -f\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

@@ -23,7 +23,7 @@ struct SB006AptGetUpgrade: LintRule {
         "RUN <<EOF\nset -eux\n# apt-get upgrade is left to the base image\napt-get update\nrm -rf /var/lib/apt/lists/*\nEOF\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

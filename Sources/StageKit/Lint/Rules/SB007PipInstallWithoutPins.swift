@@ -38,7 +38,7 @@ struct SB007PipInstallWithoutPins: LintRule {
         "-C", "--config-settings", "--no-binary", "--only-binary", "--report", "--python",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

@@ -26,7 +26,7 @@ struct SB008NpmInstallInsteadOfCi: LintRule {
         "RUN --mount=type=cache,target=/root/.npm npm ci\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

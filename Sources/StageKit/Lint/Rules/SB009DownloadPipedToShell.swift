@@ -44,7 +44,7 @@ struct SB009DownloadPipedToShell: LintRule {
         """#,
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             var downloader: String?

@@ -56,7 +56,7 @@ struct SB010AddURLWithoutChecksum: LintRule {
 
     private static let remotePrefixes = ["http://", "https://", "git@", "git://", "ssh://"]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for (index, entry) in document.entries.enumerated() {
             // An ONBUILD trigger downloads in every image built from this one.
@@ -91,7 +91,7 @@ struct SB010AddURLWithoutChecksum: LintRule {
     /// Whether a `RUN` after the `ADD`, in its build stage, checks the file: a check that covers
     /// it (`Downloads.covers`; reliza-cd's Dockerfile adds release archives and checks them with
     /// `sha256sum -c` lists and `cosign verify-blob`).
-    private static func isCheckedLater(_ file: String, after index: Int, in document: LintDocument) -> Bool {
+    private static func isCheckedLater(_ file: String, after index: Int, in document: DockerfileDocument) -> Bool {
         guard let stage = document.stages.first(where: { $0.entryIndices.contains(index) }) else { return false }
         let later = Set(stage.entryIndices.filter { $0 > index })
         for script in document.runScripts where later.contains(script.entryIndex) {

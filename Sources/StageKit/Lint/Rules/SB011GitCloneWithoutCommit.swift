@@ -54,7 +54,7 @@ struct SB011GitCloneWithoutCommit: LintRule {
         """#,
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             func isCommit(_ text: String) -> Bool {

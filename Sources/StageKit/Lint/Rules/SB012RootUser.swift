@@ -80,7 +80,7 @@ struct SB012RootUser: LintRule {
         case noUser
     }
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         guard let finalIndex = document.stages.indices.last, let from = document.stages[finalIndex].from else { return [] }
         switch verdict(ofStage: finalIndex, in: document, parents: document.parentStages, depth: 0) {
         case .quiet:
@@ -96,7 +96,7 @@ struct SB012RootUser: LintRule {
     /// Walks a stage's chain of earlier stages to its base. A base named through a variable
     /// (`FROM binaries-$TARGETOS`) that matches earlier stages is judged by every stage it can
     /// name: quiet when each of them is.
-    private func verdict(ofStage start: Int, in document: LintDocument, parents: [Int?], depth: Int) -> Verdict {
+    private func verdict(ofStage start: Int, in document: DockerfileDocument, parents: [Int?], depth: Int) -> Verdict {
         var stageIndex = start
         var visited: Set<Int> = []
         // Whether any stage of the chain sets CMD or ENTRYPOINT: a stage that never runs has no user to judge.
@@ -165,7 +165,9 @@ struct SB012RootUser: LintRule {
     /// global arguments' defaults name, else every earlier stage whose name matches with each
     /// variable reference standing for any text (`binaries-$TARGETOS` names `binaries-linux`
     /// and `binaries-windows`). Empty for a `FROM` without a variable.
-    private static func stagesNamed(by stage: LintDocument.BuildStage, before index: Int, in document: LintDocument) -> [Int] {
+    private static func stagesNamed(
+        by stage: DockerfileDocument.BuildStage, before index: Int, in document: DockerfileDocument
+    ) -> [Int] {
         guard let written = stage.base, written.contains("$") else { return [] }
         let base = document.unquoted(written)
         let earlier = document.stages[..<index].indices.filter { document.stages[$0].alias != nil }

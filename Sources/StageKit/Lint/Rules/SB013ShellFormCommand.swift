@@ -26,7 +26,7 @@ struct SB013ShellFormCommand: LintRule {
         "CMD exec /app --port \"$PORT\"\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
             let instruction = entry.instruction
             guard entry.keyword == .cmd || entry.keyword == .entrypoint, case .shell(let command) = instruction.command,

@@ -113,7 +113,7 @@ struct SB014SecretInArgOrEnv: LintRule {
         "prefix", "pattern", "enabled", "disabled", "required",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for entry in document.entries {
             // An ONBUILD trigger declares its names in every image built from this one.

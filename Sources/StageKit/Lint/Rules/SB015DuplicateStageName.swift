@@ -25,7 +25,7 @@ struct SB015DuplicateStageName: LintRule {
         "FROM debian:bookworm-slim\nFROM debian:bookworm-slim\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var firstLines: [String: Int] = [:]
         var findings: [LintFinding] = []
         for stage in document.stages {

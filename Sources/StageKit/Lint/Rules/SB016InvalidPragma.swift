@@ -53,7 +53,7 @@ struct SB016InvalidPragma: LintRule {
         SB016InvalidPragma(enforced: configuration.enforced, configFile: configuration.file)
     }
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for comment in document.pragmas {
             let at = SourceLocation(line: comment.line, column: comment.pragma.column)

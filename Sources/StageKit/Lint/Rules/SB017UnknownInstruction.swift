@@ -22,7 +22,7 @@ struct SB017UnknownInstruction: LintRule {
         "FROM stage:debian AS app\nUSE node-service\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
             Stagefile.unknownInstructionMessage(for: entry.instruction).map { finding($0, at: entry.start) }
         }

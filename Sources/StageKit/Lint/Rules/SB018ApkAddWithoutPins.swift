@@ -26,7 +26,7 @@ struct SB018ApkAddWithoutPins: LintRule {
         "RUN apk del .build-deps && apk info\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

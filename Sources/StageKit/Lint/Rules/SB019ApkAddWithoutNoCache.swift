@@ -33,7 +33,7 @@ struct SB019ApkAddWithoutNoCache: LintRule {
     /// exists (Alpine wiki, "Local APK cache"; `setup-apkcache` links it to the other).
     private static let cacheFolders: Set<String> = ["/var/cache/apk", "/etc/apk/cache"]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             let cached = script.mounts.contains { mount in

@@ -29,7 +29,7 @@ struct SB020DnfInstallWithoutPins: LintRule {
         "RUN dnf module enable -y nodejs:20 && dnf list installed\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

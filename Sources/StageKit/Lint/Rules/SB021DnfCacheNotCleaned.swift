@@ -31,7 +31,7 @@ struct SB021DnfCacheNotCleaned: LintRule {
 
     private static let cacheFolders = ["/var/cache/dnf", "/var/cache/yum", "/var/cache/libdnf5"]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             let cached = script.mounts.contains { mount in

@@ -30,7 +30,7 @@ struct SB022ZypperInstallWithoutPins: LintRule {
         "--from", "-t", "--type", "--download",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

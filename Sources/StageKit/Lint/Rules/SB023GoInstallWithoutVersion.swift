@@ -35,7 +35,7 @@ struct SB023GoInstallWithoutVersion: LintRule {
     /// Version queries that name no fixed version.
     private static let movingQueries: Set<String> = ["latest", "upgrade", "patch"]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

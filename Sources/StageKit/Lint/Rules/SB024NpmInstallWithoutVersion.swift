@@ -27,7 +27,7 @@ struct SB024NpmInstallWithoutVersion: LintRule {
         "RUN npm ci --omit=dev\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

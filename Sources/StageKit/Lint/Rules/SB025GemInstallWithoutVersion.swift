@@ -30,7 +30,7 @@ struct SB025GemInstallWithoutVersion: LintRule {
         "--platform", "--build-root", "-P", "--trust-policy",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

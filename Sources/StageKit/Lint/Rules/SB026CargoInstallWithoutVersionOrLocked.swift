@@ -37,7 +37,7 @@ struct SB026CargoInstallWithoutVersionOrLocked: LintRule {
         "--config", "-Z", "--color", "--message-format", "--lockfile-path",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

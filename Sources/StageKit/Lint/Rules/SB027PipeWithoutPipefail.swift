@@ -101,7 +101,7 @@ struct SB027PipeWithoutPipefail: LintRule {
         case unknown
     }
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         let parents = document.parentStages
         var endStates: [ShellState] = []
         var stateOfRun: [Int: ShellState] = [:]

@@ -97,7 +97,7 @@ struct SB028DownloadWithoutChecksum: LintRule {
         "tar", "bsdtar", "unzip", "gunzip", "gzip", "xz", "unxz", "zstd", "unzstd", "bunzip2", "bzip2",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         // Downloads and findings live as long as their build stage: a file downloaded in one
         // RUN may be used in the next, and a check in a later RUN that covers a file withdraws

@@ -28,7 +28,7 @@ struct SB029ArgWithoutDefaultInFrom: LintRule {
         "FROM alpine:3.20\nARG TAG\nRUN echo \"$TAG\"\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         guard let first = document.stages.first, first.from == nil else { return [] }
         // The global arguments declared without a default that no other declaration gives one.
         var withoutDefault: Set<String> = []
@@ -46,7 +46,7 @@ struct SB029ArgWithoutDefaultInFrom: LintRule {
             // Only a reference that has no value otherwise, and gets one when those arguments are empty.
             guard document.expandGlobal(written) == nil else { continue }
             var used: [String] = []
-            let expanded = LintDocument.expand(written) { name in
+            let expanded = DockerfileDocument.expand(written) { name in
                 guard withoutDefault.contains(name) else { return document.variables.globalValue(of: name) }
                 if !used.contains(name) { used.append(name) }
                 return .known("")

@@ -26,7 +26,7 @@ struct SB030InvalidOnbuildTrigger: LintRule {
     /// The instructions `ONBUILD` may not register.
     private static let refused: Set<String> = ["FROM", "MAINTAINER", "ONBUILD"]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
             guard entry.keyword == .onbuild, let trigger = entry.instruction.onbuildTrigger, Self.refused.contains(trigger.kind)
             else { return nil }

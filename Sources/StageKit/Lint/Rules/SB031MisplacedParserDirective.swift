@@ -32,7 +32,7 @@ struct SB031MisplacedParserDirective: LintRule {
     /// The directives BuildKit reads at the top of a file.
     private static let directiveNames: Set<String> = ["syntax", "escape", "check"]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         var directivesEnded = false
         for element in document.tree.elements {

@@ -24,7 +24,7 @@ struct SB032MaintainerDeprecated: LintRule {
         "FROM alpine:3.20\nLABEL maintainer=jane@example.com\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
             guard entry.keyword == .maintainer else { return nil }
             return finding("MAINTAINER is deprecated", at: entry.start)

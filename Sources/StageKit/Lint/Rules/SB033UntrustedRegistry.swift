@@ -37,7 +37,7 @@ struct SB033UntrustedRegistry: LintRule {
         SB033UntrustedRegistry(trustedRegistries: configuration.trustedRegistries)
     }
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         guard let trustedRegistries else { return [] }
         return document.images.compactMap { image in
             guard let reference = try? ImageReference(parsing: image.reference),

@@ -33,7 +33,7 @@ struct SB036VariableInExecForm: LintRule {
         "FROM alpine:3.20\nENTRYPOINT [\"/sbin/tini\", \"--\", \"/bin/sh\", \"-c\", \"exec /app --port \\\"$PORT\\\"\"]\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for (index, entry) in document.entries.enumerated() {
             let command = document.containerCommand(of: entry)
@@ -62,7 +62,7 @@ struct SB036VariableInExecForm: LintRule {
 
     /// Whether the `ENTRYPOINT` the stage's image ends with (its own, else its base stage's)
     /// is a shell given `-c`: `CMD`'s elements are then its script.
-    private static func entrypointIsShellScript(before index: Int, in document: LintDocument) -> Bool {
+    private static func entrypointIsShellScript(before index: Int, in document: DockerfileDocument) -> Bool {
         guard let stage = document.stageIndex(ofEntry: index) else { return false }
         for stageIndex in document.stageChain(of: stage) {
             let entrypoint = document.stages[stageIndex].entryIndices.last { document.entries[$0].keyword == .entrypoint }

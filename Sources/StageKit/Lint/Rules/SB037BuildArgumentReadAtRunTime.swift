@@ -34,7 +34,7 @@ struct SB037BuildArgumentReadAtRunTime: LintRule {
         "FROM alpine:3.20\nARG APP_PORT=8080\nCMD exec /app --port ${APP_PORT:-80}\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         let firstFrom = document.stages.firstIndex { $0.from != nil }
         let globalArguments = Set(
             document.stages.indices.filter { index in firstFrom.map { index < $0 } ?? false }
@@ -58,7 +58,9 @@ struct SB037BuildArgumentReadAtRunTime: LintRule {
     }
 
     /// The names an `ARG` or `ENV` of a stage declares.
-    private static func names(declaredBy kind: String, in stage: LintDocument.BuildStage, of document: LintDocument) -> [String] {
+    private static func names(
+        declaredBy kind: String, in stage: DockerfileDocument.BuildStage, of document: DockerfileDocument
+    ) -> [String] {
         document.entries(of: stage).filter { $0.kind == kind }.flatMap { entry in
             kind == "ARG"
                 ? (entry.instruction.asArg?.declarations.map(\.name.text) ?? [])

@@ -47,7 +47,7 @@ struct SB038PipefailUnderDash: LintRule {
         "stretch", "buster", "bullseye", "bookworm", "trixie", "bionic", "focal", "jammy", "noble",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts where script.entry.keyword == .run && !script.run.isJSONForm {
             guard let stage = document.stageIndex(ofEntry: script.entryIndex),
@@ -73,7 +73,7 @@ struct SB038PipefailUnderDash: LintRule {
 
     /// Whether the `SHELL` in force at a `RUN` is `/bin/sh` (or dash): none in the stage's
     /// chain before it, or the last one before it runs `sh`.
-    private static func runsUnderSh(_ entryIndex: Int, _ stage: Int, _ document: LintDocument) -> Bool {
+    private static func runsUnderSh(_ entryIndex: Int, _ stage: Int, _ document: DockerfileDocument) -> Bool {
         for stageIndex in document.stageChain(of: stage) {
             let shell = document.stages[stageIndex].entryIndices.last {
                 $0 < entryIndex && document.entries[$0].keyword == .shell
@@ -88,7 +88,7 @@ struct SB038PipefailUnderDash: LintRule {
     }
 
     /// The base image when it is Debian or Ubuntu, as written after expansion; `nil` otherwise.
-    private static func baseImage(of stage: LintDocument.BuildStage, in document: LintDocument) -> String? {
+    private static func baseImage(of stage: DockerfileDocument.BuildStage, in document: DockerfileDocument) -> String? {
         guard let written = stage.base, !stage.isTemplateReference else { return nil }
         let image = (document.expandGlobal(document.unquoted(written)) ?? written).lowercased()
         let reference = image.split(separator: "@").first.map(String.init) ?? image

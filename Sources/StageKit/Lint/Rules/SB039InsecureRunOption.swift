@@ -26,7 +26,7 @@ struct SB039InsecureRunOption: LintRule {
         "RUN --network=default apt-get update\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             let instruction = script.run

@@ -40,7 +40,7 @@ struct SB040ToolInstallWithoutVersion: LintRule {
         "--extra-index-url", "--tree", "--server", "--only-server", "--deps-mode",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             for command in script.commands {

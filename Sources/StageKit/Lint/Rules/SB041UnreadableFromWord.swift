@@ -29,7 +29,7 @@ struct SB041UnreadableFromWord: LintRule {
         "FROM alpine:3.20\nCOPY --from=0 /x /x\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.entries.flatMap { entry in
             Stagefile.unreadableFromWords(of: entry.instruction).map { finding($0.message, at: $0.location) }
         }

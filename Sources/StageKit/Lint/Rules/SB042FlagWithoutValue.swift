@@ -24,7 +24,7 @@ struct SB042FlagWithoutValue: LintRule {
         "FROM alpine:3.20\nADD --keep-git-dir https://example.com/repo.git#v1 /src\n",
     ]
 
-    func check(_ document: LintDocument) -> [LintFinding] {
+    func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.entries.flatMap { entry in
             Stagefile.flagsWithoutValue(of: entry.instruction).map { finding($0.message, at: $0.location) }
         }

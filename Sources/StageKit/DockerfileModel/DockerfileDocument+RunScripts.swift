@@ -1,11 +1,11 @@
 import DockerfileSyntax
 
-extension LintDocument {
+extension DockerfileDocument {
     /// The shell commands one `RUN` runs: those of its command line, then those of each
     /// heredoc that is a shell script (the heredoc is the whole command, as in `RUN <<EOF`,
     /// or it feeds a shell, as in `RUN bash <<EOF`), with the commands of `sh -c SCRIPT`.
     struct RunScript: Sendable {
-        /// The instruction's index in `LintDocument.entries`.
+        /// The instruction's index in `DockerfileDocument.entries`.
         var entryIndex: Int
         /// The `RUN`, or the `ONBUILD` that registers it.
         var entry: Entry

@@ -1,6 +1,6 @@
 import DockerfileSyntax
 
-extension LintDocument {
+extension DockerfileDocument {
     /// One ignore pragma of the file with its place, and the instruction it applies to.
     struct PragmaComment: Sendable {
         /// The pragma as read.

@@ -1,7 +1,7 @@
 import DockerfileSyntax
 import Serialization
 
-extension LintDocument {
+extension DockerfileDocument {
     /// What a variable reference stands for when lint reads a file.
     enum VariableValue: Sendable, Hashable {
         /// The value the file gives it (an `ARG` default or an `ENV` value), its own references
@@ -26,7 +26,7 @@ extension LintDocument {
         private(set) var global: [String: VariableValue] = [:]
         /// Each name's assignments in build stages, in file order.
         private var assignments: [String: [(entryIndex: Int, value: VariableValue)]] = [:]
-        /// The build stage of each instruction, by its index in `LintDocument.entries`.
+        /// The build stage of each instruction, by its index in `DockerfileDocument.entries`.
         private let stageOfEntry: [Int]
 
         /// Indexes the `ARG` and `ENV` instructions of a document.
@@ -56,7 +56,7 @@ extension LintDocument {
                 let isGlobal = firstFromStage.map { stageOfEntry[index] < $0 } ?? false
                 for (name, raw) in pairs {
                     guard let raw else { continue }
-                    let expanded = LintDocument.expand(raw) { self.value(of: $0, before: index) }
+                    let expanded = DockerfileDocument.expand(raw) { self.value(of: $0, before: index) }
                     let value = expanded.map(VariableValue.known) ?? .unknown
                     if isGlobal && entry.keyword == .arg {
                         global[name] = value
@@ -71,7 +71,7 @@ extension LintDocument {
         ///
         /// - Parameters:
         ///   - name: The variable's name.
-        ///   - entryIndex: The instruction's index in `LintDocument.entries`.
+        ///   - entryIndex: The instruction's index in `DockerfileDocument.entries`.
         /// - Returns: Its value; `nil` when no `ARG` default or `ENV` value is visible.
         func value(of name: String, before entryIndex: Int) -> VariableValue? {
             let stage = entryIndex < stageOfEntry.count ? stageOfEntry[entryIndex] : -1

@@ -1,12 +1,14 @@
 import DockerfileSyntax
 
-/// A Dockerfile, stage template or Stagefile as lint rules read it: its instructions with
-/// their source positions, its build stages, the images it names, and the shell commands its
-/// `RUN` instructions run (heredoc scripts included).
+/// A Dockerfile, stage template or Stagefile as its meaning is read, by lint's rules and by
+/// compose and lock: its instructions with their source positions, its build stages, the
+/// variables each instruction sees, the images it names, its package pins, and the shell
+/// commands its `RUN` instructions run (heredoc scripts included). The one model of a
+/// Dockerfile's meaning; `DockerfileSyntax` holds its syntax.
 ///
 /// A stage template without `FROM` is one build stage without a base; `FROM stage:NAME` and
 /// `USE NAME` lines of a Stagefile name stage templates, not images, and rules skip them.
-public struct LintDocument: Sendable {
+public struct DockerfileDocument: Sendable {
     /// The syntax tree the document was read from.
     public let tree: DockerfileSyntaxTree
     /// Every instruction with its source text, in file order.

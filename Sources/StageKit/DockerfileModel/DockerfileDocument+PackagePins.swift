@@ -1,6 +1,6 @@
 import DockerfileSyntax
 
-extension LintDocument {
+extension DockerfileDocument {
     /// The `NAME=VERSION` operands of `apt-get install` and `apt install` in the document's
     /// `RUN` scripts (heredoc scripts and `sh -c` included), in file order, read in one pass
     /// with the same command reading as lint's apt rules: the Debian packages `stagebuild lock`

@@ -1,6 +1,6 @@
 import DockerfileSyntax
 
-extension LintDocument {
+extension DockerfileDocument {
     /// Maps positions in an instruction's logical line (through the parser's
     /// `LogicalLineMap`) and in its heredoc bodies back to lines and columns of the file.
     struct SourceMap: Sendable {

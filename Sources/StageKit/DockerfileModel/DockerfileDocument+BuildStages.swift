@@ -1,13 +1,13 @@
 import DockerfileSyntax
 
-extension LintDocument {
+extension DockerfileDocument {
     /// One build stage: the instructions from one `FROM` to the next.
     struct BuildStage: Sendable {
         /// The `FROM` instruction; `nil` for the instructions before the first `FROM`.
         var from: Entry?
-        /// The index of the `FROM` in `LintDocument.entries`; `nil` without one.
+        /// The index of the `FROM` in `DockerfileDocument.entries`; `nil` without one.
         var fromIndex: Int?
-        /// The index of each instruction of the stage in `LintDocument.entries`, `FROM` excluded.
+        /// The index of each instruction of the stage in `DockerfileDocument.entries`, `FROM` excluded.
         var entryIndices: [Int]
 
         /// What `FROM` names as written: an image, `scratch`, an earlier stage, or

@@ -1,6 +1,6 @@
 import DockerfileSyntax
 
-extension LintDocument {
+extension DockerfileDocument {
     /// An image the file names, as `[REGISTRY/]NAME[:TAG][@DIGEST]`.
     struct ImageUse: Sendable {
         /// Where the image is named.
