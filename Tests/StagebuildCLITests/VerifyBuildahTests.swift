@@ -136,7 +136,9 @@ struct VerifyBuildahTests {
 
     @Test func aCleanStageIsReproducibleUnderEveryVariation() throws {
         let (scratch, environment) = try Self.project(port: "1")
-        let kept = scratch.path + "/kept"
+        // Outside the build context (the scratch folder), which verify refuses to keep in.
+        let outside = try Scratch()
+        let kept = outside.path + "/kept"
         let run = scratch.run(
             ["verify", "--target", "clean", "--rewrite-timestamp", "--source-date-epoch", "1700000000", "--keep", kept],
             environment: environment)

@@ -38,104 +38,131 @@ struct VerifyRun {
     /// The signal that asked the run to stop, if one did (SIGINT, SIGTERM, SIGHUP).
     var stopSignal: @Sendable () -> Int32? = { nil }
 
+    /// Where each build's files are: its Dockerfile, logs and layouts, and its context.
+    private struct Folders {
+        var first: String
+        var second: String
+        var secondContext: String
+    }
+
     /// Builds, exports, compares and explains.
     ///
     /// - Throws: `ImageBuilder.Failure` for a build or export that failed, or an image layout
     ///   that cannot be read.
     func run() throws(ImageBuilder.Failure) -> Outcome {
-        let firstFolder = work.path + "/build-1"
-        let secondFolder = work.path + "/second-build-folder/build-2"
-        do {
-            for folder in [firstFolder, secondFolder] {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try Data(sourceText.utf8).write(to: URL(fileURLWithPath: folder + "/Dockerfile"))
-            }
-        } catch {
-            throw ImageBuilder.Failure(message: "cannot write into \(work.path): \(error.localizedDescription)", logTail: "")
-        }
+        let folders = try prepareFolders()
         let cpus = ProcessInfo.processInfo.activeProcessorCount
-        var secondContext = contextFolder
-        if variations.copiesContext {
-            progress("copying the build context for the second build")
-            do {
-                try variations.copyContext(from: contextFolder, to: secondFolder + "/context")
-            } catch {
-                throw ImageBuilder.Failure(message: "cannot copy the build context: \(error.localizedDescription)", logTail: "")
-            }
-            secondContext = secondFolder + "/context"
-        }
         let oneCPU = variations.applies(.numCPUs, with: builder.kind) && cpus > 1
-        let tag = { (build: Int, stage: BuildPlan.Stage) in
-            "localhost/stagebuild-verify-\(getpid())-\(build):\(stage.key.hasPrefix("#") ? "stage" + stage.key.dropFirst() : stage.key)"
-        }
         var made: [String] = []
         let before = builder.imageIDs()
         defer { builder.remove(made, keeping: before) }
-        let arguments = ["SOURCE_DATE_EPOCH=\(sourceDateEpoch)"] + buildArguments
         let firstStarted = Date()
         for stage in targets {
             try stopIfAsked()
             progress("build 1 of 2: \(stage.name) (\(builder.name), no cache)")
-            let build = ImageBuilder.Build(
-                dockerfile: firstFolder + "/Dockerfile", context: contextFolder, target: target(stage), tag: tag(1, stage),
-                buildArguments: arguments, timestamp: rewriteTimestamp ? sourceDateEpoch : nil, network: network,
-                environment: builder.environment, oneCPU: false, log: firstFolder + "/build.log")
-            made.append(build.tag)
-            try builder.build(build, describedAs: "\(stage.name) (build 1)")
+            made.append(tag(1, stage))
+            try build(1, of: stage, folder: folders.first, context: contextFolder, environment: builder.environment)
         }
         if variations.has(.time) { waitForAnotherMinute(than: firstStarted) }
         for stage in targets {
             try stopIfAsked()
             let varied = variations.chosen.filter { variations.applies($0, with: builder.kind) }
             progress("build 2 of 2: \(stage.name) (varied: \(varied.map(\.rawValue).joined(separator: ", ")))")
-            let build = ImageBuilder.Build(
-                dockerfile: secondFolder + "/Dockerfile", context: secondContext, target: target(stage), tag: tag(2, stage),
-                buildArguments: arguments, timestamp: rewriteTimestamp ? sourceDateEpoch : nil, network: network,
-                environment: variations.secondEnvironment(builder.environment, builder: builder.kind), oneCPU: oneCPU,
-                log: secondFolder + "/build.log")
-            made.append(build.tag)
-            try builder.build(build, describedAs: "\(stage.name) (build 2)")
+            made.append(tag(2, stage))
+            try build(
+                2, of: stage, folder: folders.second, context: folders.secondContext,
+                environment: variations.secondEnvironment(builder.environment, builder: builder.kind), oneCPU: oneCPU)
         }
         let notes = VerifyReport.VariationNote.notes(
             for: variations, cpus: cpus, started: (firstStarted, Date()), builder: builder.kind)
-        var explanations: [ImageExplanation] = []
-        var texts: [String: String] = [:]
         let conditions = BuildConditions(
             cpuCounts: oneCPU ? (cpus, 1) : nil,
-            contextPaths: variations.copiesContext ? (contextFolder, secondContext) : nil,
+            contextPaths: variations.copiesContext ? (contextFolder, folders.secondContext) : nil,
             environmentMarker: variations.applies(.environment, with: builder.kind) ? BuildVariations.environmentMarker : nil)
+        var explanations: [ImageExplanation] = []
+        var texts: [String: String] = [:]
         for stage in targets {
-            // The same image ID in the store is the same image: nothing to export or read
-            // (unless --keep asked for the layouts).
+            let (explanation, compared) = try explain(stage, folders: folders, conditions: conditions)
+            explanations.append(explanation)
+            texts.merge(compared) { $1 }
+        }
+        return Outcome(builderVersion: builderVersion, notes: notes, explanations: explanations, diffoscope: texts)
+    }
+
+    /// Writes the Dockerfile into both builds' folders and, when a variation asks, copies the
+    /// build context for the second build.
+    private func prepareFolders() throws(ImageBuilder.Failure) -> Folders {
+        var folders = Folders(
+            first: work.path + "/build-1", second: work.path + "/second-build-folder/build-2", secondContext: contextFolder)
+        do {
+            for folder in [folders.first, folders.second] {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try Data(sourceText.utf8).write(to: URL(fileURLWithPath: folder + "/Dockerfile"))
+            }
+        } catch {
+            throw ImageBuilder.Failure(message: "cannot write into \(work.path): \(error.localizedDescription)", logTail: "")
+        }
+        if variations.copiesContext {
+            progress("copying the build context for the second build")
+            do {
+                try variations.copyContext(from: contextFolder, to: folders.second + "/context")
+            } catch {
+                throw ImageBuilder.Failure(message: "cannot copy the build context: \(error.localizedDescription)", logTail: "")
+            }
+            folders.secondContext = folders.second + "/context"
+        }
+        return folders
+    }
+
+    /// The image name of one build of a stage.
+    private func tag(_ build: Int, _ stage: BuildPlan.Stage) -> String {
+        "localhost/stagebuild-verify-\(getpid())-\(build):\(stage.key.hasPrefix("#") ? "stage" + stage.key.dropFirst() : stage.key)"
+    }
+
+    /// One build of a stage, its output appended to the folder's `build.log`.
+    private func build(
+        _ round: Int, of stage: BuildPlan.Stage, folder: String, context: String, environment: [String: String],
+        oneCPU: Bool = false
+    ) throws(ImageBuilder.Failure) {
+        let build = ImageBuilder.Build(
+            dockerfile: folder + "/Dockerfile", context: context, target: target(stage), tag: tag(round, stage),
+            buildArguments: ["SOURCE_DATE_EPOCH=\(sourceDateEpoch)"] + buildArguments,
+            timestamp: rewriteTimestamp ? sourceDateEpoch : nil, network: network, environment: environment, oneCPU: oneCPU,
+            log: folder + "/build.log")
+        try builder.build(build, describedAs: "\(stage.name) (build \(round))")
+    }
+
+    /// One stage's two images compared and explained: the same image ID in the store is the
+    /// same image, nothing to export or read (unless --keep asked for the layouts); else both
+    /// are exported and read.
+    private func explain(
+        _ stage: BuildPlan.Stage, folders: Folders, conditions: BuildConditions
+    ) throws(ImageBuilder.Failure) -> (ImageExplanation, [String: String]) {
+        do {
             if work.kept == nil, let first = builder.inspect(tag(1, stage)), let second = builder.inspect(tag(2, stage)),
                 first.configDigest == second.configDigest
             {
                 progress("\(stage.name): both builds have the image ID \(first.configDigest), nothing to export")
-                do {
-                    let comparison = try ImageComparison(first: first, second: second)
-                    let attribution = LayerAttribution(plan: plan, stage: stage.key, image: first)
-                    explanations.append(
-                        ImageExplanation(
-                            comparison: comparison, stage: stage.name, attribution: attribution, conditions: conditions))
-                } catch {
-                    throw ImageBuilder.Failure(message: error.message, logTail: "")
-                }
-                continue
+                let comparison = try ImageComparison(first: first, second: second)
+                let attribution = LayerAttribution(plan: plan, stage: stage.key, image: first)
+                return (
+                    ImageExplanation(comparison: comparison, stage: stage.name, attribution: attribution, conditions: conditions),
+                    [:]
+                )
             }
-            let layouts = (firstFolder + "/" + safeName(stage), secondFolder + "/" + safeName(stage))
-            progress("exporting both images of \(stage.name)")
-            try exportBoth((tag(1, stage), tag(2, stage)), to: layouts, logs: (firstFolder, secondFolder))
-            do {
-                let (explanation, compared) = try Self.explain(
-                    layouts: layouts, stage: stage, plan: plan, conditions: conditions, diffoscope: diffoscope,
-                    started: started, context: context)
-                explanations.append(explanation)
-                texts.merge(compared) { $1 }
-            } catch {
-                throw ImageBuilder.Failure(message: error.message, logTail: "")
-            }
+        } catch {
+            throw ImageBuilder.Failure(message: error.message, logTail: "")
         }
-        return Outcome(builderVersion: builderVersion, notes: notes, explanations: explanations, diffoscope: texts)
+        let layouts = (folders.first + "/" + safeName(stage), folders.second + "/" + safeName(stage))
+        progress("exporting both images of \(stage.name)")
+        try exportBoth((tag(1, stage), tag(2, stage)), to: layouts, logs: (folders.first, folders.second))
+        do {
+            return try Self.explain(
+                layouts: layouts, stage: stage, plan: plan, conditions: conditions, diffoscope: diffoscope, started: started,
+                context: context)
+        } catch {
+            throw ImageBuilder.Failure(message: error.message, logTail: "")
+        }
     }
 
     /// Reads two OCI layouts of one stage, compares them and explains the differences; with
