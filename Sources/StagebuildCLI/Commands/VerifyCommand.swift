@@ -60,14 +60,14 @@ enum VerifyCommand: Subcommand {
         --compare FIRST --compare SECOND builds nothing: it compares two OCI image layouts
         already made (say, one exported on each of two CI runners: buildah push IMAGE oci:DIR,
         skopeo copy, docker buildx --output type=oci,tar=false, or docker save's archive
-        unpacked) and explains them against the
-        Stagefile or --dockerfile when one is given or ./Stagefile exists.
+        unpacked) and explains them against the Stagefile or --dockerfile when one is given or
+        ./Stagefile exists. Every layer is checked against its digest first.
 
         The builder runs with this environment, so its own settings apply
         (CONTAINERS_STORAGE_CONF, BUILDAH_ISOLATION, CONTAINERS_REGISTRIES_CONF, DOCKER_HOST).
-        Progress goes to
-        standard error. --keep DIR keeps both layouts, the composed Dockerfile and the builds'
-        logs there; otherwise they are removed, as are the images.
+        Progress goes to standard error. --keep DIR (a new or empty folder outside the build
+        context) keeps both layouts, the composed Dockerfile and the builds' logs there;
+        otherwise they are removed, as are the images.
 
         Exit status: 0 every image is the same in both builds, 1 one differs, 64 usage, 65 a
         Stagefile, template or lockfile error, 69 no builder can be run, 70 a build failed (the
