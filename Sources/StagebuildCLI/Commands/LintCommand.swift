@@ -95,7 +95,8 @@ enum LintCommand: Subcommand {
                 // Each config's problem is said once; every file it governs goes unlinted, and the
                 // machine formats say so for each (SB034 for a config that cannot be read, SB035
                 // for one that is not valid), so a CI report never just comes out shorter.
-                if !problems.contains(where: { $0.message == problem.message }) { problems.append(problem) }
+                let said = problem.rendered(color: false)
+                if !problems.contains(where: { $0.rendered(color: false) == said }) { problems.append(problem) }
                 let rule: LintRuleDescription = problem.exitCode == .ioError ? .unreadableFile : .unparsableFile
                 if format != .text { results.append((file, [rule.finding("not linted: its lint config: \(problem.message)")])) }
                 continue

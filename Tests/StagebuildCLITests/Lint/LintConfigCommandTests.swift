@@ -234,4 +234,16 @@ import Testing
         #expect(findings.contains { $0["file"] as? String == "good/Dockerfile" && $0["rule"] as? String == "SB013" })
         #expect(result.stderr.components(separatedBy: "SB999").count == 2, "said once: \(result.stderr)")
     }
+
+    /// Two configs with the same fault are two problems, each said at its own file.
+    @Test func twoBadConfigsAreEachSaid() throws {
+        let project = try Project([
+            "a/.stagebuild.yaml": "ignored: [SB999]\n", "a/Dockerfile": Self.shellFormOnUntagged,
+            "b/.stagebuild.yaml": "ignored: [SB999]\n", "b/Dockerfile": Self.shellFormOnUntagged,
+        ])
+        let result = project.run(["a/Dockerfile", "b/Dockerfile", "a/Dockerfile"])
+        #expect(result.status == .dataError, "\(result)")
+        #expect(result.stderr.components(separatedBy: "SB999").count == 3, "once each: \(result.stderr)")
+        #expect(result.stderr.contains("a/.stagebuild.yaml") && result.stderr.contains("b/.stagebuild.yaml"), "\(result.stderr)")
+    }
 }
