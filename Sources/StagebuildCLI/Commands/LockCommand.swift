@@ -158,32 +158,8 @@ enum LockCommand: Subcommand {
         }
 
         let existing = try lock.loadForRewrite(context: context)
-        for reference in inputs.images {
-            do {
-                _ = try settings.proxy.route(scheme: "https", host: reference.apiHost)
-            } catch {
-                throw CommandFailure.usage(error.description)
-            }
-        }
-        let client = RegistryClient(
-            transport: transport(settings),
-            credentials: settings.credentials, insecureRegistries: settings.insecureRegistries)
-        let resolution = resolve(inputs.images, with: client, context: context)
         let untouched = "\(lockName) was \(lock.exists(context) ? "not changed" : "not written").\n"
-        guard resolution.failures.isEmpty else {
-            let reports = resolution.failures.map { failure -> CommandFailure.Report in
-                // At the first place the image is written, as compilers report.
-                let mention = first.images.first { $0.written == failure.image }
-                guard let mention, let place = first.source(of: mention) else { return .message(failure.description) }
-                return .diagnostic(
-                    Diagnostic(
-                        file: place.file, line: place.location.line, column: place.location.column, severity: "error",
-                        message: failure.description))
-            }
-            let unavailable = resolution.failures.contains { $0.kind != .unknownManifest }
-            throw CommandFailure(exitCode: unavailable ? .unavailable : .dataError, reports: reports, detail: untouched)
-        }
-
+        let images = try resolveImages(of: first, inputs: inputs, settings: settings, untouched: untouched, context: context)
         let snapshots = try PackageLocking.snapshots(
             for: first, inputs: inputs, asked: settings.snapshot, locked: existing?.snapshots ?? [:],
             now: SnapshotTime.format(context.now()))
@@ -193,23 +169,8 @@ enum LockCommand: Subcommand {
         } catch {
             throw CommandFailure(error)
         }
-        try PackageLocking.checkKeys(of: composition.packageStages, in: input.directory, context: context)
-        let packages: StagePackageResolution
-        do {
-            packages = try StagePackageResolution(composition.packageStages, resolver: resolver(settings, input: input))
-        } catch {
-            throw CommandFailure.errors(
-                error.kind == .declaration ? .dataError : .unavailable, [error.message], detail: untouched)
-        }
-        guard packages.missing.isEmpty else {
-            throw CommandFailure.errors(.dataError, packages.missing, detail: untouched)
-        }
-        for unverified in packages.unverified {
-            let pin = unverified.pin
-            context.warn(
-                "\(pin.file):\(pin.location.line):\(pin.location.column): package pin \(pin.written) is not checked: "
-                    + "\(unverified.why); to check it, \(unverified.declare)")
-        }
+        let packages = try resolvePackages(
+            of: composition, input: input, settings: settings, untouched: untouched, context: context)
         let lockedInputs: LockInputs
         do {
             lockedInputs = try lock.inputs(of: composition, architecture: settings.architecture, context: context)
@@ -217,7 +178,7 @@ enum LockCommand: Subcommand {
             throw CommandFailure(error)
         }
         let lockfile = Lockfile(
-            inputs: lockedInputs, resolved: resolution.images, packages: packages.resolved,
+            inputs: lockedInputs, resolved: images, packages: packages.resolved,
             unverifiedPackages: packages.unverified.map(\.pin.written), snapshots: snapshots)
         let changed: Bool
         do {
@@ -242,6 +203,69 @@ enum LockCommand: Subcommand {
                     + "for none")
         }
         return .success
+    }
+
+    /// Each image's digest from its registry, through the proxy its host's route names.
+    ///
+    /// - Throws: `CommandFailure`: 64 for a proxy setting that cannot route a registry; 69 when a
+    ///   registry cannot be reached, 65 for an image it does not hold, each at the first place
+    ///   the image is written, and `untouched` after them.
+    private static func resolveImages(
+        of first: Composition, inputs: LockInputs, settings: Settings, untouched: String, context: CommandContext
+    ) throws(CommandFailure) -> [ResolvedImage] {
+        for reference in inputs.images {
+            do {
+                _ = try settings.proxy.route(scheme: "https", host: reference.apiHost)
+            } catch {
+                throw CommandFailure.usage(error.description)
+            }
+        }
+        let client = RegistryClient(
+            transport: transport(settings),
+            credentials: settings.credentials, insecureRegistries: settings.insecureRegistries)
+        let resolution = resolve(inputs.images, with: client, context: context)
+        guard resolution.failures.isEmpty else {
+            let reports = resolution.failures.map { failure -> CommandFailure.Report in
+                // At the first place the image is written, as compilers report.
+                let mention = first.images.first { $0.written == failure.image }
+                guard let mention, let place = first.source(of: mention) else { return .message(failure.description) }
+                return .diagnostic(
+                    Diagnostic(
+                        file: place.file, line: place.location.line, column: place.location.column, severity: "error",
+                        message: failure.description))
+            }
+            let unavailable = resolution.failures.contains { $0.kind != .unknownManifest }
+            throw CommandFailure(exitCode: unavailable ? .unavailable : .dataError, reports: reports, detail: untouched)
+        }
+        return resolution.images
+    }
+
+    /// Each package pin resolved in the apt archives its build stage declares; a pin no
+    /// declared archive can check is warned about as unverified.
+    ///
+    /// - Throws: `CommandFailure`: 65 for a key the build context lacks, a bad declaration or a
+    ///   package no archive holds; 69 when an archive cannot be reached; `untouched` after them.
+    private static func resolvePackages(
+        of composition: Composition, input: StagefileInput, settings: Settings, untouched: String, context: CommandContext
+    ) throws(CommandFailure) -> StagePackageResolution {
+        try PackageLocking.checkKeys(of: composition.packageStages, in: input.directory, context: context)
+        let packages: StagePackageResolution
+        do {
+            packages = try StagePackageResolution(composition.packageStages, resolver: resolver(settings, input: input))
+        } catch {
+            throw CommandFailure.errors(
+                error.kind == .declaration ? .dataError : .unavailable, [error.message], detail: untouched)
+        }
+        guard packages.missing.isEmpty else {
+            throw CommandFailure.errors(.dataError, packages.missing, detail: untouched)
+        }
+        for unverified in packages.unverified {
+            let pin = unverified.pin
+            context.warn(
+                "\(pin.file):\(pin.location.line):\(pin.location.column): package pin \(pin.written) is not checked: "
+                    + "\(unverified.why); to check it, \(unverified.declare)")
+        }
+        return packages
     }
 
     /// `--check`: the lockfile against the composition at its snapshots, offline; with
