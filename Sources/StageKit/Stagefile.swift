@@ -217,82 +217,51 @@ public struct Stagefile: Sendable {
         return "unknown instruction \(instruction.keyword)\(hint)"
     }
 
-    /// Reads `USE NAME [KEY=VALUE ...]` or `FROM stage:NAME [AS alias] [KEY=VALUE ...]`.
+    /// Reads `USE NAME [KEY=VALUE ...]` or `FROM stage:NAME [AS alias] [KEY=VALUE ...]` from the
+    /// instruction's typed view (``Instruction/templateReference()``), and checks each value is
+    /// data on one line.
     private static func reference(
         _ instruction: Instruction, isBase: Bool, escape: EscapeCharacter, locate: (Int) -> SourceLocation, file: String
     ) throws(CompositionError) -> (Reference, alias: String?) {
-        var words = instruction.templateReferenceWords ?? []
         let form = isBase ? "FROM stage:NAME [AS alias] [KEY=VALUE ...]" : "USE NAME [KEY=VALUE ...]"
-        func at(_ word: InstructionWord) -> SourceLocation { instruction.location(of: word) }
-        guard let first = words.first else {
-            throw CompositionError("USE needs a template name: \(form)", file: file, at: locate(0))
-        }
-        let name = isBase ? String(first.text.dropFirst(Instruction.templatePrefix.count)) : first.text
-        words.removeFirst()
-        var alias: String?
-        if isBase, words.count >= 1, words[0].text.uppercased() == "AS" {
-            guard words.count >= 2, !words[1].text.contains("=") else {
-                throw CompositionError("expected \(form)", file: file, at: at(words[0]))
-            }
-            alias = words[1].text
-            words.removeFirst(2)
-        }
-        let lexer = ShellWordLexer(escape: escape.scalar)
-        var bindings: [Binding] = []
-        for written in words {
-            let word = written.text
-            let start = written.range?.lowerBound ?? instruction.argumentsOffset
-            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+        let read: TemplateReference?
+        do {
+            read = try instruction.templateReference()
+        } catch {
+            switch error {
+            case .noName: throw CompositionError("USE needs a template name: \(form)", file: file, at: locate(0))
+            case .noAlias(let word):
+                throw CompositionError("expected \(form)", file: file, at: instruction.location(of: word))
+            case .notABinding(let word, let offset):
                 throw CompositionError(
-                    "expected KEY=VALUE after the template name, found '\(word)' (\(form))", file: file, at: locate(start))
+                    "expected KEY=VALUE after the template name, found '\(word.text)' (\(form))", file: file, at: locate(offset))
+            case .badValue(let key, let message, let offset):
+                throw CompositionError("value of \(key): \(message)", file: file, at: locate(offset))
             }
-            let key = String(word[..<equals])
-            let valueStart = start + key.unicodeScalars.count + 1
-            let value: String
+        }
+        guard let read else { throw CompositionError("expected \(form)", file: file, at: instruction.location) }
+        var bindings: [Binding] = []
+        for binding in read.bindings {
             do {
-                value = try lexer.word(String(word[word.index(after: equals)...]))
-            } catch {
-                let raw = Array(word.unicodeScalars.dropFirst(key.unicodeScalars.count + 1))
-                let offset = Self.unterminatedQuoteOffset(in: raw, escape: escape.scalar) ?? error.offset
-                throw CompositionError("value of \(key): \(error.message)", file: file, at: locate(valueStart + offset))
-            }
-            do {
-                _ = try WordQuoting.quoted(value, escape: escape)
+                _ = try WordQuoting.quoted(binding.value, escape: escape)
             } catch {
                 // Quotes and escapes never make or remove one, so the first one in the value
                 // is the first one in the word as written.
-                let written = word.unicodeScalars.dropFirst(key.unicodeScalars.count + 1)
+                let written = binding.writtenValue.unicodeScalars
                 let first = written.firstIndex { $0 == "\n" || $0 == "\r" || $0 == "\0" }
                 let at = first.map { written.distance(from: written.startIndex, to: $0) } ?? 0
                 throw CompositionError(
-                    "value of \(key) holds a newline, carriage return or NUL; parameter values are data on one line",
-                    file: file, at: locate(valueStart + at))
+                    "value of \(binding.key) holds a newline, carriage return or NUL; parameter values are data on one line",
+                    file: file, at: locate(binding.valueOffset + at))
             }
-            bindings.append(Binding(name: key, value: value, location: locate(start)))
+            bindings.append(
+                Binding(
+                    name: binding.key, value: binding.value,
+                    location: locate(binding.word.range?.lowerBound ?? instruction.argumentsOffset)))
         }
-        return (Reference(name: name, bindings: bindings, location: at(first)), alias)
-    }
-
-    /// Where the quote that is never closed opens, so an error points at it rather than at the
-    /// end of the line; `nil` when every quote is closed.
-    static func unterminatedQuoteOffset(in word: [Unicode.Scalar], escape: Unicode.Scalar) -> Int? {
-        var open: (quote: Unicode.Scalar, offset: Int)?
-        var index = 0
-        while index < word.count {
-            let scalar = word[index]
-            if let current = open {
-                if scalar == current.quote {
-                    open = nil
-                } else if scalar == escape && current.quote == "\"" {
-                    index += 1
-                }
-            } else if scalar == "'" || scalar == "\"" {
-                open = (scalar, index)
-            } else if scalar == escape {
-                index += 1
-            }
-            index += 1
-        }
-        return open?.offset
+        return (
+            Reference(name: read.name, bindings: bindings, location: instruction.location(of: read.nameWord)),
+            read.alias?.text
+        )
     }
 }
