@@ -219,7 +219,7 @@ private struct CompositionSession {
                         if !inBuildStage {
                             for declaration in arg.declarations {
                                 globalArgumentValues[declaration.name.text] = declaration.defaultValue.map {
-                                    Self.unquoted($0.text, escape: escape)
+                                    escape.unquoted($0.text)
                                 }
                             }
                         } else {
@@ -229,7 +229,7 @@ private struct CompositionSession {
                                 else { continue }
                                 try refuseEnvironmentSplit(
                                     declaration.name.text, what: "the Stagefile's ARG \(declaration.name.text)", renamed: "ARG",
-                                    value: Self.unquoted(value, escape: escape),
+                                    value: escape.unquoted(value),
                                     file: stagefile.displayPath, at: instruction.location(of: declaration.word))
                             }
                         }
@@ -425,12 +425,6 @@ private struct CompositionSession {
         return result
     }
 
-    /// A parameter's word as the builder reads its value: quotes and escapes removed,
-    /// references as written (BuildKit's `ProcessWord`); the word itself when it does not lex.
-    static func unquoted(_ word: String, escape: EscapeCharacter) -> String {
-        (try? ShellWordLexer(escape: escape.scalar).word(word)) ?? word
-    }
-
     /// A relative WORKDIR after another, as the builder joins them: `/abs` and `sub` give `/abs/sub`.
     static func joined(_ directory: String, _ relative: String) -> String {
         (directory.hasSuffix("/") ? directory : directory + "/") + relative
@@ -493,7 +487,7 @@ private struct CompositionSession {
     /// a user other than root, any shell, a relative folder (whose meaning depends on the base
     /// image's `WORKDIR`); an absolute `WORKDIR` or `USER root` ends the one before.
     mutating func noteStagefileSetting(_ instruction: Instruction, keyword: Keyword) {
-        let text = Self.unquoted(instruction.arguments.joined(separator: " "), escape: escape)
+        let text = escape.unquoted(instruction.arguments.joined(separator: " "))
         let isRoot = ["root", "0", "root:root", "0:0"].contains(text)
         let isDefaultShell = keyword == .shell && instruction.arguments == ["/bin/sh", "-c"]
         if (keyword == .user && isRoot) || (keyword == .workdir && text.hasPrefix("/")) || isDefaultShell {
@@ -566,7 +560,7 @@ private struct CompositionSession {
         _ instruction: Instruction, place: String, byTemplate: Bool, known: [String: String] = [:]
     ) {
         for pair in instruction.asKeyValue?.pairs ?? [] {
-            let value = BuildPlan.expand(Self.unquoted(pair.value.text, escape: escape)) { known[$0] ?? "${\($0)}" }
+            let value = BuildPlan.expand(escape.unquoted(pair.value.text)) { known[$0] ?? "${\($0)}" }
             stage.environment[pair.key.text] = EnvironmentEntry(place: place, byTemplate: byTemplate, value: value)
         }
     }
@@ -623,7 +617,7 @@ private struct CompositionSession {
             }
             for declaration in instruction.asArg?.declarations ?? [] {
                 let name = declaration.name.text
-                guard let value = known[name] ?? declaration.defaultValue.map({ Self.unquoted($0.text, escape: escape) })
+                guard let value = known[name] ?? declaration.defaultValue.map({ escape.unquoted($0.text) })
                 else { continue }
                 let kind = template.parameters.contains { $0.name == name } ? "parameter" : "ARG"
                 try refuseEnvironmentSplit(
@@ -887,14 +881,9 @@ private struct CompositionSession {
     /// the bound value, else the default with its quotes removed.
     mutating func recordPlacement(of template: StageTemplate, values: [String: BoundValue], reference: Stagefile.Reference) {
         guard !stageRecords.isEmpty else { return }
-        let lexer = ShellWordLexer(escape: template.syntax.directives.escapeCharacter.scalar)
         var plain: [String: String] = [:]
         for parameter in template.parameters {
-            if let value = values[parameter.name] {
-                plain[parameter.name] = value.value
-            } else if let word = parameter.defaultWord {
-                plain[parameter.name] = (try? lexer.word(word)) ?? word
-            }
+            plain[parameter.name] = values[parameter.name]?.value ?? parameter.defaultValue
         }
         stageRecords[stageRecords.count - 1].placements.append((template, plain, reference.location))
     }
@@ -905,12 +894,10 @@ private struct CompositionSession {
         _ template: StageTemplate, bound: [String: BoundValue], reference: Stagefile.Reference
     ) throws(CompositionError) -> [String: BoundValue] {
         var result: [String: BoundValue] = [:]
-        let lexer = ShellWordLexer(escape: template.syntax.directives.escapeCharacter.scalar)
         for parameter in template.parameters where parameter.isInFrom {
             if let value = bound[parameter.name] {
                 result[parameter.name] = value
-            } else if let word = parameter.defaultWord {
-                let value = (try? lexer.word(word)) ?? word
+            } else if let word = parameter.defaultWord, let value = parameter.defaultValue {
                 result[parameter.name] = BoundValue(
                     name: parameter.name, word: word, location: reference.location, value: value)
             }
@@ -924,14 +911,12 @@ private struct CompositionSession {
         _ written: String, of template: StageTemplate, values: [String: BoundValue], reference: Stagefile.Reference
     ) throws(CompositionError) -> String {
         guard written.contains("$") else { return written }
-        var lexer = ShellWordLexer(escape: template.syntax.directives.escapeCharacter.scalar)
-        lexer.values = values.mapValues(\.value)
         let bad = values.values.first { value in
             !value.value.unicodeScalars.allSatisfy {
                 $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-:/@".unicodeScalars.contains($0))
             }
         }
-        let image = try? lexer.word(written)
+        let image = template.syntax.directives.escapeCharacter.expanded(written, values: values.mapValues(\.value))
         if let bad {
             throw CompositionError(
                 "value of \(bad.name) goes into stage template '\(template.name)''s FROM image reference, which takes "
@@ -964,10 +949,8 @@ private struct CompositionSession {
                 "value of \(bad.name) goes into stage template '\(template.name)''s FROM flag \(written), which takes "
                     + "letters, digits and . _ - / , only", file: stagefile.displayPath, at: bad.location)
         }
-        var lexer = ShellWordLexer(
-            escape: template.syntax.directives.escapeCharacter.scalar, keepsQuotes: true, keepsEscapes: true)
-        lexer.values = values.mapValues(\.value)
-        return (try? lexer.word(written)) ?? written
+        return template.syntax.directives.escapeCharacter.expanded(
+            written, values: values.mapValues(\.value), keepingQuotes: true) ?? written
     }
 
     /// A template's parameter `ARG` as composed: `nil` (keep it as written) when no name on it
@@ -1072,7 +1055,7 @@ private struct CompositionSession {
             }
             // Values compare as the builder reads them, quotes removed: `3000` and `"3000"` agree.
             if let earlier = stage.values[parameter.name],
-                Self.unquoted(earlier.value, escape: escape) != Self.unquoted(word, escape: escape)
+                escape.unquoted(earlier.value) != escape.unquoted(word)
             {
                 throw CompositionError(
                     "parameter \(parameter.name) is \(earlier.value) in stage template '\(earlier.template)' but \(word) in "

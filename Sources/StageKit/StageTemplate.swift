@@ -115,9 +115,7 @@ public struct StageTemplate: Sendable, Hashable {
             }
             if let base = view?.base, base.text.contains("$") {
                 let placeholders = Dictionary(uniqueKeysWithValues: fromArguments.map { ($0, "x") })
-                var lexer = ShellWordLexer(escape: tree.directives.escapeCharacter.scalar)
-                lexer.values = placeholders
-                let expanded = try? lexer.word(base.text)
+                let expanded = tree.directives.escapeCharacter.expanded(base.text, values: placeholders)
                 guard let expanded, !expanded.contains("$") else {
                     throw CompositionError(
                         "a base template's FROM reads only the parameters declared before it, as ${NAME} or $NAME "
@@ -133,7 +131,6 @@ public struct StageTemplate: Sendable, Hashable {
                 file: displayPath, at: instruction.location)
         }
         // A default as the builder reads it: quotes removed, references as written.
-        let lexer = ShellWordLexer(escape: tree.directives.escapeCharacter.scalar)
         for (index, instruction) in instructions.enumerated() {
             let isBeforeFrom = fromIndex.map { index < $0 } ?? false
             for declaration in instruction.asArg?.declarations ?? [] {
@@ -174,7 +171,7 @@ public struct StageTemplate: Sendable, Hashable {
                 parameters.append(
                     TemplateParameter(
                         name: name, defaultWord: defaultWord,
-                        defaultValue: defaultWord.map { word in (try? lexer.word(word)) ?? word },
+                        defaultValue: defaultWord.map(tree.directives.escapeCharacter.unquoted),
                         documentation: metadata.documentation[name] ?? "", location: at, isInFrom: isBeforeFrom))
             }
         }

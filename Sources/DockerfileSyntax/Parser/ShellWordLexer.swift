@@ -283,3 +283,30 @@ public struct ShellWordLexer: Sendable {
         }
     }
 }
+
+extension EscapeCharacter {
+    /// A word as the builder reads its value where no variable is known yet: quotes and escapes
+    /// removed, references left as written (BuildKit's `ProcessWord` over an empty environment,
+    /// e.g. an `ARG` default or an `ENV` value); the word itself when it does not lex. The one
+    /// reading of a word's value that compose, lock and lint share.
+    ///
+    /// - Parameter word: The word as written.
+    public func unquoted(_ word: String) -> String {
+        (try? ShellWordLexer(escape: scalar).word(word)) ?? word
+    }
+
+    /// A word with the values of the variables it reads in place, as the builder expands it
+    /// (BuildKit's `ProcessWord`); a reference to a variable not in `values` stays as written.
+    ///
+    /// - Parameters:
+    ///   - word: The word as written.
+    ///   - values: Each known variable's value.
+    ///   - keepingQuotes: Keep quotes and escapes (a word that is read again later, as a flag's
+    ///     value is), replacing only the references.
+    /// - Returns: The expanded word, or `nil` when it does not lex.
+    public func expanded(_ word: String, values: [String: String], keepingQuotes: Bool = false) -> String? {
+        var lexer = ShellWordLexer(escape: scalar, keepsQuotes: keepingQuotes, keepsEscapes: keepingQuotes)
+        lexer.values = values
+        return try? lexer.word(word)
+    }
+}

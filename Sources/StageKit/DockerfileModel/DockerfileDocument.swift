@@ -34,7 +34,6 @@ public struct DockerfileDocument: Sendable {
     ///     each part's so): the shell commands of its `RUN`s are then not read, nor its pragmas.
     public init(_ tree: DockerfileSyntaxTree, readsRunScripts: Bool = true) {
         self.tree = tree
-        let escape = tree.directives.escapeCharacter.scalar
         var entries: [Entry] = []
         for element in tree.elements {
             guard case .instruction(let instruction) = element.kind else { continue }
@@ -49,10 +48,8 @@ public struct DockerfileDocument: Sendable {
             if let fromIndex = stage.fromIndex { stageOfEntry[fromIndex] = stageIndex }
         }
         self.stageOfEntry = stageOfEntry
-        let lexer = ShellWordLexer(escape: escape)
-        variables = VariableScope(entries: entries, stages: stages, stageOfEntry: stageOfEntry) { word in
-            (try? lexer.word(word)) ?? word
-        }
+        variables = VariableScope(
+            entries: entries, stages: stages, stageOfEntry: stageOfEntry, unquote: tree.directives.escapeCharacter.unquoted)
         runScripts = readsRunScripts ? entries.indices.compactMap { Self.runScript(entries[$0], index: $0) } : []
         pragmas = readsRunScripts ? Self.pragmaComments(in: tree) : []
     }
@@ -84,6 +81,6 @@ public struct DockerfileDocument: Sendable {
     /// The text after `=` of a `NAME=value` word with quotes removed, as BuildKit reads an
     /// `ARG` default or an `ENV` value.
     func unquoted(_ word: String) -> String {
-        (try? ShellWordLexer(escape: tree.directives.escapeCharacter.scalar).word(word)) ?? word
+        tree.directives.escapeCharacter.unquoted(word)
     }
 }
