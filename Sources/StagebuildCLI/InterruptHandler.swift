@@ -9,8 +9,9 @@ import Synchronization
 /// workers and libcurl's resolver threads), and one thread takes them with sigwait(2): no
 /// handler runs in signal context. A thread started before (Dispatch's, for a child process
 /// already run) would take a signal sent to the process with its default action, so the
-/// handler is made before any such thread, and its own wake-up goes to its thread alone. Dispatch's signal source did the same with two threads of
-/// its own, which cost a single call about 2 ms of CPU (bench/probe/run).
+/// handler is made before any such thread, and its own wake-up goes to its thread alone.
+/// Dispatch's signal source did the same with two threads of its own, which cost a single call
+/// about 2 ms of CPU (bench/probe/run).
 final class InterruptHandler: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let ended = DispatchSemaphore(value: 0)
