@@ -1,4 +1,5 @@
 import Foundation
+import StageKit
 
 /// The folder `stagebuild verify` works in: the Dockerfile, the second build's context, both
 /// image layouts and the builds' logs. A temporary folder removed at the end, or the
@@ -21,9 +22,9 @@ final class VerifyWorkFolder {
     init(keep: String?, context: String?) throws(CommandFailure) {
         let files = FileManager.default
         if let keep {
-            let folder = URL(fileURLWithPath: keep).standardizedFileURL.path
-            if let context, case let root = URL(fileURLWithPath: context).standardizedFileURL.path,
-                folder == root || folder.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+            let folder = Paths.normalized(keep)
+            if let context, case let root = Paths.normalized(context),
+                folder == root || folder.hasPrefix(root == "/" ? root : root + "/")
             {
                 throw CommandFailure.usage(
                     "--keep \(keep) is inside the build context \(context): the builds would copy it; name a folder outside it")
@@ -44,6 +45,7 @@ final class VerifyWorkFolder {
             kept = keep
             return
         }
+        // mkdtemp(3) replaces the six trailing X with a unique suffix.
         let template = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/stagebuild-verify.XXXXXX"
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else {
