@@ -74,10 +74,10 @@ VALUE_FLAGS = {"platform", "from", "mount", "network", "security", "chown", "chm
                "timeout", "start-period", "start-interval", "retries"}
 
 
-def _joined(path: Path) -> str:
-    """The file's text with line continuations joined (either escape character), as BuildKit
-    reads an instruction's flags."""
-    return re.sub(r"[\\`][ \t]*\r*\n", "", path.read_text("utf-8"))
+def _written(golden: dict) -> str:
+    """Each instruction as BuildKit joined it (its `original`: continuations joined, and the
+    lines a continuation skips, blank, white space or comment, left out), one per line."""
+    return "\n".join(e.get("original") or "" for e in golden["instructions"])
 
 
 def _from_flag_holds(golden: dict, text: str) -> bool:
@@ -129,7 +129,7 @@ REFUSALS: list[tuple[str, str, Callable[[dict, Path], bool]]] = [
     # The flag word runs to the line's end when its quote is never closed, as BuildKit reads it.
     (r"(COPY|ADD|RUN) --.+ is quoted", "a quoted COPY --from or mount from= (compose and lint SB041)",
      lambda g, p: _from_flag_holds(g, '"') or _from_flag_holds(g, "'")
-     or re.search(r"(--from=|from=)[^\s]*[\"']", _joined(p)) is not None),
+     or re.search(r"(--from=|from=)[^\s]*[\"']", _written(g)) is not None),
     (r"USE needs a template name|USE takes no flags|FROM stage: takes no flags|expected KEY=VALUE|"
      r"no stage template|stage template '", "a template reference (USE or FROM stage:)",
      lambda g, p: any(c == "use" for c in _cmds(g))
