@@ -88,12 +88,9 @@ import Testing
         #expect(check.command?.words.map(\.text) == ["curl", "-f", "x"])
         #expect(try Self.instruction("HEALTHCHECK NONE\n").asHealthcheck?.isNone == true)
         #expect(try Self.instruction("CMD nginx -g 'daemon off;'\n").command?.words.map(\.text) == ["nginx -g 'daemon off;'"])
-        if case .onbuild(let trigger) = try Self.instruction("ONBUILD COPY . /app\n").typed {
-            #expect(trigger?.asCopy?.destination?.text == "/app")
-        } else {
-            Issue.record("ONBUILD is not read as ONBUILD")
-        }
-        #expect(try Self.instruction("FORM x\n").typed == .unknown("FORM"))
+        #expect(try Self.instruction("ONBUILD COPY . /app\n").onbuildTrigger?.asCopy?.destination?.text == "/app")
+        let unknown = try Self.instruction("FORM x\n")
+        #expect(unknown.knownKeyword == nil && unknown.keyword == "FORM" && unknown.asFrom == nil)
     }
 
     @Test func anOnbuildTriggersWordsAreWhereTheyAreWritten() throws {
@@ -109,6 +106,28 @@ import Testing
         let words = try #require(instruction.command).words
         #expect(words.map(\.text) == ["node", "a\"b", "x.js"])
         #expect(words.map(\.range) == [6..<10, nil, 22..<26])
+    }
+
+    /// Each word's place comes from the split that read it, never from a search of the line:
+    /// the same text earlier in the line (a mount's `source=build`, a key that is also a value)
+    /// does not take its place.
+    @Test func aWordIsPlacedWhereTheSplitReadItNotWhereItsTextFirstAppears() throws {
+        let run = try Self.instruction("RUN --mount=type=bind,source=build,from=build true\n")
+        #expect(run.asRun?.mounts.first?.from?.range == 40..<45)
+        let quoted = try Self.instruction("RUN --mount=\"type=bind,from=tools\" true\n")
+        #expect(quoted.asRun?.mounts.first?.from?.range == 28..<33)
+        let escaped = try Self.instruction("RUN --mount=type=bind,from=to\\ols true\n")
+        #expect(escaped.asRun?.mounts.first?.from == InstructionWord(text: "tools", range: nil))
+        let env = try Self.instruction("ENV a=b b=a\n")
+        #expect(env.asKeyValue?.pairs.map { [$0.key.range, $0.value.range] } == [[4..<5, 6..<7], [8..<9, 10..<11]])
+        let legacy = try Self.instruction("ENV a  a b\n")
+        #expect(legacy.asKeyValue?.pairs.map { [$0.key.range, $0.value.range] } == [[4..<5, 7..<10]])
+        let check = try Self.instruction("HEALTHCHECK --timeout=3s CMD [\"CMD\"]\n")
+        #expect(check.argumentWords.map(\.range) == [25..<28, 31..<34])
+        #expect(check.flagWord("timeout")?.range == 22..<24)
+        let from = try Self.instruction("COPY --from=\"build\" --chown=a\\:b x /y\n")
+        #expect(from.flagWord("from") == InstructionWord(text: "build", range: nil))
+        #expect(from.flagWord("chown") == InstructionWord(text: "a:b", range: nil))
     }
 
     /// Over the whole accepted corpus: a word with a range is exactly the text written there.

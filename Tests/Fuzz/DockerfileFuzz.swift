@@ -22,9 +22,16 @@ enum DockerfileFuzz {
                 invariantFailed("dockerfile", "lines \(instruction.startLine)-\(instruction.endLine) after line \(previousEnd)")
             }
             previousEnd = instruction.endLine
-            _ = instruction.typed
+            readEveryView(instruction)
             checkAlone(instruction, text: element.text, escape: tree.directives.escapeCharacter)
         }
+    }
+
+    /// Builds each typed view the instruction's keyword has (the others answer `nil`).
+    private static func readEveryView(_ instruction: Instruction) {
+        _ = (instruction.asFrom, instruction.asArg, instruction.asKeyValue, instruction.asCopy, instruction.asRun)
+        _ = (instruction.command, instruction.asUser, instruction.singleValue, instruction.listValues)
+        _ = (instruction.asHealthcheck, instruction.onbuildTrigger, try? instruction.templateReference())
     }
 
     private static func checkAlone(_ instruction: Instruction, text: String, escape: EscapeCharacter) {

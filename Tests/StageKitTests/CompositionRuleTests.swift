@@ -61,7 +61,7 @@ import Testing
             $0.arguments[0]
         }
         #expect(users == ["USER_NAME=builder", "USER_NAME=server", "USER_NAME=tester"])
-        let copies = tree.instructions.filter { $0.kind == "COPY" }.compactMap { $0.flag("from") }
+        let copies = tree.instructions.filter { $0.kind == "COPY" }.compactMap { $0.asCopy?.from?.text }
         #expect(copies == ["build", "runtime"])
     }
 

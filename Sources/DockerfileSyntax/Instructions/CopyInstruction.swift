@@ -27,7 +27,7 @@ extension Instruction {
         let destination = words.count >= 2 ? words.removeLast() : nil
         return CopyInstruction(
             from: flagWord("from"), chown: flagWord("chown"), chmod: flagWord("chmod"), checksum: flagWord("checksum"),
-            link: flag("link").map { $0.isEmpty || $0.lowercased() == "true" } ?? false, sources: words,
+            link: flagWord("link").map { $0.text.isEmpty || $0.text.lowercased() == "true" } ?? false, sources: words,
             destination: destination, isJSONForm: isJSONForm)
     }
 }

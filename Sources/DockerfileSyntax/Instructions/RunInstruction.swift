@@ -44,20 +44,18 @@ extension Instruction {
         var mounts: [RunInstruction.Mount] = []
         for (index, flag) in flags.enumerated() where flag.hasPrefix("--mount=") {
             var mount = RunInstruction.Mount(options: [], from: nil)
-            for field in flag.dropFirst("--mount=".count).split(separator: ",") {
+            // Offsets in the flag's text, in Unicode scalars, to place the `from=` value.
+            var fieldStart = "--mount=".unicodeScalars.count
+            for field in flag.dropFirst("--mount=".count).split(separator: ",", omittingEmptySubsequences: false) {
+                defer { fieldStart += field.unicodeScalars.count + 1 }
+                guard !field.isEmpty else { continue }
                 let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let key = parts[0].lowercased()
                 let value = parts.count == 2 ? String(parts[1]) : ""
                 mount.options.append(RunInstruction.Mount.Option(key: key, value: value))
                 guard key == "from", !value.isEmpty, mount.from == nil else { continue }
-                var range: Range<Int>?
-                let line = logicalLine.scalars
-                if flagRanges.indices.contains(index),
-                    let start = Self.offset(of: "=" + value, in: line, from: flagRanges[index].lowerBound),
-                    start + 1 + value.unicodeScalars.count <= flagRanges[index].upperBound
-                {
-                    range = start + 1..<start + 1 + value.unicodeScalars.count
-                }
+                let valueStart = fieldStart + parts[0].unicodeScalars.count + 1
+                let range = writtenRange(ofFlag: index, scalars: valueStart..<valueStart + value.unicodeScalars.count)
                 mount.from = InstructionWord(text: value, range: range)
             }
             mounts.append(mount)

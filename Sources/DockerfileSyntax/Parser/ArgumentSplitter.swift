@@ -1,9 +1,11 @@
 /// Splits an instruction's arguments per keyword, as BuildKit's dispatch table of line
 /// parsers does (`frontend/dockerfile/parser/line_parsers.go`).
 enum ArgumentSplitter {
-    /// The split arguments and whether they came from a JSON array.
+    /// The split arguments, each with where it is written (the indices of the text split;
+    /// `nil` when the argument is not written as it stands), and whether they came from a
+    /// JSON array.
     struct Split {
-        var arguments: [String]
+        var arguments: [InstructionWord]
         var isJSONForm = false
     }
 
@@ -14,7 +16,7 @@ enum ArgumentSplitter {
 
     /// - Parameters:
     ///   - keyword: The instruction's keyword; `nil` for an unknown one.
-    ///   - text: The arguments after flags, trimmed.
+    ///   - text: The arguments after flags, trimmed, with their indices in the logical line.
     ///   - escape: The escape character.
     /// - Returns: The arguments.
     /// - Throws: `Fault` for the inputs BuildKit rejects.
@@ -35,17 +37,22 @@ enum ArgumentSplitter {
         case .healthcheck:
             return try healthcheck(text)
         case .maintainer, .stopsignal, .user, .workdir:
-            return Split(arguments: text.isEmpty ? [] : [String(scalars: text)])
+            return Split(arguments: text.isEmpty ? [] : [whole(text)])
         case .onbuild, .use, nil:
             // BuildKit's parser ignores the arguments of unknown instructions; the empty
             // argument is the value of the node it creates for them.
-            return Split(arguments: [""])
+            return Split(arguments: [InstructionWord(text: "", range: nil)])
         }
     }
 
-    static func whitespaceDelimited(_ text: ArraySlice<Unicode.Scalar>) -> [String] {
+    /// The text as one argument.
+    private static func whole(_ text: ArraySlice<Unicode.Scalar>) -> InstructionWord {
+        InstructionWord(text: String(scalars: text), range: text.startIndex..<text.endIndex)
+    }
+
+    private static func whitespaceDelimited(_ text: ArraySlice<Unicode.Scalar>) -> [InstructionWord] {
         guard !text.isEmpty else { return [] }
-        return Array(text).splitOnTokenWhitespace().map { String(scalars: $0) }
+        return text.rangesSplitOnTokenWhitespace().map { InstructionWord(text: String(scalars: text[$0]), range: $0) }
     }
 
     private static func maybeJSON(_ text: ArraySlice<Unicode.Scalar>) throws(Fault) -> Split {
@@ -55,7 +62,7 @@ enum ArgumentSplitter {
         } catch .notStringArray {
             throw Fault(message: "when using JSON array syntax, arrays must be comprised of strings only")
         } catch {
-            return Split(arguments: [String(scalars: text)])
+            return Split(arguments: [whole(text)])
         }
     }
 
@@ -75,18 +82,23 @@ enum ArgumentSplitter {
     ) throws(Fault) -> Split {
         let words = WordSplitter.words(in: text, escape: escape)
         guard let first = words.first else { return Split(arguments: []) }
-        if !first.contains("=") {
-            let parts = Array(text).splitOnTokenWhitespace(limit: 2)
+        if !first.text.contains("=") {
+            let parts = text.rangesSplitOnTokenWhitespace(limit: 2)
             guard parts.count == 2 else { throw Fault(message: "\(keyword) must have two arguments") }
-            return Split(arguments: parts.map { String(scalars: $0) })
+            return Split(arguments: parts.map { InstructionWord(text: String(scalars: text[$0]), range: $0) })
         }
-        var arguments: [String] = []
+        var arguments: [InstructionWord] = []
         for word in words {
-            guard let equals = word.firstIndex(of: "=") else {
-                throw Fault(message: "Syntax error - can't find = in \"\(word)\". Must be of the form: name=value")
+            guard let equals = word.text.firstIndex(of: "=") else {
+                throw Fault(message: "Syntax error - can't find = in \"\(word.text)\". Must be of the form: name=value")
             }
-            arguments.append(String(word[..<equals]))
-            arguments.append(String(word[word.index(after: equals)...]))
+            // A verbatim word's key and value are verbatim too, on either side of its `=`.
+            let key = String(word.text[..<equals])
+            let keyLength = key.unicodeScalars.count
+            arguments.append(InstructionWord(text: key, range: word.range.map { $0.lowerBound..<$0.lowerBound + keyLength }))
+            let value = String(word.text[word.text.index(after: equals)...])
+            arguments.append(
+                InstructionWord(text: value, range: word.range.map { $0.lowerBound + keyLength + 1..<$0.upperBound }))
         }
         return Split(arguments: arguments)
     }
@@ -100,10 +112,9 @@ enum ArgumentSplitter {
         guard let separator = text.firstIndex(where: isSpaceByte) ?? Optional(text.endIndex),
             separator > text.startIndex
         else { return Split(arguments: []) }
-        let kind = String(scalars: text[..<separator])
         let command = text[separator...].drop(while: isSpaceByte)
         var split = try maybeJSON(command)
-        split.arguments.insert(kind, at: 0)
+        split.arguments.insert(whole(text[..<separator]), at: 0)
         return split
     }
 }

@@ -222,31 +222,27 @@ struct InstructionReader {
         let trimmed = line.trimmingGoSpace()
         let keywordEnd = trimmed.firstIndex(where: \.isTokenWhitespace) ?? trimmed.endIndex
         let keyword = String(scalars: trimmed[..<keywordEnd])
-        var flags: [String] = []
-        var flagRanges: [Range<Int>] = []
-        var rest: [Unicode.Scalar] = []
-        var argumentsOffset = line.count
+        var flags: [BuilderFlags.Flag] = []
+        var arguments = line[line.count...]
         if keywordEnd < trimmed.endIndex {
             var partStart = keywordEnd
             while partStart < trimmed.endIndex, line[partStart].isTokenWhitespace { partStart += 1 }
             let extracted = BuilderFlags.extract(from: trimmed[partStart...])
             flags = extracted.flags
-            flagRanges = extracted.ranges
-            let arguments = extracted.rest.trimmingGoSpace()
-            argumentsOffset = arguments.isEmpty ? extracted.rest.endIndex : arguments.startIndex
-            rest = Array(arguments)
+            arguments = extracted.rest.trimmingGoSpace()
+            if arguments.isEmpty { arguments = line[extracted.rest.endIndex..<extracted.rest.endIndex] }
         }
         if keyword.lowercased() == "onbuild" {
-            let trigger = rest.isEmpty ? nil : try instruction(from: rest)
+            let trigger = arguments.isEmpty ? nil : try instruction(from: Array(arguments))
             return Instruction(
-                keyword: keyword, flags: flags, arguments: trigger == nil ? [] : [""],
-                logicalLine: String(scalars: line), onbuildTrigger: trigger, flagRanges: flagRanges,
-                argumentsOffset: argumentsOffset, escapeCharacter: escape)
+                keyword: keyword, flags: flags,
+                argumentWords: trigger == nil ? [] : [InstructionWord(text: "", range: nil)],
+                logicalLine: String(scalars: line), onbuildTrigger: trigger,
+                argumentsOffset: arguments.startIndex, escapeCharacter: escape)
         }
-        let split = try ArgumentSplitter.split(keyword: Keyword(written: keyword), text: rest[...], escape: escape)
+        let split = try ArgumentSplitter.split(keyword: Keyword(written: keyword), text: arguments, escape: escape)
         return Instruction(
-            keyword: keyword, flags: flags, arguments: split.arguments, isJSONForm: split.isJSONForm,
-            logicalLine: String(scalars: line), flagRanges: flagRanges, argumentsOffset: argumentsOffset,
-            escapeCharacter: escape)
+            keyword: keyword, flags: flags, argumentWords: split.arguments, isJSONForm: split.isJSONForm,
+            logicalLine: String(scalars: line), argumentsOffset: arguments.startIndex, escapeCharacter: escape)
     }
 }

@@ -30,6 +30,27 @@ extension Unicode.Scalar {
 }
 
 extension ArraySlice where Element == Unicode.Scalar {
+    /// Where the pieces are when this slice is split on runs of `[\t\v\f\r ]` as Go's
+    /// `regexp.Split(s, limit)` splits it: `limit` pieces at most (the last holds the rest),
+    /// `nil` for no limit; an empty slice gives one empty piece. Indices are this slice's.
+    func rangesSplitOnTokenWhitespace(limit: Int? = nil) -> [Range<Int>] {
+        var pieces: [Range<Int>] = []
+        var pieceStart = startIndex
+        var index = startIndex
+        while index < endIndex {
+            if let limit, pieces.count == limit - 1 { break }
+            if self[index].isTokenWhitespace {
+                pieces.append(pieceStart..<index)
+                while index < endIndex, self[index].isTokenWhitespace { index += 1 }
+                pieceStart = index
+                continue
+            }
+            index += 1
+        }
+        pieces.append(pieceStart..<endIndex)
+        return pieces
+    }
+
     /// Go's `strings.TrimSpace`; the result keeps this slice's indices.
     func trimmingGoSpace() -> ArraySlice<Unicode.Scalar> {
         guard let first = firstIndex(where: { !$0.isGoSpace }), let last = lastIndex(where: { !$0.isGoSpace }) else {
@@ -43,30 +64,6 @@ extension Array where Element == Unicode.Scalar {
     /// Go's `strings.TrimSpace`.
     func trimmingGoSpace() -> ArraySlice<Unicode.Scalar> {
         self[...].trimmingGoSpace()
-    }
-
-    /// Splits on runs of `[\t\v\f\r ]` as Go's `regexp.Split(s, limit)` does: `limit` pieces
-    /// at most (the last holds the rest), `nil` for no limit; an empty string gives `[""]`.
-    func splitOnTokenWhitespace(limit: Int? = nil) -> [[Unicode.Scalar]] {
-        var pieces: [[Unicode.Scalar]] = []
-        var current: [Unicode.Scalar] = []
-        var index = startIndex
-        while index < endIndex {
-            if let limit, pieces.count == limit - 1 {
-                current.append(contentsOf: self[index...])
-                break
-            }
-            if self[index].isTokenWhitespace {
-                pieces.append(current)
-                current = []
-                while index < endIndex, self[index].isTokenWhitespace { index += 1 }
-                continue
-            }
-            current.append(self[index])
-            index += 1
-        }
-        pieces.append(current)
-        return pieces
     }
 }
 

@@ -10,26 +10,30 @@ enum JSONArray {
     }
 
     /// - Parameter text: The arguments after keyword and flags.
-    /// - Returns: The strings of the array.
+    /// - Returns: The strings of the array, each with where its text is written inside its
+    ///   quotes (indices of `text`) when it is written without escapes, else a `nil` range.
     /// - Throws: `Failure`.
-    static func strings(in text: ArraySlice<Unicode.Scalar>) throws(Failure) -> [String] {
-        var reader = Reader(scalars: Array(text.drop(while: { $0.isGoSpace })))
+    static func strings(in text: ArraySlice<Unicode.Scalar>) throws(Failure) -> [InstructionWord] {
+        let json = text.drop(while: { $0.isGoSpace })
+        var reader = Reader(scalars: Array(json))
         guard reader.peek == "[" else { throw .notJSON }
         // BuildKit decodes with a streaming decoder that reads the first JSON value and
         // ignores what follows it, so `["a"] trailing` is the exec form `["a"]`.
         guard let value = reader.value(), case .array(let elements) = value else {
             throw .notJSON
         }
-        var strings: [String] = []
+        var strings: [InstructionWord] = []
         for element in elements {
-            guard case .string(let string) = element else { throw .notStringArray }
-            strings.append(string)
+            guard case .string(let string, let written) = element else { throw .notStringArray }
+            let range = written.map { json.startIndex + $0.lowerBound..<json.startIndex + $0.upperBound }
+            strings.append(InstructionWord(text: string, range: range))
         }
         return strings
     }
 
     private enum Value {
-        case string(String)
+        /// A string and, when it holds no escape, where its text is (reader indices).
+        case string(String, Range<Int>?)
         case array([Value])
         case other
     }
@@ -52,7 +56,10 @@ enum JSONArray {
             switch scalar {
             case "[": return array()
             case "{": return object()
-            case "\"": return string().map(Value.string)
+            case "\"":
+                let start = index + 1
+                var escaped = false
+                return string(escaped: &escaped).map { .string($0, escaped ? nil : start..<index - 1) }
             case "t": return literal("true")
             case "f": return literal("false")
             case "n": return literal("null")
@@ -91,7 +98,8 @@ enum JSONArray {
             }
             while true {
                 skipWhitespace()
-                guard peek == "\"", string() != nil else { return nil }
+                var escaped = false
+                guard peek == "\"", string(escaped: &escaped) != nil else { return nil }
                 skipWhitespace()
                 guard peek == ":" else { return nil }
                 index += 1
@@ -139,7 +147,9 @@ enum JSONArray {
             return .other
         }
 
-        mutating func string() -> String? {
+        /// Reads a string from its opening quote; `escaped` is set when it holds an escape
+        /// (then the decoded text differs from what is written).
+        mutating func string(escaped: inout Bool) -> String? {
             index += 1
             var result = String.UnicodeScalarView()
             while let scalar = peek {
@@ -148,10 +158,11 @@ enum JSONArray {
                 case "\"":
                     return String(result)
                 case "\\":
-                    guard let escaped = peek else { return nil }
+                    escaped = true
+                    guard let next = peek else { return nil }
                     index += 1
-                    switch escaped {
-                    case "\"", "\\", "/": result.append(escaped)
+                    switch next {
+                    case "\"", "\\", "/": result.append(next)
                     case "b": result.append("\u{08}")
                     case "f": result.append("\u{0C}")
                     case "n": result.append("\n")

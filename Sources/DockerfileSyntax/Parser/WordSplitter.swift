@@ -1,13 +1,20 @@
 /// Splits arguments into words at white space outside quotes, keeping quotes and escapes in
 /// the words (BuildKit's `parseWords`, used for `ENV`, `LABEL` and `ARG`).
-public enum WordSplitter {
+enum WordSplitter {
     /// - Parameters:
     ///   - text: The arguments after the keyword and flags.
     ///   - escape: The file's escape character.
-    /// - Returns: The words, quotes and escape characters included.
-    public static func words(in text: ArraySlice<Unicode.Scalar>, escape: Unicode.Scalar) -> [String] {
-        var words: [String] = []
+    /// - Returns: The words, quotes and escape characters included, each with where it is
+    ///   written (indices of `text`); a word's range is `nil` when the word is not written as
+    ///   it stands (an escape character at the very end is dropped).
+    static func words(in text: ArraySlice<Unicode.Scalar>, escape: Unicode.Scalar) -> [InstructionWord] {
+        var words: [InstructionWord] = []
         var word: [Unicode.Scalar] = []
+        var wordStart = text.startIndex
+        func append(endingAt end: Int) {
+            let verbatim = text[wordStart..<end].elementsEqual(word)
+            words.append(InstructionWord(text: String(scalars: word), range: verbatim ? wordStart..<end : nil))
+        }
         var inWord = false
         var quote: Unicode.Scalar?
         var blankOK = false
@@ -21,9 +28,10 @@ public enum WordSplitter {
                     continue
                 }
                 inWord = true
+                wordStart = index
             }
             if atEnd {
-                if blankOK || !word.isEmpty { words.append(String(scalars: word)) }
+                if blankOK || !word.isEmpty { append(endingAt: index) }
                 break
             }
             var scalar = text[index]
@@ -45,7 +53,7 @@ public enum WordSplitter {
             }
             if scalar.isGoSpace {
                 inWord = false
-                if blankOK || !word.isEmpty { words.append(String(scalars: word)) }
+                if blankOK || !word.isEmpty { append(endingAt: index) }
                 word = []
                 blankOK = false
                 index += 1

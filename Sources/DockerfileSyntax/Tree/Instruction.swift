@@ -10,9 +10,13 @@ public struct Instruction: Sendable, Hashable {
     /// The keyword, or `nil` for an unknown instruction; read once, when the instruction is made.
     public let knownKeyword: Keyword?
     /// Builder flags as written after quote removal, e.g. `--from=build`, `--mount=type=cache,target=/x`.
-    public var flags: [String]
+    public let flags: [String]
     /// The arguments, split as BuildKit's parser splits them for this keyword.
-    public var arguments: [String]
+    public let arguments: [String]
+    /// The arguments with where each is written, as the split found them: an argument the
+    /// split keeps verbatim has its exact range, and so does a JSON element written without
+    /// escapes (the range of its text inside the quotes).
+    public let argumentWords: [InstructionWord]
     /// True when the arguments were written as a JSON array (exec form).
     public var isJSONForm: Bool
     /// The heredocs whose bodies follow the instruction line.
@@ -33,7 +37,9 @@ public struct Instruction: Sendable, Hashable {
     public var continuesPastEndOfFile: Bool
     /// Where each of ``flags`` is written in ``logicalLine``: 0-based, in Unicode scalars, from
     /// its `--` to its end, quotes included.
-    public var flagRanges: [Range<Int>]
+    public let flagRanges: [Range<Int>]
+    /// Where each scalar of each of ``flags`` is written in ``logicalLine``.
+    let flagPositions: [[Int]]
     /// Where the arguments start in ``logicalLine`` (after the keyword and flags), 0-based, in
     /// Unicode scalars; the line's length when there are none.
     public var argumentsOffset: Int
@@ -58,8 +64,8 @@ public struct Instruction: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - keyword: The keyword as written.
-    ///   - flags: Builder flags.
-    ///   - arguments: The split arguments.
+    ///   - flags: Builder flags with where they are written.
+    ///   - argumentWords: The split arguments with where they are written.
     ///   - isJSONForm: Whether the arguments were a JSON array.
     ///   - heredocs: Heredocs that follow the line.
     ///   - logicalLine: The joined instruction line.
@@ -68,20 +74,21 @@ public struct Instruction: Sendable, Hashable {
     ///   - onbuildTrigger: For `ONBUILD`, the registered instruction.
     ///   - lineMap: Where the logical line comes from in the file.
     ///   - continuesPastEndOfFile: Whether the file ended inside a continuation.
-    ///   - flagRanges: Where each flag is written in the logical line.
     ///   - argumentsOffset: Where the arguments start in the logical line.
     ///   - escapeCharacter: The file's escape character.
-    public init(
-        keyword: String, flags: [String] = [], arguments: [String] = [], isJSONForm: Bool = false,
+    init(
+        keyword: String, flags: [BuilderFlags.Flag] = [], argumentWords: [InstructionWord] = [], isJSONForm: Bool = false,
         heredocs: [Heredoc] = [], logicalLine: String = "", startLine: Int = 0, endLine: Int = 0,
         onbuildTrigger: Instruction? = nil, lineMap: LogicalLineMap = LogicalLineMap(segments: [], lineCount: 0),
-        continuesPastEndOfFile: Bool = false, flagRanges: [Range<Int>] = [], argumentsOffset: Int? = nil,
-        escapeCharacter: Unicode.Scalar = "\\"
+        continuesPastEndOfFile: Bool = false, argumentsOffset: Int? = nil, escapeCharacter: Unicode.Scalar = "\\"
     ) {
         self.keyword = keyword
         self.knownKeyword = Keyword(written: keyword)
-        self.flags = flags
-        self.arguments = arguments
+        self.flags = flags.map(\.text)
+        self.flagRanges = flags.map(\.range)
+        self.flagPositions = flags.map(\.positions)
+        self.arguments = argumentWords.map(\.text)
+        self.argumentWords = argumentWords
         self.isJSONForm = isJSONForm
         self.heredocs = heredocs
         self.logicalLine = logicalLine
@@ -90,39 +97,29 @@ public struct Instruction: Sendable, Hashable {
         self.trigger = onbuildTrigger.map { [$0] } ?? []
         self.lineMap = lineMap
         self.continuesPastEndOfFile = continuesPastEndOfFile
-        self.flagRanges = flagRanges
         self.argumentsOffset = argumentsOffset ?? logicalLine.unicodeScalars.count
         self.escapeCharacter = escapeCharacter
     }
 
-    /// The 0-based offset of a word in a logical line's scalars at or after `from`: how the
-    /// typed views place the words the split kept verbatim (the one search of its kind).
+    /// Where some of a flag's scalars are written in ``logicalLine``, when they are written as
+    /// they stand: one after another, with no quote or escape between them.
     ///
     /// - Parameters:
-    ///   - needle: The text to find.
-    ///   - line: The logical line's Unicode scalars.
-    ///   - from: The 0-based offset to search from.
-    static func offset(of needle: String, in line: [Unicode.Scalar], from: Int = 0) -> Int? {
-        let target = needle.scalars
-        guard !target.isEmpty, target.count <= line.count else { return nil }
-        var index = max(from, 0)
-        while index + target.count <= line.count {
-            if line[index] == target[0], line[index..<index + target.count].elementsEqual(target) { return index }
-            index += 1
+    ///   - index: The flag's index in ``flags``.
+    ///   - scalars: Offsets in the flag's text (Unicode scalars, quotes removed).
+    /// - Returns: The range in the logical line; `nil` when it is not written as it stands or the
+    ///   flag's place is not known; for no scalars, the place after the flag.
+    func writtenRange(ofFlag index: Int, scalars: Range<Int>) -> Range<Int>? {
+        guard flagPositions.indices.contains(index), scalars.upperBound <= flagPositions[index].count else { return nil }
+        guard let first = flagPositions[index][scalars].first else {
+            return flagRanges[index].upperBound..<flagRanges[index].upperBound
         }
-        return nil
-    }
-
-    /// The value of a builder flag, e.g. `build` for `--from=build`; `nil` when absent.
-    ///
-    /// - Parameter name: The flag name without dashes, e.g. `from`.
-    /// - Returns: The text after `=`, an empty string for a flag written without a value.
-    public func flag(_ name: String) -> String? {
-        for flag in flags {
-            let body = flag.drop(while: { $0 == "-" })
-            if body == Substring(name) { return "" }
-            if body.hasPrefix(name + "=") { return String(body.dropFirst(name.count + 1)) }
-        }
-        return nil
+        let written = first..<first + scalars.count
+        let line = logicalLine.scalars
+        let text = flags[index].unicodeScalars.dropFirst(scalars.lowerBound).prefix(scalars.count)
+        guard flagPositions[index][scalars].elementsEqual(written), written.upperBound <= line.count,
+            line[written].elementsEqual(text)
+        else { return nil }
+        return written
     }
 }

@@ -21,43 +21,6 @@ public struct InstructionWord: Sendable, Hashable {
 }
 
 extension Instruction {
-    /// The arguments with where each is written, found in order from ``argumentsOffset``: an
-    /// argument the split keeps verbatim gets its exact range, and so does a JSON element
-    /// written without escapes (the range of its text inside the quotes).
-    public var argumentWords: [InstructionWord] {
-        let line = logicalLine.scalars
-        if isJSONForm {
-            var searchFrom = argumentsOffset
-            return arguments.map { argument in
-                guard let start = Self.offset(of: "\"" + argument + "\"", in: line, from: searchFrom) else {
-                    return InstructionWord(text: argument, range: nil)
-                }
-                let end = start + 1 + argument.unicodeScalars.count
-                searchFrom = end + 1
-                return InstructionWord(text: argument, range: start + 1..<end)
-            }
-        }
-        return placed(arguments, in: line)
-    }
-
-    /// Words the split kept verbatim, each with its range: found in order from
-    /// ``argumentsOffset``, each search starting where the word before it ended.
-    ///
-    /// - Parameters:
-    ///   - words: The words in the order written.
-    ///   - line: The logical line's scalars.
-    func placed(_ words: [String], in line: [Unicode.Scalar]) -> [InstructionWord] {
-        var searchFrom = argumentsOffset
-        return words.map { word in
-            guard !word.isEmpty, let start = Self.offset(of: word, in: line, from: searchFrom) else {
-                return InstructionWord(text: word, range: nil)
-            }
-            let end = start + word.unicodeScalars.count
-            searchFrom = end
-            return InstructionWord(text: word, range: start..<end)
-        }
-    }
-
     /// The builder flags as written, quotes kept (``flags`` has them removed, as BuildKit reads
     /// them), in order; a flag whose place is unknown as read.
     public var writtenFlags: [String] {
@@ -70,7 +33,7 @@ extension Instruction {
 
     /// A builder flag's value with where it is written, e.g. `build` in `--from=build`; `nil`
     /// when the flag is absent. The range is `nil` when the value is not written as it stands
-    /// (it was quoted).
+    /// at the flag's end (it was quoted or escaped).
     ///
     /// - Parameter name: The flag name without dashes, e.g. `from`.
     public func flagWord(_ name: String) -> InstructionWord? {
@@ -84,13 +47,11 @@ extension Instruction {
             } else {
                 continue
             }
-            guard flagRanges.indices.contains(index) else { return InstructionWord(text: value, range: nil) }
-            let written = flagRanges[index]
-            let line = logicalLine.scalars
-            let end = written.upperBound
-            let start = end - value.unicodeScalars.count
-            let verbatim = start >= written.lowerBound && line[start..<end].elementsEqual(value.unicodeScalars)
-            return InstructionWord(text: value, range: verbatim ? start..<end : nil)
+            // The value ends the flag: it is written as it stands when its scalars are the
+            // flag's last ones, one after another.
+            let count = flag.unicodeScalars.count
+            let range = writtenRange(ofFlag: index, scalars: count - value.unicodeScalars.count..<count)
+            return InstructionWord(text: value, range: range?.upperBound == flagRanges[index].upperBound ? range : nil)
         }
         return nil
     }

@@ -28,7 +28,7 @@ extension Instruction {
     public var templateReferenceWords: [InstructionWord]? {
         guard isTemplateReference else { return nil }
         let line = logicalLine.scalars
-        return placed(WordSplitter.words(in: line[min(argumentsOffset, line.count)...], escape: escapeCharacter), in: line)
+        return WordSplitter.words(in: line[min(argumentsOffset, line.count)...], escape: escapeCharacter)
     }
 }
 
