@@ -19,8 +19,15 @@ public enum HTTPToken {
     /// Whether `text` is a non-empty token.
     public static func isToken(_ text: Substring) -> Bool { !text.isEmpty && text.utf8.allSatisfy(isTokenCharacter) }
 
-    /// Whether `text` may be a field value: no CR, LF or NUL (RFC 9110 section 5.5), so a value
-    /// can never add a header line.
+    /// Whether a byte may be in a field value a server receives: `VCHAR`, `obs-text`, SP or HTAB
+    /// (RFC 9110 section 5.5's grammar); the sanity server refuses a request with any other.
+    @inlinable @inline(__always)
+    public static func isFieldValueCharacter(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != 0x7F || byte == 0x09 }
+
+    /// Whether `text` may be a field value the probe sends: no CR, LF or NUL, the characters
+    /// RFC 9110 section 5.5 says a recipient must never take as data, so a value can never add
+    /// a header line. Other control characters are sent as given, as curl sends them: the
+    /// server under test is the one to judge them.
     public static func isFieldValue(_ text: Substring) -> Bool {
         !text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
     }

@@ -6,6 +6,22 @@ extension Character {
     public var isLineWhitespace: Bool { isHTTPWhitespace || self == "\r" || self == "\n" || self == "\r\n" }
 }
 
+extension UInt8 {
+    /// SP or HTAB as a byte: HTTP's optional white space (RFC 9110 section 5.6.3, `OWS`).
+    @inlinable public var isHTTPWhitespace: Bool { self == 0x20 || self == 0x09 }
+}
+
+extension ArraySlice where Element == UInt8 {
+    /// The bytes without leading and trailing SP and HTAB: a header field's value as RFC 9110
+    /// reads it (section 5.5), for a parser that works on bytes.
+    @inlinable public func trimmingHTTPWhitespace() -> ArraySlice<UInt8> {
+        var value = self
+        while let first = value.first, first.isHTTPWhitespace { value = value.dropFirst() }
+        while let last = value.last, last.isHTTPWhitespace { value = value.dropLast() }
+        return value
+    }
+}
+
 extension StringProtocol {
     /// The text without leading and trailing SP and HTAB: a header field's value or a list
     /// element as RFC 9110 reads them (section 5.5, "leading and trailing OWS is excluded").

@@ -44,7 +44,7 @@ struct ArgumentScanner {
         }
     }
 
-    /// The `--format` of commands that print text or JSON (`compose --lint`, `stages`).
+    /// The `--format` of commands that print text or JSON (`compose --lint`, `stages`, `verify`).
     enum TextOrJSON: String, CaseIterable {
         case text, json
     }

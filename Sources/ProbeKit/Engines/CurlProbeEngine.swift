@@ -157,7 +157,7 @@ public struct CurlProbeEngine: ProbeEngine {
         if result.httpStatus != nil {
             result.bodyByteCount = response.bodyByteCount
             result.contentLength = response.headers.last { $0.name.lowercased() == "content-length" }.flatMap {
-                Int($0.value.trimmingCharacters(in: .whitespaces))
+                Int($0.value.trimmingHTTPWhitespace())
             }
             result.httpVersion = Self.httpVersions[response.httpVersion]
         }

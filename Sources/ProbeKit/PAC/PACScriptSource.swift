@@ -91,7 +91,7 @@ public enum PACScriptSource: Sendable, Equatable {
             }
             if [301, 302, 303, 307, 308].contains(response.statusCode),
                 let next = response.headers.last(where: { $0.name.lowercased() == "location" })?.value,
-                let resolved = URL(string: next.trimmingCharacters(in: .whitespaces), relativeTo: URL(string: location)),
+                let resolved = URL(string: next.trimmingHTTPWhitespace(), relativeTo: URL(string: location)),
                 ["http", "https"].contains(resolved.scheme?.lowercased() ?? "")
             {
                 location = resolved.absoluteString

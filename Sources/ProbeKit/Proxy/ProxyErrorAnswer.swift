@@ -114,9 +114,9 @@ struct ProxyErrorAnswer: Equatable {
         for member in value.split(separator: ",") {
             let parts = member.split(separator: ";")
             for parameter in parts {
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingHTTPWhitespace() }
                 guard pair.count == 2, pair[0].lowercased() == "error" else { continue }
-                let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.contains("=") ? nil : $0 }
+                let name = parts.first.map { $0.trimmingHTTPWhitespace() }.flatMap { $0.contains("=") ? nil : $0 }
                 let happening =
                     proxyStatusErrors[pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()]
                     ?? .unknown

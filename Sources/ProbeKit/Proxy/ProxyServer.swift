@@ -1,3 +1,5 @@
+import Serialization
+
 /// A parsed HTTP or HTTPS proxy: scheme, host, port and optional credentials.
 ///
 /// Parsed from text the way libcurl 7.88.1 parses `CURLOPT_PROXY` and the proxy environment
@@ -84,8 +86,8 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
     /// The host as it goes in a URL: IPv6 in brackets with the zone id's `%` encoded as `%25`.
     public var hostForURL: String {
         // A Character: with a String, Foundation's `contains` would search through CoreFoundation.
-        guard host.contains(":" as Character) else { return host }
-        return "[" + host.replacingAll("%", with: "%25") + "]"
+        // An IPv6 zone id's `%` is written `%25` in a URL (RFC 6874 section 2).
+        HostPort.bracketed(host.contains(":" as Character) ? host.replacingAll("%", with: "%25") : host)
     }
 
     /// `scheme://host:port`, without credentials: the value for `CURLOPT_PROXY`.

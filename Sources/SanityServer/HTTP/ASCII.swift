@@ -8,17 +8,6 @@ enum ASCII {
     static let tab: UInt8 = 0x09
     static let colon: UInt8 = 0x3A
 
-    /// Whether a byte may appear in a field value: `VCHAR`, `obs-text`, SP or HTAB
-    /// (RFC 9110 section 5.5).
-    @inline(__always)
-    static func isFieldValueCharacter(_ byte: UInt8) -> Bool {
-        byte >= 0x20 && byte != 0x7F || byte == tab
-    }
-
-    /// Whether a byte is SP or HTAB (`OWS`, RFC 9110 section 5.6.3).
-    @inline(__always)
-    static func isWhitespace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
-
     /// RFC 3986's `unreserved / sub-delims` (section 2): what a reg-name holds besides `%XX`.
     static func isHostCharacter(_ byte: UInt8) -> Bool {
         switch byte {
@@ -27,11 +16,6 @@ enum ASCII {
         default:
             return "-._~!$&'()*+,;=".utf8.contains(byte)
         }
-    }
-
-    /// `HEXDIG` (RFC 5234 appendix B.1), either case.
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
     /// Text from header bytes: UTF-8 when valid, otherwise ISO-8859-1 byte for byte

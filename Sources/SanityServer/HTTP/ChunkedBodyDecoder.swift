@@ -98,7 +98,7 @@ struct ChunkedBodyDecoder: Sendable {
                         input, limit: maxTrailerBytes - used, tooLong: .headerSectionTooLarge(limit: maxTrailerBytes))
                 else { return false }
                 if line.isEmpty { return true }
-                if let first = line.first, ASCII.isWhitespace(first) { throw .obsoleteLineFolding }
+                if let first = line.first, first.isHTTPWhitespace { throw .obsoleteLineFolding }
                 trailers.append(try HTTPRequestParser.parseFieldLine(line))
             }
         }
@@ -141,8 +141,8 @@ struct ChunkedBodyDecoder: Sendable {
         }
         guard index > line.startIndex else { throw .malformedChunkedBody("chunk size is not hexadecimal") }
         var rest = line[index...]
-        while let first = rest.first, ASCII.isWhitespace(first) { rest = rest.dropFirst() }
-        guard rest.isEmpty || (rest.first == UInt8(ascii: ";") && rest.allSatisfy(ASCII.isFieldValueCharacter)) else {
+        while let first = rest.first, first.isHTTPWhitespace { rest = rest.dropFirst() }
+        guard rest.isEmpty || (rest.first == UInt8(ascii: ";") && rest.allSatisfy(HTTPToken.isFieldValueCharacter)) else {
             throw .malformedChunkedBody("unexpected characters after the chunk size")
         }
         return size

@@ -31,7 +31,7 @@ extension HTTPRequestParser {
                 continue
             }
             if line.isEmpty && lineStart == bytes.endIndex { break }
-            if let first = line.first, ASCII.isWhitespace(first) {
+            if let first = line.first, first.isHTTPWhitespace {
                 if position == 0 { throw .malformedFieldLine("whitespace between the request line and the first field") }
                 throw .obsoleteLineFolding
             }
@@ -117,15 +117,13 @@ extension HTTPRequestParser {
         let name = line[line.startIndex..<colon]
         guard !name.isEmpty else { throw .malformedFieldLine("empty field name") }
         guard name.allSatisfy(HTTPToken.isTokenCharacter) else {
-            if let last = name.last, ASCII.isWhitespace(last) {
+            if let last = name.last, last.isHTTPWhitespace {
                 throw .malformedFieldLine("whitespace between field name and colon")
             }
             throw .malformedFieldLine("field name is not a token")
         }
-        var value = line[(colon + 1)...]
-        while let first = value.first, ASCII.isWhitespace(first) { value = value.dropFirst() }
-        while let last = value.last, ASCII.isWhitespace(last) { value = value.dropLast() }
-        guard value.allSatisfy(ASCII.isFieldValueCharacter) else {
+        let value = line[(colon + 1)...].trimmingHTTPWhitespace()
+        guard value.allSatisfy(HTTPToken.isFieldValueCharacter) else {
             throw .malformedFieldLine("control character in the value of \(String(decoding: name, as: UTF8.self))")
         }
         return HTTPField(name: String(decoding: name, as: UTF8.self), value: ASCII.string(value))
@@ -153,7 +151,7 @@ extension HTTPRequestParser {
                 if byte == UInt8(ascii: "%") {
                     let first = bytes.index(after: index)
                     guard first < end, bytes.index(after: first) < end,
-                        ASCII.isHexDigit(bytes[first]), ASCII.isHexDigit(bytes[bytes.index(after: first)])
+                        HexDigit.value(of: bytes[first]) != nil, HexDigit.value(of: bytes[bytes.index(after: first)]) != nil
                     else { return false }
                     index = bytes.index(first, offsetBy: 2)
                     continue

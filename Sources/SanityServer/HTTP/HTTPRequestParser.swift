@@ -215,7 +215,7 @@ public struct HTTPRequestParser: Sendable {
             if lineStart == start {
                 _ = try Self.parseRequestLine(line)
             } else if let first = line.first {
-                if ASCII.isWhitespace(first) { throw Self.leadingWhitespaceError(isFirstField: lineStart == firstFieldStart) }
+                if first.isHTTPWhitespace { throw Self.leadingWhitespaceError(isFirstField: lineStart == firstFieldStart) }
                 let field = try Self.parseFieldLine(line)
                 // An invalid or second Host is refused when it arrives (RFC 9112 section 3.2), as
                 // nginx does.
@@ -254,10 +254,10 @@ public struct HTTPRequestParser: Sendable {
     /// server MUST answer 400). Other bytes that are not a token's wait for the line's end,
     /// where ``parseFieldLine(_:)`` names them (nginx drops such a line).
     private static func arrivingFieldLineError(_ line: ArraySlice<UInt8>, isFirstField: Bool) -> HTTPRequestError? {
-        if let first = line.first, ASCII.isWhitespace(first) { return leadingWhitespaceError(isFirstField: isFirstField) }
+        if let first = line.first, first.isHTTPWhitespace { return leadingWhitespaceError(isFirstField: isFirstField) }
         let colon = line.firstIndex(of: ASCII.colon)
         if colon == line.startIndex { return .malformedFieldLine("empty field name") }
-        if line[..<(colon ?? line.endIndex)].contains(where: ASCII.isWhitespace) {
+        if line[..<(colon ?? line.endIndex)].contains(where: \.isHTTPWhitespace) {
             return .malformedFieldLine("whitespace between field name and colon")
         }
         return nil

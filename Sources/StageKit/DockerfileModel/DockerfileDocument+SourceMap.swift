@@ -1,4 +1,5 @@
 import DockerfileSyntax
+import Serialization
 
 extension DockerfileDocument {
     /// Maps positions in an instruction's logical line (through the parser's
@@ -22,23 +23,6 @@ extension DockerfileDocument {
         /// - Parameter offset: 0-based, in Unicode scalars.
         func location(ofLogicalOffset offset: Int) -> SourceLocation {
             lines.location(ofOffset: offset)
-        }
-
-        /// The index of the last of ascending values that is at most `value`, found by binary
-        /// search; -1 when even the first is larger.
-        ///
-        /// - Parameters:
-        ///   - values: Values in ascending order.
-        ///   - value: The value to place.
-        static func lastIndex<Values: RandomAccessCollection>(in values: Values, notAbove value: Int) -> Int
-        where Values.Element == Int, Values.Index == Int {
-            var low = values.startIndex
-            var high = values.endIndex
-            while low < high {
-                let middle = (low + high) / 2
-                if values[middle] <= value { low = middle + 1 } else { high = middle }
-            }
-            return low - 1
         }
 
         /// Where the body of each of the instruction's heredocs starts, in one pass.
@@ -69,7 +53,7 @@ extension DockerfileDocument {
             }
             let lineStarts = starts
             return { offset in
-                let line = max(0, Self.lastIndex(in: lineStarts, notAbove: offset))
+                let line = max(0, lineStarts.partitioningIndex { $0 > offset } - 1)
                 return SourceLocation(line: firstLine + line, column: offset - lineStarts[line] + 1)
             }
         }

@@ -231,7 +231,7 @@ struct StageState: Sendable {
             break
         }
         return BuildStep(
-            keyword: keyword, text: text, line: instruction.startLine, origin: nil,
+            instruction: instruction, keyword: keyword, text: text, line: instruction.startLine, origin: nil,
             addsLayerInBuildKit: addsLayerInBuildKit, addsLayerInBuildah: addsLayerInBuildah, buildKitKey: buildKit,
             buildahKey: buildah, variableLines: lines)
     }

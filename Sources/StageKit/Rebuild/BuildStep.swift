@@ -1,7 +1,11 @@
+import DockerfileSyntax
+
 /// One instruction of a build stage as a builder's cache sees it: what the builder compares to
 /// decide whether a cached result stands for it, under each builder's rules
 /// (`docs/cache-rules.md`).
 public struct BuildStep: Sendable {
+    /// The instruction as the parser read it, for its typed views.
+    public var instruction: Instruction
     /// The instruction's keyword in upper case, e.g. `RUN`.
     public var keyword: String
     /// The instruction as written (its logical line, continuations joined as the parser

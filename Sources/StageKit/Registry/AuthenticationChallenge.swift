@@ -1,3 +1,5 @@
+import Serialization
+
 /// One challenge of a `WWW-Authenticate` header (RFC 9110 section 11.6.1), e.g.
 /// `Bearer realm="https://auth.docker.io/token",service="registry.docker.io",scope="repository:library/debian:pull"`
 /// or `Basic realm="Registry Realm"`.
@@ -73,10 +75,7 @@ public struct AuthenticationChallenge: Sendable, Hashable {
         /// `tchar`s of RFC 9110 section 5.6.2 (and `/`, which token68 allows).
         mutating func token() -> String? {
             let start = index
-            skip {
-                $0.isASCII
-                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "!#$%&'*+-.^_`|~/".unicodeScalars.contains($0))
-            }
+            skip { $0.isASCII && (HTTPToken.isTokenCharacter(UInt8($0.value)) || $0 == "/") }
             guard index > start else { return nil }
             return String(String.UnicodeScalarView(scalars[start..<index]))
         }

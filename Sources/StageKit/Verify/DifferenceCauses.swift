@@ -1,3 +1,5 @@
+import DockerfileSyntax
+
 /// Names the cause of one difference between two builds from what differs, where, and the
 /// instruction that wrote it: the catalog's rules (``ReproducibilityCause``), first match wins.
 public enum DifferenceCauses {
@@ -5,30 +7,27 @@ public enum DifferenceCauses {
     ///
     /// - Parameters:
     ///   - difference: The path and what differs.
-    ///   - instruction: The instruction that made the layer, as written; `nil` for a base image's layer.
+    ///   - instruction: The instruction that made the layer; `nil` for a base image's layer.
     ///   - packagesChanged: Whether the layer installed a package at another version.
     ///   - conditions: How the second build's conditions differed.
     /// - Returns: The cause.
     public static func cause(
-        of difference: EntryDifference, instruction: String?, packagesChanged: Bool, conditions: BuildConditions
+        of difference: EntryDifference, instruction: Instruction?, packagesChanged: Bool, conditions: BuildConditions
     ) -> ReproducibilityCause {
         if let cause = causeByPath("/" + difference.path) { return cause }
         if difference.path == PackageVersions.statusPath, packagesChanged { return .packageVersion }
-        let keyword = instruction.map { $0.prefix { !$0.isWhitespace }.uppercased() } ?? ""
-        let copiesFromContext =
-            (keyword == "COPY" || keyword == "ADD") && !(instruction ?? "").lowercased().contains("--from=")
+        let copiesFromContext = instruction?.asCopy.map { $0.from == nil } ?? false
+        let command = instruction?.asRun?.command?.words.map(\.text).joined(separator: " ") ?? ""
+        let fetches = downloads(instruction)
         if difference.aspects.contains(.content), let first = difference.first, let second = difference.second {
-            if let cause = causeByContent(
-                first.contentPrefix, second.contentPrefix, instruction: instruction ?? "", conditions: conditions)
-            {
+            if let cause = causeByContent(first.contentPrefix, second.contentPrefix, command: command, conditions: conditions) {
                 return cause
             }
             if packagesChanged { return .packageVersion }
-            if downloads(instruction ?? "") { return .networkContent }
-            return .unexplained
+            return fetches ? .networkContent : .unexplained
         }
         if difference.first == nil || difference.second == nil {
-            return downloads(instruction ?? "") ? .networkContent : .unexplained
+            return fetches ? .networkContent : .unexplained
         }
         if difference.aspects.allSatisfy({ $0 == .modificationTime }) { return .fileTimes }
         if copiesFromContext, difference.aspects.contains(.permissions) { return .contextPermissions }
@@ -57,8 +56,14 @@ public enum DifferenceCauses {
     }
 
     /// The causes the differing bytes tell.
+    ///
+    /// - Parameters:
+    ///   - first: The first build's bytes.
+    ///   - second: The second build's bytes.
+    ///   - command: The command of the `RUN` that wrote them, as written; empty for another instruction.
+    ///   - conditions: How the second build's conditions differed.
     static func causeByContent(
-        _ first: [UInt8], _ second: [UInt8], instruction: String = "", conditions: BuildConditions
+        _ first: [UInt8], _ second: [UInt8], command: String = "", conditions: BuildConditions
     ) -> ReproducibilityCause? {
         // gzip (RFC 1952 §2.3: bytes 4-7 MTIME) and zip (PKWARE APPNOTE 4.3.7: local headers with DOS times).
         if first.starts(with: [0x1f, 0x8b]), second.starts(with: [0x1f, 0x8b]) { return .archiveTimes }
@@ -74,7 +79,7 @@ public enum DifferenceCauses {
         // Without the builds' CPU counts (--compare), a number a CPU-counting command wrote.
         let counting = ["nproc", "_nprocessors_onln", "cpu_count", "/proc/cpuinfo"]
         if !region.first.isEmpty, !region.second.isEmpty, (region.first + region.second).allSatisfy(\.isNumber),
-            counting.contains(where: instruction.lowercased().contains)
+            counting.contains(where: command.lowercased().contains)
         {
             return .cpuCount
         }
@@ -137,12 +142,16 @@ public enum DifferenceCauses {
         return bytes.count == 10 && bytes.allSatisfy { (0x30...0x39).contains($0) } && bytes[0] != 0x30
     }
 
-    /// Whether an instruction fetches from the network: `ADD` of a URL, or a `RUN` with a download tool.
-    static func downloads(_ instruction: String) -> Bool {
-        let lowered = instruction.lowercased()
-        if lowered.hasPrefix("add "), lowered.contains("http://") || lowered.contains("https://") { return true }
-        guard lowered.hasPrefix("run") else { return false }
+    /// Whether an instruction fetches from the network: `ADD` of a URL, or a `RUN` whose command
+    /// runs a download tool.
+    static func downloads(_ instruction: Instruction?) -> Bool {
+        if instruction?.knownKeyword == .add, let sources = instruction?.asCopy?.sources {
+            return sources.contains { $0.text.lowercased().hasPrefix("http://") || $0.text.lowercased().hasPrefix("https://") }
+        }
+        guard let command = instruction?.asRun?.command?.words.map(\.text).joined(separator: " ").lowercased() else {
+            return false
+        }
         let tools = ["curl ", "wget ", "git clone", "git fetch", "pip install", "npm install", "go get", "svn "]
-        return tools.contains(where: lowered.contains)
+        return tools.contains(where: command.contains)
     }
 }

@@ -95,7 +95,7 @@ public struct ImageExplanation: Sendable {
                 var groups: [ReproducibilityCause: [EntryDifference]] = [:]
                 for difference in layer.differences {
                     let cause = DifferenceCauses.cause(
-                        of: difference, instruction: step?.text, packagesChanged: !changes.isEmpty, conditions: conditions)
+                        of: difference, instruction: step?.instruction, packagesChanged: !changes.isEmpty, conditions: conditions)
                     groups[cause, default: []].append(difference)
                 }
                 var causes = ReproducibilityCause.catalog.compactMap { cause in

@@ -187,15 +187,7 @@ enum ComposeCommand: Subcommand {
         if json {
             context.standardOutput.write(LintCommand.jsonReport(records))
         } else {
-            var report = ""
-            for record in records {
-                report += "\(record.file):\(record.line):\(record.column): \(record.severity): \(record.rule) \(record.message)\n"
-                if let line = record.composedLine, let column = record.composedColumn {
-                    report += "    composed: \(name):\(line):\(column)\n"
-                }
-                report += "    hint: \(record.hint)\n"
-            }
-            context.standardError.write(report)
+            context.standardError.write(LintCommand.textReport(records))
         }
         return linter.fails(findings) ? .checkFailed : .success
     }

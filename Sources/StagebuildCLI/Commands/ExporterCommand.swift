@@ -3,6 +3,7 @@ import Foundation
 import Patterns
 import ProbeKit
 import SanityServer
+import Serialization
 import StageKit
 import YAML
 
@@ -128,7 +129,7 @@ enum ExporterCommand: Subcommand {
         } catch .invalidHost(let bad) {
             throw CommandFailure.usage("--listen needs a numeric IPv4 or IPv6 address, not '\(bad)'")
         } catch {
-            throw CommandFailure.error(.unavailable, "cannot listen on \(host):\(port): \(error)")
+            throw CommandFailure.error(.unavailable, "cannot listen on \(HostPort.joined(host, port)): \(error)")
         }
         context.standardOutput.write(address.url + "\n")
         server.waitUntilStopped()

@@ -115,12 +115,12 @@ enum LintCommand: Subcommand {
         }
 
         switch format {
-        case .json: context.standardOutput.write(jsonReport(results))
+        case .json: context.standardOutput.write(jsonReport(records(results)))
         case .sarif: context.standardOutput.write(LintReportFormats.sarif(results))
         case .github: context.standardOutput.write(LintReportFormats.github(results))
         case .checkstyle: context.standardOutput.write(LintReportFormats.checkstyle(results))
         case .gitlab: context.standardOutput.write(LintReportFormats.gitlab(results))
-        case .text: context.standardOutput.write(textReport(results))
+        case .text: context.standardOutput.write(textReport(records(results)))
         }
         if let last = problems.last {
             // An unreadable file (74) outranks a malformed one (65), and both a finding (1).
@@ -161,23 +161,25 @@ enum LintCommand: Subcommand {
         )
     }
 
-    /// `file:line:column: severity: SBnnn message`, then an indented `hint:` line, per finding.
-    static func textReport(_ results: [(file: String, findings: [LintFinding])]) -> String {
-        var text = ""
-        for (file, findings) in results {
-            for finding in findings {
-                text += "\(file):\(finding.description)\n    hint: \(finding.hint)\n"
-            }
-        }
-        return text
+    /// Each file's findings as records at their own positions.
+    static func records(_ results: [(file: String, findings: [LintFinding])]) -> [Record] {
+        results.flatMap { file, findings in findings.map { Record(file: file, line: $0.line, column: $0.column, finding: $0) } }
     }
 
-    /// One JSON array of finding objects with sorted keys, two-space indent and a final newline.
-    static func jsonReport(_ results: [(file: String, findings: [LintFinding])]) -> String {
-        jsonReport(
-            results.flatMap { file, findings in
-                findings.map { Record(file: file, line: $0.line, column: $0.column, finding: $0) }
-            })
+    /// The text report: `FILE:LINE:COLUMN: SEVERITY: RULE MESSAGE` for each finding, then, indented,
+    /// where it is in the composed file (`compose --lint`) and its hint.
+    ///
+    /// - Parameter records: The findings with their positions.
+    static func textReport(_ records: [Record]) -> String {
+        var text = ""
+        for record in records {
+            text += "\(record.file):\(record.line):\(record.column): \(record.severity): \(record.rule) \(record.message)\n"
+            if let file = record.composedFile, let line = record.composedLine, let column = record.composedColumn {
+                text += "    composed: \(file):\(line):\(column)\n"
+            }
+            text += "    hint: \(record.hint)\n"
+        }
+        return text
     }
 
     /// The records as one JSON array, keys sorted, two-space indent and a final newline.

@@ -1,5 +1,6 @@
 import Foundation
 import SanityServer
+import Serialization
 
 /// `stagebuild serve`: the sanity upstream that answers with what reached it.
 enum ServeCommand: Subcommand {
@@ -98,7 +99,8 @@ enum ServeCommand: Subcommand {
         } catch .invalidHost(let host) {
             throw CommandFailure.usage("--host needs a numeric IPv4 or IPv6 address such as 127.0.0.1 or ::1, not '\(host)'")
         } catch {
-            throw CommandFailure.error(.unavailable, "cannot listen on \(configuration.host):\(configuration.port): \(error)")
+            throw CommandFailure.error(
+                .unavailable, "cannot listen on \(HostPort.joined(configuration.host, configuration.port)): \(error)")
         }
         context.standardOutput.write(address.url + "\n")
         // The address line is this command's contract with scripts: without it, stop.

@@ -110,13 +110,8 @@ enum VerifyCommand: Subcommand {
         CatalogSearchPath.option,
     ]
 
-    /// The report formats (`--format`).
-    enum Format: String, CaseIterable {
-        case text, json
-    }
-
     static func run(_ arguments: ArgumentScanner.Arguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        let format = try arguments.choice("--format", default: Format.text)
+        let format = try arguments.choice("--format", default: ArgumentScanner.TextOrJSON.text)
         let variations = try BuildVariations(arguments.value("--vary"))
         let cwd = context.currentDirectory
         let compared = arguments.all("--compare")
@@ -223,7 +218,7 @@ enum VerifyCommand: Subcommand {
 
     /// `--compare`: two layouts compared and explained, nothing built.
     private static func compare(
-        _ layouts: [String], arguments: ArgumentScanner.Arguments, format: Format, diffoscope: String?,
+        _ layouts: [String], arguments: ArgumentScanner.Arguments, format: ArgumentScanner.TextOrJSON, diffoscope: String?,
         context: CommandContext
     ) throws(CommandFailure) -> ExitCode {
         let cwd = context.currentDirectory

@@ -310,9 +310,9 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
         }
         while true {
             guard let sizeLine = line() else {
-                return arrived(clean + body[index...].prefix { ASCII.isHexDigit($0) }.prefix(15))
+                return arrived(clean + body[index...].prefix { HexDigit.value(of: $0) != nil }.prefix(15))
             }
-            let digits = sizeLine.prefix { ASCII.isHexDigit($0) }
+            let digits = sizeLine.prefix { HexDigit.value(of: $0) != nil }
             guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
             else { return false }
             if let next = sizeLine.dropFirst(digits.count).first, ![UInt8(ascii: ";"), 0x20, 0x09].contains(next) {
@@ -401,7 +401,8 @@ struct KnownDifference: Sendable, CustomTestStringConvertible {
             path = Array(path[scheme.upperBound...].drop { $0 != UInt8(ascii: "/") })
         }
         for (index, byte) in path.enumerated() where byte == UInt8(ascii: "%") {
-            guard index + 2 < path.count, ASCII.isHexDigit(path[index + 1]), ASCII.isHexDigit(path[index + 2]) else {
+            guard index + 2 < path.count, HexDigit.value(of: path[index + 1]) != nil, HexDigit.value(of: path[index + 2]) != nil
+            else {
                 message.refuse()
                 return true
             }

@@ -1,4 +1,5 @@
 import Archives
+import DockerfileSyntax
 import Foundation
 import Serialization
 import TestSupport
@@ -20,7 +21,8 @@ import Testing
         _ first: TarEntry, _ second: TarEntry, instruction: String = "RUN x", conditions: BuildConditions = BuildConditions()
     ) throws -> String {
         let difference = try #require(EntryDifference.between(first, second))
-        return DifferenceCauses.cause(of: difference, instruction: instruction, packagesChanged: false, conditions: conditions).id
+        let parsed = try DockerfileParser.parse(instruction + "\n").instructions.first
+        return DifferenceCauses.cause(of: difference, instruction: parsed, packagesChanged: false, conditions: conditions).id
     }
 
     @Test func theDifferingTextIsWidenedToWholeWords() throws {

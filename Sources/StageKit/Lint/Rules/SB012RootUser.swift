@@ -178,22 +178,12 @@ struct SB012RootUser: LintRule {
         return earlier.filter { document.stages[$0].alias.map { matches($0, pattern) } ?? false }
     }
 
-    /// The literal texts between a word's variable references (`$NAME`, `${…}`).
+    /// The literal texts between a word's variable references (`$NAME`, `${…}`), read as
+    /// ``DockerfileDocument/expand(_:lookup:)`` reads them; the whole word for a form it cannot read.
     private static func literalParts(of word: String) -> [Substring] {
-        var parts: [Substring] = []
-        var rest = word[...]
-        while let dollar = rest.firstIndex(of: "$") {
-            parts.append(rest[..<dollar])
-            var after = rest[rest.index(after: dollar)...]
-            if after.first == "{" {
-                after = after.drop { $0 != "}" }.dropFirst()
-            } else {
-                after = after.drop { $0 == "_" || $0.isLetter || $0.isNumber }
-            }
-            rest = after
-        }
-        parts.append(rest)
-        return parts
+        let marker: Character = "\u{0}"
+        guard let marked = DockerfileDocument.expand(word, lookup: { _ in .known(String(marker)) }) else { return [word[...]] }
+        return marked.split(separator: marker, omittingEmptySubsequences: false)
     }
 
     /// Whether a name is the literal parts in order with any text between them.
