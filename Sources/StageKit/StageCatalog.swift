@@ -216,7 +216,7 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
         case .outsideCatalog(let name, let path):
             return "stage template '\(name)' at \(path) resolves outside its catalog folder; refusing to read it"
         case .unreadable(let path, let reason):
-            return "\(path): \(reason)"
+            return "cannot read \(path): \(reason)"
         case .malformed(let error):
             return error.description
         }

@@ -83,6 +83,15 @@ struct CommandFailure: Error {
         .error(error.isMalformedText ? .dataError : .ioError, "cannot read \(what): \(error.reason)")
     }
 
+    /// A file that could not be written: `cannot write WHAT: REASON`, 74 (sysexits.h).
+    ///
+    /// - Parameters:
+    ///   - what: The file as the user named it, e.g. `Dockerfile` or `stagebuild.lock`.
+    ///   - error: Why the atomic write failed.
+    static func unwritable(_ what: String, _ error: AtomicFile.Failure) -> CommandFailure {
+        .error(.ioError, "cannot write \(what): \(error.reason)")
+    }
+
     /// A composition error at its position: 74 when a file could not be read, else 65.
     ///
     /// - Parameter error: The error.

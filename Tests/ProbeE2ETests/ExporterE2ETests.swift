@@ -635,7 +635,7 @@ struct ExporterE2ETests {
             ["exporter", "--config", try Self.writeConfig(servers), "--allow-target", "("])
         #expect(pattern.status == 64 && pattern.stderr.contains("--allow-target: missing ): (\n"), "\(pattern.summary)")
         let missing = try await StagebuildProcess.run(["exporter", "--config", "/nonexistent/blackbox.yml"])
-        #expect(missing.status == 65, "\(missing.summary)")
+        #expect(missing.status == 74, "\(missing.summary)")
         #expect(missing.stderr.components(separatedBy: "/nonexistent/blackbox.yml").count == 2, "\(missing.summary)")
     }
 

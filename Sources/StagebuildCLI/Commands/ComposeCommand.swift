@@ -150,7 +150,7 @@ enum ComposeCommand: Subcommand {
         do {
             try AtomicFile.write(composed, to: outputPath)
         } catch {
-            throw CommandFailure.error(.ioError, "cannot write \(outputDisplay): \(error.reason)")
+            throw CommandFailure.unwritable(outputDisplay, error)
         }
     }
 

@@ -44,14 +44,14 @@ enum ExporterCommand: Subcommand {
         stay. blackbox_exporter_config_last_reload_successful on /metrics says which.
 
         --check-config FILE exits 0 when the file loads (listing the modules it will not run, and
-        why), else 65 with FILE:LINE:COLUMN.
+        why), else 65 with FILE:LINE:COLUMN, or 74 when it cannot be read.
         SIGTERM or SIGINT stops it gracefully (exit 0); a port already taken exits 69.
         """
     static let options = [
         ArgumentScanner.Option(
             names: ["--config"], takesValue: true, valueName: "FILE", help: "blackbox_exporter's config file (blackbox.yml)."),
         ArgumentScanner.Option(
-            names: ["--check-config"], takesValue: true, valueName: "FILE", help: "Check a config file and exit (0 or 65)."),
+            names: ["--check-config"], takesValue: true, valueName: "FILE", help: "Check a config file and exit (0, 65 or 74)."),
         ArgumentScanner.Option(
             names: ["--listen"], takesValue: true, valueName: "HOST:PORT",
             help: "Address to serve on (default 127.0.0.1:9115; :9115 for every address)."),
@@ -139,7 +139,7 @@ enum ExporterCommand: Subcommand {
     /// The config made ready to serve, its patterns, headers and pins checked as the probe
     /// will use them.
     ///
-    /// - Throws: `CommandFailure`, 65 with why the config cannot be used.
+    /// - Throws: `CommandFailure`, 65 with why the config cannot be used, 74 when it cannot be read.
     private static func load(
         _ file: String, options: ExporterHandler.Options, context: CommandContext
     ) throws(CommandFailure) -> (ExporterHandler, ExporterConfiguration) {
@@ -148,8 +148,7 @@ enum ExporterCommand: Subcommand {
         do {
             text = try context.fileSystem.readText(at: path)
         } catch {
-            // The error names the file already.
-            throw CommandFailure.error(.dataError, "\(error)")
+            throw CommandFailure.unreadable(file, error)
         }
         do {
             let configuration = try ExporterConfiguration(parsing: text, file: file)

@@ -184,7 +184,7 @@ enum LockCommand: Subcommand {
         do {
             changed = try AtomicFile.write(lockfile.text, to: lock.path)
         } catch {
-            throw CommandFailure.error(.ioError, "cannot write \(lockName): \(error.reason)")
+            throw CommandFailure.unwritable(lockName, error)
         }
         for reference in inputs.images {
             guard let image = lockfile.images[reference.written] else { continue }

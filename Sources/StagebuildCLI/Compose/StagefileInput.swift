@@ -167,7 +167,7 @@ struct LockInput {
                 throw CommandFailure.error(.ioError, "cannot read \(display(path)): a symbolic link to a missing file")
             }
             if error.isMalformedText { return .failure(LockfileError("not UTF-8 text: \(error.reason)")) }
-            throw CommandFailure.error(.ioError, "cannot read \(display(path)): \(error.reason)")
+            throw CommandFailure.unreadable(display(path), error)
         }
         do {
             return .success(try Lockfile(parsing: text))

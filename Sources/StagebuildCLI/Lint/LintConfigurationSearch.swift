@@ -59,11 +59,7 @@ struct LintConfigurationSearch {
             let text = try context.fileSystem.readText(at: path)
             result = .success(try LintConfiguration(parsing: text, file: shown))
         } catch let error as FileSystemError {
-            // Bytes that are not UTF-8 are bad data (65), as in a Dockerfile; the rest cannot be read (74).
-            result = .failure(
-                error.isMalformedText
-                    ? .error(.dataError, "\(option)\(shown) is \(error.reason)")
-                    : .error(.ioError, "cannot read \(option)\(shown): \(error.reason)"))
+            result = .failure(.unreadable("\(option)\(shown)", error))
         } catch let error as YAMLConfigError {
             let diagnostic = Diagnostic(
                 file: error.file, line: error.line, column: error.column, severity: "error", message: error.message)

@@ -189,7 +189,7 @@ enum PackageLocking {
             do {
                 try AtomicFile.write(file.text, to: file.path)
             } catch {
-                throw CommandFailure.error(.ioError, "cannot write \(input.lock.display(file.path)): \(error.reason)")
+                throw CommandFailure.unwritable(input.lock.display(file.path), error)
             }
         }
     }
