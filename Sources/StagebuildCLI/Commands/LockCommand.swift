@@ -128,7 +128,8 @@ enum LockCommand: Subcommand {
             }
             let time = settings.snapshot.flatMap { $0 == "now" ? nil : $0 } ?? SnapshotTime.format(context.now())
             let input = try StagefileInput.load(arguments, context: context)
-            try PackageLocking.updatePackages(input, to: time, resolver: resolver(settings, input: input), context: context)
+            try PackageLocking.updatePackages(
+                input, to: time, resolver: resolver(settings, input: input, context: context), context: context)
             settings.snapshot = time
         }
         return try lock(arguments, settings: settings, context: context)
@@ -251,7 +252,8 @@ enum LockCommand: Subcommand {
         try PackageLocking.checkKeys(of: composition.packageStages, in: input.directory, context: context)
         let packages: StagePackageResolution
         do {
-            packages = try StagePackageResolution(composition.packageStages, resolver: resolver(settings, input: input))
+            packages = try StagePackageResolution(
+                composition.packageStages, resolver: resolver(settings, input: input, context: context))
         } catch {
             throw CommandFailure.errors(
                 error.kind == .declaration ? .dataError : .unavailable, [error.message], detail: untouched)
@@ -322,7 +324,8 @@ enum LockCommand: Subcommand {
         let client = RegistryClient(
             transport: transport(settings), credentials: settings.credentials, insecureRegistries: settings.insecureRegistries)
         var (failures, notes) = OnlineLockCheck.checkImages(lockfile, client: client)
-        failures += OnlineLockCheck.checkPackages(lockfile, stages: stages, resolver: resolver(settings, input: input))
+        failures += OnlineLockCheck.checkPackages(
+            lockfile, stages: stages, resolver: resolver(settings, input: input, context: context))
         for note in notes { context.standardError.write("note: \(note)\n") }
         guard failures.isEmpty else {
             throw CommandFailure.errors(
@@ -355,10 +358,10 @@ enum LockCommand: Subcommand {
 
     /// The apt resolver of a run: its transport (indexes run to 256 MiB), gpgv with each
     /// archive's keyring, keys in the build context read from the Stagefile's folder.
-    private static func resolver(_ settings: Settings, input: StagefileInput) -> AptPackageResolver {
+    private static func resolver(_ settings: Settings, input: StagefileInput, context: CommandContext) -> AptPackageResolver {
         PackageLocking.resolver(
             transport: transport(settings, maxBodyBytes: 256 * 1_048_576), buildContext: input.directory,
-            deadline: settings.maxTime, architecture: settings.architecture)
+            fileSystem: context.fileSystem, deadline: settings.maxTime, architecture: settings.architecture)
     }
 
     /// Resolves each image once (references written differently but naming the same image are

@@ -252,7 +252,7 @@ enum VerifyCommand: Subcommand {
         do {
             (explanation, texts) = try VerifyRun.explain(
                 layouts: (folders[0], folders[1]), stage: stage, plan: plan, conditions: BuildConditions(),
-                diffoscope: comparison, started: Date(), context: context)
+                diffoscope: comparison, started: ContinuousClock.now, context: context)
         } catch {
             throw CommandFailure.error(.dataError, error.message)
         }

@@ -17,6 +17,8 @@ struct GpgvSignatureCheck: ArchiveSignatureCheck {
     var program = "/usr/bin/gpgv"
     /// The build context's folder: where a template's key file is read from.
     var buildContext: String
+    /// Where the keyring and key files are read.
+    var fileSystem: any FileSystem
     /// The longest gpgv may run, in seconds; then it is killed.
     var deadline: Double
 
@@ -60,7 +62,7 @@ struct GpgvSignatureCheck: ArchiveSignatureCheck {
     private func keyringFile(_ keyring: AptKeyring, in folder: URL) throws(ArchiveSignatureError) -> String {
         switch keyring {
         case .file(let path):
-            guard FileManager.default.isReadableFile(atPath: path) else {
+            guard (try? fileSystem.readBytes(at: path)) != nil else {
                 let package =
                     path.hasSuffix("/debian-archive-keyring.gpg")
                     ? " (Debian package debian-archive-keyring)"
@@ -74,10 +76,12 @@ struct GpgvSignatureCheck: ArchiveSignatureCheck {
                 throw ArchiveSignatureError("the key \(relative) is not a path inside the build context")
             }
             let path = Paths.absolute(relative, from: buildContext)
-            guard let bytes = FileManager.default.contents(atPath: path) else {
-                throw ArchiveSignatureError("cannot read the key \(relative) in the build context (\(path))")
+            var key: [UInt8]
+            do {
+                key = try fileSystem.readBytes(at: path)
+            } catch {
+                throw ArchiveSignatureError("cannot read the key \(relative) in the build context (\(path)): \(error.reason)")
             }
-            var key = [UInt8](bytes)
             if OpenPGPArmor.isArmored(key) {
                 guard let packets = OpenPGPArmor.publicKey(key) else {
                     throw ArchiveSignatureError("the key \(relative) is ASCII-armored but holds no public key block")

@@ -41,10 +41,12 @@ enum PackageLocking {
     /// The resolver of a run: the libcurl transport, gpgv with each archive's keyring (a key in
     /// the build context is read from the Stagefile's folder), the build's architecture.
     static func resolver(
-        transport: any RegistryTransport, buildContext: String, deadline: Double, architecture: String
+        transport: any RegistryTransport, buildContext: String, fileSystem: any FileSystem, deadline: Double,
+        architecture: String
     ) -> AptPackageResolver {
         AptPackageResolver(
-            transport: transport, signatureCheck: GpgvSignatureCheck(buildContext: buildContext, deadline: deadline),
+            transport: transport,
+            signatureCheck: GpgvSignatureCheck(buildContext: buildContext, fileSystem: fileSystem, deadline: deadline),
             architecture: architecture)
     }
 

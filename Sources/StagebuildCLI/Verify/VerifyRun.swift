@@ -34,7 +34,7 @@ struct VerifyRun {
     var diffoscope: DiffoscopeComparison?
     var context: CommandContext
     /// When the run started, for the seconds each progress line shows.
-    var started = Date()
+    var started = ContinuousClock.now
     /// The signal that asked the run to stop, if one did (SIGINT, SIGTERM, SIGHUP).
     var stopSignal: @Sendable () -> Int32? = { nil }
 
@@ -56,7 +56,7 @@ struct VerifyRun {
         var made: [String] = []
         let before = builder.imageIDs()
         defer { builder.remove(made, keeping: before) }
-        let firstStarted = Date()
+        let firstStarted = context.now()
         for stage in targets {
             try stopIfAsked()
             progress("build 1 of 2: \(stage.name) (\(builder.name), no cache)")
@@ -74,7 +74,7 @@ struct VerifyRun {
                 environment: variations.secondEnvironment(builder.environment, builder: builder.kind), oneCPU: oneCPU)
         }
         let notes = VerifyReport.VariationNote.notes(
-            for: variations, cpus: cpus, started: (firstStarted, Date()), builder: builder.kind)
+            for: variations, cpus: cpus, started: (firstStarted, context.now()), builder: builder.kind)
         let conditions = BuildConditions(
             cpuCounts: oneCPU ? (cpus, 1) : nil,
             contextPaths: variations.copiesContext ? (contextFolder, folders.secondContext) : nil,
@@ -179,7 +179,7 @@ struct VerifyRun {
     /// - Throws: `VerifyError` for a layout or layer that cannot be read.
     static func explain(
         layouts: (String, String), stage: BuildPlan.Stage?, plan: BuildPlan, conditions: BuildConditions,
-        diffoscope: DiffoscopeComparison?, started: Date, context: CommandContext
+        diffoscope: DiffoscopeComparison?, started: ContinuousClock.Instant, context: CommandContext
     ) throws(VerifyError) -> (ImageExplanation, [String: String]) {
         let name = stage?.name ?? "image"
         let first = try OCIImage(layout: layouts.0, fileSystem: context.fileSystem)
@@ -207,12 +207,12 @@ struct VerifyRun {
     /// later sees, as far as minute-resolution stamps tell. A signal ends the wait.
     private func waitForAnotherMinute(than start: Date) {
         let minute = Int(start.timeIntervalSince1970) / 60
-        let now = Date().timeIntervalSince1970
+        let now = context.now().timeIntervalSince1970
         guard Int(now) / 60 == minute else { return }
         let wait = Double(minute + 1) * 60 - now + 1
         progress("waiting \(Int(wait.rounded(.up))) s so the second build starts in another minute (--vary=-time skips it)")
-        let until = Date().addingTimeInterval(wait)
-        while Date() < until, stopSignal() == nil { Thread.sleep(forTimeInterval: 0.2) }
+        let until = context.now().addingTimeInterval(wait)
+        while context.now() < until, stopSignal() == nil { Thread.sleep(forTimeInterval: 0.2) }
     }
 
     /// Ends the run when a signal asked it to stop.
@@ -253,8 +253,9 @@ struct VerifyRun {
 
     /// A progress line on standard error with the seconds since the run started:
     /// `verify: [12.3 s] MESSAGE`.
-    static func progress(_ message: String, since start: Date, context: CommandContext) {
-        let seconds = (Date().timeIntervalSince(start) * 10).rounded() / 10
+    static func progress(_ message: String, since start: ContinuousClock.Instant, context: CommandContext) {
+        let elapsed = ContinuousClock.now - start
+        let seconds = ((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 10).rounded() / 10
         context.standardError.write("verify: [\(seconds) s] \(message)\n")
     }
 }
