@@ -79,114 +79,140 @@ public struct StageTemplate: Sendable, Hashable {
         requiresLine = metadata.requiresLine
 
         let instructions = tree.instructions
-        for instruction in instructions { try Stagefile.checkInstruction(instruction, file: displayPath) }
-        // A last instruction left open by a line continuation ends only at the end of the file;
-        // pasted into a composed file it would swallow the instruction after it.
-        if let last = instructions.last, last.heredocs.isEmpty, last.continuesPastEndOfFile {
-            throw CompositionError.openContinuation(last, file: displayPath)
-        }
-        let fromInstructions = instructions.filter { $0.knownKeyword == .from }
-        kind = fromInstructions.isEmpty ? .layer : .base
-        // A base template's FROM may read parameters declared before it (global ARGs, as the
-        // Dockerfile reference's "Understand how ARG and FROM interact" has it).
-        let fromIndex = instructions.firstIndex { $0.knownKeyword == .from }
-        var fromArguments: Set<String> = []
-        if let fromIndex, let from = fromInstructions.first {
-            guard instructions[..<fromIndex].allSatisfy({ $0.knownKeyword == .arg }) else {
-                throw CompositionError(
-                    "a base template must start with FROM, after only the ARG lines its FROM reads; its other parameters "
-                        + "(ARG) go after the FROM line",
-                    file: displayPath, at: instructions[0].location)
-            }
-            if fromInstructions.count > 1 {
-                throw CompositionError(
-                    "a stage template holds one build stage; this is a second FROM",
-                    file: displayPath, at: fromInstructions[1].location)
-            }
-            for instruction in instructions[..<fromIndex] {
-                fromArguments.formUnion(instruction.asArg?.declarations.map(\.name.text) ?? [])
-            }
-            let view = from.asFrom
-            let extra = view?.asKeyword ?? view?.otherWords.first
-            if view?.base == nil || extra != nil {
-                throw CompositionError(
-                    "a base template's FROM names one image without AS, e.g. FROM debian:bookworm-slim",
-                    file: displayPath, at: (extra ?? view?.base).map(from.location(of:)) ?? from.location)
-            }
-            if let base = view?.base, base.text.contains("$") {
-                let placeholders = Dictionary(uniqueKeysWithValues: fromArguments.map { ($0, "x") })
-                let expanded = tree.directives.escapeCharacter.expanded(base.text, values: placeholders)
-                guard let expanded, !expanded.contains("$") else {
-                    throw CompositionError(
-                        "a base template's FROM reads only the parameters declared before it, as ${NAME} or $NAME "
-                            + "(ARG NAME=DEFAULT above the FROM line)",
-                        file: displayPath, at: from.location(of: base))
-                }
-            }
-        }
-        var parameters: [TemplateParameter] = []
+        try Self.checkInstructions(instructions, file: displayPath)
+        kind = instructions.contains { $0.knownKeyword == .from } ? .base : .layer
+        let from = try Self.checkBaseFrom(of: instructions, escape: tree.directives.escapeCharacter, file: displayPath)
         for instruction in instructions where instruction.isTemplateReference {
             throw CompositionError(
                 "a stage template cannot use other templates with \(instruction.keyword); name them in '# requires:'",
                 file: displayPath, at: instruction.location)
         }
-        // A default as the builder reads it: quotes removed, references as written.
-        for (index, instruction) in instructions.enumerated() {
-            let isBeforeFrom = fromIndex.map { index < $0 } ?? false
-            for declaration in instruction.asArg?.declarations ?? [] {
-                let at = instruction.location(of: declaration.name)
-                let name = declaration.name.text
-                let defaultWord = declaration.defaultValue?.text
-                // `ARG NAME` after FROM makes a FROM parameter visible in the build stage.
-                if !isBeforeFrom && fromArguments.contains(name) {
-                    guard defaultWord == nil else {
-                        throw CompositionError(
-                            "parameter \(name) is declared before FROM with its default; declare it again after FROM "
-                                + "without one (ARG \(name)) to read it in the build stage",
-                            file: displayPath, at: at)
-                    }
-                    continue
-                }
-                if Self.automaticArguments.contains(name) {
-                    if defaultWord != nil {
-                        throw CompositionError(
-                            "\(name) is an automatic build argument, which BuildKit sets itself: declare it without a default "
-                                + "(ARG \(name)); with a default it would become a template parameter",
-                            file: displayPath, at: at)
-                    }
-                    if Self.declaresOnlyAutomaticArguments(instruction) { continue }
-                    throw CompositionError(
-                        "\(name) is an automatic build argument, which BuildKit sets itself; declare it on an ARG line of "
-                            + "its own (ARG \(name)) so it stays a build argument, not a template parameter",
-                        file: displayPath, at: at)
-                }
-                guard TemplateMetadata.isParameterName(name) else {
-                    throw CompositionError(
-                        "parameter name '\(name)' must be letters, digits and _ and not start with a digit",
-                        file: displayPath, at: at)
-                }
-                if parameters.contains(where: { $0.name == name }) {
-                    throw CompositionError("parameter \(name) is declared twice", file: displayPath, at: at)
-                }
-                parameters.append(
-                    TemplateParameter(
-                        name: name, defaultWord: defaultWord,
-                        defaultValue: defaultWord.map(tree.directives.escapeCharacter.unquoted),
-                        documentation: metadata.documentation[name] ?? "", location: at, isInFrom: isBeforeFrom))
-            }
-        }
+        parameters = try Self.parameters(
+            of: instructions, from: from, metadata: metadata, escape: tree.directives.escapeCharacter, file: displayPath)
         for (documented, line) in metadata.documentationLines where !parameters.contains(where: { $0.name == documented }) {
             throw CompositionError(
                 "'# param \(documented)' documents a parameter the template does not declare with ARG",
                 file: displayPath, at: SourceLocation(line: line, column: 1))
         }
-        self.parameters = parameters
         let names = Set(parameters.map(\.name))
         var archives: [AptArchiveDeclaration] = []
         for (text, line) in metadata.aptArchives {
             archives.append(try AptArchiveDeclaration(parsing: text, line: line, parameters: names, file: displayPath))
         }
         aptArchives = archives
+    }
+
+    /// Refuses an instruction BuildKit rejects and a last instruction left open by a line
+    /// continuation.
+    private static func checkInstructions(_ instructions: [Instruction], file: String) throws(CompositionError) {
+        for instruction in instructions { try Stagefile.checkInstruction(instruction, file: file) }
+        // A last instruction left open by a line continuation ends only at the end of the file;
+        // pasted into a composed file it would swallow the instruction after it.
+        if let last = instructions.last, last.heredocs.isEmpty, last.continuesPastEndOfFile {
+            throw CompositionError.openContinuation(last, file: file)
+        }
+    }
+
+    /// A base template's `FROM`: where it is and the parameters declared before it, which it
+    /// may read (global ARGs, as the Dockerfile reference's "Understand how ARG and FROM
+    /// interact" has it).
+    private struct BaseFrom {
+        var index: Int
+        var arguments: Set<String>
+    }
+
+    /// Checks a base template's `FROM`: first but for the `ARG`s it reads, the only one, one
+    /// image without `AS`, reading only parameters declared before it. `nil` for a layer template.
+    private static func checkBaseFrom(
+        of instructions: [Instruction], escape: EscapeCharacter, file: String
+    ) throws(CompositionError) -> BaseFrom? {
+        let fromInstructions = instructions.filter { $0.knownKeyword == .from }
+        guard let fromIndex = instructions.firstIndex(where: { $0.knownKeyword == .from }), let from = fromInstructions.first
+        else { return nil }
+        guard instructions[..<fromIndex].allSatisfy({ $0.knownKeyword == .arg }) else {
+            throw CompositionError(
+                "a base template must start with FROM, after only the ARG lines its FROM reads; its other parameters "
+                    + "(ARG) go after the FROM line",
+                file: file, at: instructions[0].location)
+        }
+        if fromInstructions.count > 1 {
+            throw CompositionError(
+                "a stage template holds one build stage; this is a second FROM", file: file, at: fromInstructions[1].location)
+        }
+        var arguments: Set<String> = []
+        for instruction in instructions[..<fromIndex] {
+            arguments.formUnion(instruction.asArg?.declarations.map(\.name.text) ?? [])
+        }
+        let view = from.asFrom
+        let extra = view?.asKeyword ?? view?.otherWords.first
+        if view?.base == nil || extra != nil {
+            throw CompositionError(
+                "a base template's FROM names one image without AS, e.g. FROM debian:bookworm-slim",
+                file: file, at: (extra ?? view?.base).map(from.location(of:)) ?? from.location)
+        }
+        if let base = view?.base, base.text.contains("$") {
+            let placeholders = Dictionary(uniqueKeysWithValues: arguments.map { ($0, "x") })
+            guard let expanded = escape.expanded(base.text, values: placeholders), !expanded.contains("$") else {
+                throw CompositionError(
+                    "a base template's FROM reads only the parameters declared before it, as ${NAME} or $NAME "
+                        + "(ARG NAME=DEFAULT above the FROM line)",
+                    file: file, at: from.location(of: base))
+            }
+        }
+        return BaseFrom(index: fromIndex, arguments: arguments)
+    }
+
+    /// The template's parameters: each `ARG` it declares with its default as the builder reads
+    /// it (quotes removed, references as written), but the automatic build arguments and a
+    /// `FROM` parameter declared again after `FROM` to be read in the build stage.
+    private static func parameters(
+        of instructions: [Instruction], from: BaseFrom?, metadata: TemplateMetadata, escape: EscapeCharacter,
+        file: String
+    ) throws(CompositionError) -> [TemplateParameter] {
+        var parameters: [TemplateParameter] = []
+        for (index, instruction) in instructions.enumerated() {
+            let isBeforeFrom = from.map { index < $0.index } ?? false
+            for declaration in instruction.asArg?.declarations ?? [] {
+                let at = instruction.location(of: declaration.name)
+                let name = declaration.name.text
+                let defaultWord = declaration.defaultValue?.text
+                // `ARG NAME` after FROM makes a FROM parameter visible in the build stage.
+                if !isBeforeFrom && from?.arguments.contains(name) == true {
+                    guard defaultWord == nil else {
+                        throw CompositionError(
+                            "parameter \(name) is declared before FROM with its default; declare it again after FROM "
+                                + "without one (ARG \(name)) to read it in the build stage",
+                            file: file, at: at)
+                    }
+                    continue
+                }
+                if automaticArguments.contains(name) {
+                    if defaultWord != nil {
+                        throw CompositionError(
+                            "\(name) is an automatic build argument, which BuildKit sets itself: declare it without a default "
+                                + "(ARG \(name)); with a default it would become a template parameter",
+                            file: file, at: at)
+                    }
+                    if declaresOnlyAutomaticArguments(instruction) { continue }
+                    throw CompositionError(
+                        "\(name) is an automatic build argument, which BuildKit sets itself; declare it on an ARG line of "
+                            + "its own (ARG \(name)) so it stays a build argument, not a template parameter",
+                        file: file, at: at)
+                }
+                guard TemplateMetadata.isParameterName(name) else {
+                    throw CompositionError(
+                        "parameter name '\(name)' must be letters, digits and _ and not start with a digit", file: file, at: at)
+                }
+                if parameters.contains(where: { $0.name == name }) {
+                    throw CompositionError("parameter \(name) is declared twice", file: file, at: at)
+                }
+                parameters.append(
+                    TemplateParameter(
+                        name: name, defaultWord: defaultWord, defaultValue: defaultWord.map(escape.unquoted),
+                        documentation: metadata.documentation[name] ?? "", location: at, isInFrom: isBeforeFrom))
+            }
+        }
+        return parameters
     }
 }
 

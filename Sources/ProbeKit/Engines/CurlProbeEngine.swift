@@ -89,43 +89,18 @@ public struct CurlProbeEngine: ProbeEngine {
         // part of the call: they get what is left of its --max-time, or are skipped.
         let started = ContinuousClock.now
         let deadline = started + .milliseconds(Int((settings.remainingTime ?? settings.effectiveMaxTime) * 1000))
-        let transfer = Self.transfer(
-            options(for: request, route: route, tunnel: tunnel), cancellation: cancellation,
-            keepingBodyBytes: request.expectations.bodyBytesKept)
         var classifier = CurlFailureClassifier(request: request, route: route, tunnel: tunnel, settings: settings)
-
-        var response: CurlResponse
-        var failure: CurlError?
-        var secondLook: [PeerCertificate] = []
-        var proxyCertificate: PeerCertificate?
-        let httpsProxy = route.server?.scheme == .https
-        var proxyChain: [PeerCertificate] = []
-        switch transfer {
-        case .success(let received):
-            (response, proxyChain) = received.separatingProxyCertificates(httpsProxy: httpsProxy)
-        case .failure(var error):
-            (response, proxyChain) = (error.partialResponse ?? CurlResponse()).separatingProxyCertificates(
-                httpsProxy: httpsProxy)
-            error.partialResponse = response
-            if error.code == .abortedByCallback, let cause = cancellation.cause {
-                var result = ProbeResult.cancelled(request, engine: name, route: route, cause: cause, inFlight: true)
-                result.timings = Self.timings(response.timings)
-                result.remoteAddress = Self.remoteAddress(response)
-                return (result, nil)
-            }
-            failure = error
-            if classifier.needsSecondLook(error) {
-                secondLook = self.secondLook(
-                    request, route: route, tunnel: tunnel, cancellation: cancellation, deadline: deadline)
-            } else if classifier.needsProxyLook(error), proxyChain.isEmpty, let proxy = route.server {
-                proxyCertificate = look(at: "\(proxy.hostForURL):\(proxy.port)", cancellation: cancellation, deadline: deadline)
-            }
+        let received: Received
+        switch receive(
+            request, route: route, tunnel: tunnel, classifier: classifier, cancellation: cancellation, deadline: deadline)
+        {
+        case .cancelled(let result): return (result, nil)
+        case .received(let answer): received = answer
         }
-        let proxyCertificateFromLook = proxyCertificate != nil
-        proxyCertificate = proxyCertificate ?? proxyChain.first
+        let response = received.response
         // The chain the call already fetched (or its second look): the verdicts need no other
         // connection; only --compare-direct makes one more, to the target itself.
-        let chain = !request.isHTTPS ? [] : response.certificates.isEmpty ? secondLook : response.certificates
+        let chain = !request.isHTTPS ? [] : response.certificates.isEmpty ? received.secondLook : response.certificates
         // A proxy's own error page inside the tunnel: only one that decrypts it can write there.
         let answeredInside =
             request.isHTTPS && route.server != nil && response.statusCode >= 400
@@ -135,32 +110,14 @@ public struct CurlProbeEngine: ProbeEngine {
             request, route: route, chain: chain,
             answeredInside: answeredInside.map { (evidence: $0.evidence, product: $0.product) },
             cancellation: cancellation, deadline: deadline)
-        let location = failure == nil ? Self.redirectToFollow(response, settings: settings) : nil
+        let location = received.failure == nil ? Self.redirectToFollow(response, settings: settings) : nil
         var reason =
-            failure.map { classifier.failure(of: $0, secondLook: secondLook, proxyCertificate: proxyCertificate) }
-            ?? (location == nil ? classifier.failure(of: response) : nil)
-
+            received.failure.map {
+                classifier.failure(of: $0, secondLook: received.secondLook, proxyCertificate: received.proxyCertificate)
+            } ?? (location == nil ? classifier.failure(of: response) : nil)
         reason = classifier.explainingNegotiate(reason, log: response.debugLog)
-        let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: secondLook.first)
-        let failedConnect = tunnel && response.connectStatusCode >= 300
-        var result = ProbeResult(
-            target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,
-            outcome: reason.map(ProbeOutcome.failed) ?? .succeeded, message: reason?.message,
-            warnings: classifier.warnings(tls: tls),
-            httpStatus: response.statusCode > 0 && !failedConnect ? response.statusCode : nil,
-            connectStatus: tunnel && response.connectStatusCode > 0
-                && (response.completedConnect || response.connectStatusCode >= 300) ? response.connectStatusCode : nil,
-            tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response),
-            proxyTLS: classifier.proxyTLSFacts(
-                response: response, reason: reason, proxyCertificate: proxyCertificate,
-                fromLook: proxyCertificateFromLook))
-        if result.httpStatus != nil {
-            result.bodyByteCount = response.bodyByteCount
-            result.contentLength = response.headers.last { $0.name.lowercased() == "content-length" }.flatMap {
-                Int($0.value.trimmingHTTPWhitespace())
-            }
-            result.httpVersion = Self.httpVersions[response.httpVersion]
-        }
+        var result = self.result(
+            request, route: route, tunnel: tunnel, received: received, reason: reason, classifier: classifier)
         if request.isHTTPS {
             addCertificateFacts(
                 to: &result, request: request, response: response, chain: chain, answeredInside: answeredInside,
@@ -181,6 +138,92 @@ public struct CurlProbeEngine: ProbeEngine {
             result.timings = timings
         }
         return (result, location)
+    }
+
+    /// What one transfer brought back, with the looks its failure needed.
+    private struct Received {
+        var response: CurlResponse
+        var failure: CurlError?
+        /// The target's chain from a second handshake, when the transfer refused it unseen.
+        var secondLook: [PeerCertificate] = []
+        /// An HTTPS proxy's certificate: from the transfer, or from a look of its own.
+        var proxyCertificate: PeerCertificate?
+        var proxyCertificateFromLook = false
+    }
+
+    /// A transfer's end: cancelled mid-flight, or an answer (or failure) to classify.
+    private enum TransferEnd {
+        case cancelled(ProbeResult)
+        case received(Received)
+    }
+
+    /// Runs the transfer, then the look a failure needs to be told exactly (the certificate
+    /// the transfer refused, or the HTTPS proxy's), within the call's deadline.
+    private func receive(
+        _ request: ProbeRequest, route: ProxyRoute, tunnel: Bool, classifier: CurlFailureClassifier,
+        cancellation: ProbeCancellation, deadline: ContinuousClock.Instant
+    ) -> TransferEnd {
+        let transfer = Self.transfer(
+            options(for: request, route: route, tunnel: tunnel), cancellation: cancellation,
+            keepingBodyBytes: request.expectations.bodyBytesKept)
+        let httpsProxy = route.server?.scheme == .https
+        var proxyChain: [PeerCertificate] = []
+        var received: Received
+        switch transfer {
+        case .success(let answer):
+            let (response, chain) = answer.separatingProxyCertificates(httpsProxy: httpsProxy)
+            (received, proxyChain) = (Received(response: response), chain)
+        case .failure(var error):
+            let (response, chain) = (error.partialResponse ?? CurlResponse()).separatingProxyCertificates(httpsProxy: httpsProxy)
+            error.partialResponse = response
+            if error.code == .abortedByCallback, let cause = cancellation.cause {
+                var result = ProbeResult.cancelled(request, engine: name, route: route, cause: cause, inFlight: true)
+                result.timings = Self.timings(response.timings)
+                result.remoteAddress = Self.remoteAddress(response)
+                return .cancelled(result)
+            }
+            (received, proxyChain) = (Received(response: response, failure: error), chain)
+            if classifier.needsSecondLook(error) {
+                received.secondLook = secondLook(
+                    request, route: route, tunnel: tunnel, cancellation: cancellation, deadline: deadline)
+            } else if classifier.needsProxyLook(error), proxyChain.isEmpty, let proxy = route.server {
+                received.proxyCertificate = look(
+                    at: "\(proxy.hostForURL):\(proxy.port)", cancellation: cancellation, deadline: deadline)
+                received.proxyCertificateFromLook = received.proxyCertificate != nil
+            }
+        }
+        received.proxyCertificate = received.proxyCertificate ?? proxyChain.first
+        return .received(received)
+    }
+
+    /// The call's result from its answer and the reason it failed, if it did: statuses, TLS
+    /// facts, timings, the body's size.
+    private func result(
+        _ request: ProbeRequest, route: ProxyRoute, tunnel: Bool, received: Received, reason: FailureReason?,
+        classifier: CurlFailureClassifier
+    ) -> ProbeResult {
+        let response = received.response
+        let tls = classifier.tlsFacts(response: response, reason: reason, secondLook: received.secondLook.first)
+        let failedConnect = tunnel && response.connectStatusCode >= 300
+        var result = ProbeResult(
+            target: request.target, method: request.method, repetition: request.repetition, engine: name, route: route,
+            outcome: reason.map(ProbeOutcome.failed) ?? .succeeded, message: reason?.message,
+            warnings: classifier.warnings(tls: tls),
+            httpStatus: response.statusCode > 0 && !failedConnect ? response.statusCode : nil,
+            connectStatus: tunnel && response.connectStatusCode > 0
+                && (response.completedConnect || response.connectStatusCode >= 300) ? response.connectStatusCode : nil,
+            tls: tls, timings: Self.timings(response.timings), remoteAddress: Self.remoteAddress(response),
+            proxyTLS: classifier.proxyTLSFacts(
+                response: response, reason: reason, proxyCertificate: received.proxyCertificate,
+                fromLook: received.proxyCertificateFromLook))
+        if result.httpStatus != nil {
+            result.bodyByteCount = response.bodyByteCount
+            result.contentLength = response.headers.last { $0.name.lowercased() == "content-length" }.flatMap {
+                Int($0.value.trimmingHTTPWhitespace())
+            }
+            result.httpVersion = Self.httpVersions[response.httpVersion]
+        }
+        return result
     }
 
     /// What an `https://` call's chain tells, added to its result: whose certificate it is
