@@ -46,18 +46,11 @@ struct SB003AptGetInstallWithoutPins: LintRule {
     ]
 
     func check(_ document: DockerfileDocument) -> [LintFinding] {
-        var findings: [LintFinding] = []
-        for script in document.runScripts {
-            for command in script.commands {
-                guard let apt = AptGetCommand(command), apt.action == "install" else { continue }
-                let unpinned = apt.operands.filter { word in
-                    !word.text.contains("=") && !word.text.hasSuffix(".deb") && !word.text.contains("$")
-                }
-                guard let first = unpinned.first else { continue }
-                let names = unpinned.map(\.text).joined(separator: ", ")
-                findings.append(finding("\(apt.program) install without a version pin for \(names)", at: first.location))
-            }
+        unpinnedPackageFindings(in: document) { command in
+            guard let apt = AptGetCommand(command), apt.action == "install" else { return nil }
+            return ("\(apt.program) install", apt.operands)
+        } isPinned: {
+            $0.contains("=") || $0.hasSuffix(".deb") || $0.contains("$")
         }
-        return findings
     }
 }

@@ -27,18 +27,11 @@ struct SB018ApkAddWithoutPins: LintRule {
     ]
 
     func check(_ document: DockerfileDocument) -> [LintFinding] {
-        var findings: [LintFinding] = []
-        for script in document.runScripts {
-            for command in script.commands {
-                guard let apk = PackageCommand.apk(command), apk.action == "add" else { continue }
-                let unpinned = apk.operands.filter { word in
-                    !word.text.contains { "=~<>".contains($0) } && !word.text.hasSuffix(".apk") && !word.text.contains("$")
-                }
-                guard let first = unpinned.first else { continue }
-                let names = unpinned.map(\.text).joined(separator: ", ")
-                findings.append(finding("apk add without a version pin for \(names)", at: first.location))
-            }
+        unpinnedPackageFindings(in: document) { command in
+            guard let apk = PackageCommand.apk(command), apk.action == "add" else { return nil }
+            return ("apk add", apk.operands)
+        } isPinned: {
+            $0.contains { "=~<>".contains($0) } || $0.hasSuffix(".apk") || $0.contains("$")
         }
-        return findings
     }
 }

@@ -30,17 +30,12 @@ struct SB020DnfInstallWithoutPins: LintRule {
     ]
 
     func check(_ document: DockerfileDocument) -> [LintFinding] {
-        var findings: [LintFinding] = []
-        for script in document.runScripts {
-            for command in script.commands {
-                guard let dnf = PackageCommand.dnf(command), dnf.action == "install" else { continue }
-                let unpinned = dnf.operands.filter { !Self.isPinned($0.text) }
-                guard let first = unpinned.first else { continue }
-                let names = unpinned.map(\.text).joined(separator: ", ")
-                findings.append(finding("\(dnf.program) install without a version pin for \(names)", at: first.location))
-            }
+        unpinnedPackageFindings(in: document) { command in
+            guard let dnf = PackageCommand.dnf(command), dnf.action == "install" else { return nil }
+            return ("\(dnf.program) install", dnf.operands)
+        } isPinned: {
+            Self.isPinned($0)
         }
-        return findings
     }
 
     /// `NAME-VERSION[-RELEASE]`, an `.rpm` file, a group or module, a path, or a variable

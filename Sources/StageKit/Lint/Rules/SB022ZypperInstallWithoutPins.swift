@@ -31,21 +31,14 @@ struct SB022ZypperInstallWithoutPins: LintRule {
     ]
 
     func check(_ document: DockerfileDocument) -> [LintFinding] {
-        var findings: [LintFinding] = []
-        for script in document.runScripts {
-            for command in script.commands {
-                guard let zypper = PackageCommand(command, programs: ["zypper"], valuedOptions: Self.valuedOptions),
-                    let action = zypper.action, action == "install" || action == "in",
-                    (zypper.value(of: ["-t", "--type"]) ?? "package") == "package"
-                else { continue }
-                let unpinned = zypper.operands.filter { word in
-                    !word.text.contains { "=<>".contains($0) } && !word.text.hasSuffix(".rpm") && !word.text.contains("$")
-                }
-                guard let first = unpinned.first else { continue }
-                let names = unpinned.map(\.text).joined(separator: ", ")
-                findings.append(finding("zypper \(action) without a version pin for \(names)", at: first.location))
-            }
+        unpinnedPackageFindings(in: document) { command in
+            guard let zypper = PackageCommand(command, programs: ["zypper"], valuedOptions: Self.valuedOptions),
+                let action = zypper.action, action == "install" || action == "in",
+                (zypper.value(of: ["-t", "--type"]) ?? "package") == "package"
+            else { return nil }
+            return ("zypper \(action)", zypper.operands)
+        } isPinned: {
+            $0.contains { "=<>".contains($0) } || $0.hasSuffix(".rpm") || $0.contains("$")
         }
-        return findings
     }
 }

@@ -28,19 +28,14 @@ struct SB024NpmInstallWithoutVersion: LintRule {
     ]
 
     func check(_ document: DockerfileDocument) -> [LintFinding] {
-        var findings: [LintFinding] = []
-        for script in document.runScripts {
-            for command in script.commands {
-                guard let npm = PackageCommand.npm(command), let subcommand = npm.subcommand,
-                    PackageCommand.npmInstallAliases.contains(subcommand.text)
-                else { continue }
-                let unpinned = npm.operands.filter { !Self.isPinned($0.text) }
-                guard let first = unpinned.first else { continue }
-                let names = unpinned.map(\.text).joined(separator: ", ")
-                findings.append(finding("npm \(subcommand.text) without a version pin for \(names)", at: first.location))
-            }
+        unpinnedPackageFindings(in: document) { command in
+            guard let npm = PackageCommand.npm(command), let subcommand = npm.subcommand,
+                PackageCommand.npmInstallAliases.contains(subcommand.text)
+            else { return nil }
+            return ("npm \(subcommand.text)", npm.operands)
+        } isPinned: {
+            Self.isPinned($0)
         }
-        return findings
     }
 
     /// `NAME@VERSION` (`@SCOPE/NAME@VERSION`) other than `@latest`, a Git URL with `#`, a

@@ -31,20 +31,13 @@ struct SB025GemInstallWithoutVersion: LintRule {
     ]
 
     func check(_ document: DockerfileDocument) -> [LintFinding] {
-        var findings: [LintFinding] = []
-        for script in document.runScripts {
-            for command in script.commands {
-                guard let gem = PackageCommand(command, programs: ["gem"], valuedOptions: Self.valuedOptions),
-                    let action = gem.action, action == "install" || action == "i", !gem.has(["-v", "--version"])
-                else { continue }
-                let unpinned = gem.operands.filter { word in
-                    !word.text.contains(":") && !word.text.hasSuffix(".gem") && !word.text.contains("$")
-                }
-                guard let first = unpinned.first else { continue }
-                let names = unpinned.map(\.text).joined(separator: ", ")
-                findings.append(finding("gem \(action) without a version pin for \(names)", at: first.location))
-            }
+        unpinnedPackageFindings(in: document) { command in
+            guard let gem = PackageCommand(command, programs: ["gem"], valuedOptions: Self.valuedOptions),
+                let action = gem.action, action == "install" || action == "i", !gem.has(["-v", "--version"])
+            else { return nil }
+            return ("gem \(action)", gem.operands)
+        } isPinned: {
+            $0.contains(":") || $0.hasSuffix(".gem") || $0.contains("$")
         }
-        return findings
     }
 }
