@@ -1,3 +1,5 @@
+import Foundation
+
 /// The process exit status, following sysexits(3) as docs/DESIGN.md lists it.
 public enum ExitCode: Int32, Sendable {
     /// Everything asked for was done.
@@ -20,4 +22,12 @@ public enum ExitCode: Int32, Sendable {
     case interrupted = 130
     /// Stopped by SIGTERM, as shells report it (128 + 15).
     case terminated = 143
+
+    /// The status of a run a signal stopped: 143 for SIGTERM, 129 for SIGHUP, else 130 (the
+    /// three signals the commands handle; SIGINT is 130).
+    ///
+    /// - Parameter signal: The signal's number.
+    init(signal: Int32) {
+        self = signal == SIGTERM ? .terminated : signal == SIGHUP ? .hungUp : .interrupted
+    }
 }

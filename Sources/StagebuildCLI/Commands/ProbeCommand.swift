@@ -205,7 +205,11 @@ enum ProbeCommand: Subcommand {
         let interruption =
             context.handlesInterrupts
             ? InterruptHandler { received in
-                runner.cancel(received == SIGTERM ? .terminated : received == SIGHUP ? .hungUp : .interrupted)
+                switch ExitCode(signal: received) {
+                case .terminated: runner.cancel(.terminated)
+                case .hungUp: runner.cancel(.hungUp)
+                default: runner.cancel(.interrupted)
+                }
             } : nil
         let calls = ProbeCalls(plan: plan)
         calls.start(reading: context.readStandardInput)

@@ -314,7 +314,7 @@ enum VerifyCommand: Subcommand {
     /// A run a signal stopped: 130, 143 or 129, and what was removed.
     private static func stopped(by signal: Int32, kept: String?) -> CommandFailure {
         CommandFailure.error(
-            signal == SIGTERM ? .terminated : signal == SIGHUP ? .hungUp : .interrupted,
+            ExitCode(signal: signal),
             kept == nil
                 ? "verify stopped by a signal; the images and the work folder it made are removed"
                 : "verify stopped by a signal; the images it made are removed, and --keep's folder holds what it wrote")

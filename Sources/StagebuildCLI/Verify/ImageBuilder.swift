@@ -86,7 +86,8 @@ struct ImageBuilder {
     /// - Throws: `Failure` when the builder cannot be run, or Docker's daemon cannot be reached
     ///   (with what docker said).
     func version() throws(Failure) -> String {
-        let arguments = kind == .docker ? ["version", "--format", "{{.Server.Version}}"] : ["--version"]
+        // Docker: the daemon's version and the client's, which decides how it builds, in one call.
+        let arguments = kind == .docker ? ["version", "--format", "{{.Server.Version}} {{.Client.Version}}"] : ["--version"]
         let child = ChildProcess(program: program, arguments: arguments, environment: environment, deadline: 30)
         let result: ChildProcess.Result
         do {
@@ -102,8 +103,9 @@ struct ImageBuilder {
                 logTail: "")
         }
         guard kind == .docker else { return text }
-        try checkBuildKitClient()
-        return "docker \(text) (BuildKit)"
+        let versions = text.split(separator: " ")
+        try checkBuildKitClient(version: versions.count == 2 ? String(versions[1]) : "")
+        return "docker \(versions[0]) (BuildKit)"
     }
 
     /// A docker client from version 23 builds with BuildKit only through its buildx plugin
@@ -111,16 +113,14 @@ struct ImageBuilder {
     /// plugin, every build would fail with `BuildKit is enabled but the buildx component is
     /// missing`, which is no builder rather than a failed build. Clients before 23 have
     /// BuildKit built in.
-    private func checkBuildKitClient() throws(Failure) {
-        let client = ChildProcess(
-            program: program, arguments: ["version", "--format", "{{.Client.Version}}"], environment: environment,
-            deadline: 30)
-        let version = (try? client.run()).map { String(decoding: $0.output, as: UTF8.self) } ?? ""
+    ///
+    /// - Parameter version: The client's version, e.g. `28.0.1`.
+    private func checkBuildKitClient(version: String) throws(Failure) {
         guard let major = Int(version.prefix { $0.isNumber }), major >= 23 else { return }
         let buildx = ChildProcess(program: program, arguments: ["buildx", "version"], environment: environment, deadline: 30)
         guard let result = try? buildx.run(), result.status == 0 else {
             throw Failure(
-                message: "\(program) (docker \(version.trimmingCharacters(in: .whitespacesAndNewlines))) builds with BuildKit "
+                message: "\(program) (docker \(version)) builds with BuildKit "
                     + "through the buildx plugin, which it does not find (docker buildx version failed): install the "
                     + "buildx plugin (docker-buildx-plugin), or put a docker client with BuildKit built in first in PATH",
                 logTail: "")

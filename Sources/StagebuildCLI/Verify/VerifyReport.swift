@@ -53,6 +53,8 @@ struct VerifyReport {
                         detail:
                             "\(builder.rawValue) names each build container's host after its ID; the domain name is not varied")
                 case .userGroup:
+                    // Not reached: every builder's `unapplied` answers for it above. The switch
+                    // names every variation so that a new one must say how it is applied.
                     return VariationNote(name: "user_group", applied: false, detail: "not applied")
                 case .environment:
                     return VariationNote(
