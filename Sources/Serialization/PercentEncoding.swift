@@ -103,20 +103,29 @@ public enum PercentEncoding {
         decodedBytes(encoded.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }[...])
     }
 
-    /// The fields of a query or form body (`a=1&b=x+y`), each name and value read by
-    /// ``formDecodedBytes(_:)`` as UTF-8; the first of each name, `""` for a name without `=`.
+    /// Every field of a query or form body (`a=1&b=x+y`) in order, each name and value decoded
+    /// by ``formDecodedBytes(_:)``; an empty value for a name without `=`, no field for an empty
+    /// pair (`a=1&&b=2`). The one split of a query for the exporter and the sanity server.
+    ///
+    /// - Parameter encoded: The encoded fields, without the `?`.
+    /// - Returns: The decoded bytes of each name and value, e.g. `[("a", "1"), ("b", "x y")]`.
+    public static func formPairs(_ encoded: ArraySlice<UInt8>) -> [(name: [UInt8], value: [UInt8])] {
+        encoded.split(separator: UInt8(ascii: "&")).map { pair in
+            let halves = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            return (formDecodedBytes(halves[0]), halves.count == 2 ? formDecodedBytes(halves[1]) : [])
+        }
+    }
+
+    /// The fields of a query or form body (``formPairs(_:)``) read as UTF-8: the first of each
+    /// name.
     ///
     /// - Parameter text: The encoded fields, without the `?`.
     /// - Returns: Values by name, e.g. `["a": "1", "b": "x y"]`.
     public static func formFields(_ text: Substring) -> [String: String] {
-        func decoded(_ part: Substring) -> String {
-            String(decoding: formDecodedBytes(Array(part.utf8)[...]), as: UTF8.self)
-        }
         var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decoded(halves[0])
-            if fields[name] == nil { fields[name] = halves.count == 2 ? decoded(halves[1]) : "" }
+        for (name, value) in formPairs(Array(text.utf8)[...]) {
+            let key = String(decoding: name, as: UTF8.self)
+            if fields[key] == nil { fields[key] = String(decoding: value, as: UTF8.self) }
         }
         return fields
     }

@@ -33,11 +33,8 @@ struct RequestTarget: Sendable, Equatable {
             query = []
             return
         }
-        query = bytes[(mark + 1)...].split(separator: UInt8(ascii: "&")).map { pair in
-            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            let value = parts.count > 1 ? parts[1] : []
-            return (Self.formDecoded(parts[0]), Self.formDecoded(value))
-        }
+        // Every pair in order, as sent; a name or value that is not UTF-8 is read as Latin-1.
+        query = PercentEncoding.formPairs(bytes[(mark + 1)...]).map { (ASCII.string($0.name), ASCII.string($0.value)) }
     }
 
     /// The authority of an absolute URI, `scheme "://" authority` (RFC 3986 section 3.1), up to
@@ -69,7 +66,4 @@ struct RequestTarget: Sendable, Equatable {
         isLetter(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
             || byte == UInt8(ascii: ".")
     }
-
-    /// ``PercentEncoding/formDecodedBytes(_:)`` as text (``ASCII/string(_:)``).
-    static func formDecoded(_ text: ArraySlice<UInt8>) -> String { ASCII.string(PercentEncoding.formDecodedBytes(text)) }
 }
