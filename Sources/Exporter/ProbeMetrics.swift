@@ -1,5 +1,6 @@
 import Foundation
 import ProbeKit
+import Serialization
 
 /// The metrics of one probe, as `GET /probe` answers them: blackbox_exporter's names and
 /// meanings where it has them (its `prober/http.go` and `prober/utils.go`, v0.23), and what it
@@ -220,12 +221,7 @@ public enum ProbeMetrics {
     /// The bytes of the address in `ip:port` or `[ipv6]:port`: 4 for IPv4, 16 for IPv6 (an
     /// IPv4-mapped IPv6 address as its 4, as Go's `To4` does); `nil` for no address.
     static func ipAddressBytes(_ address: String) -> [UInt8]? {
-        var host = address
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
-            host = String(host[host.index(after: host.startIndex)..<close])
-        } else if let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon {
-            host = String(host[..<colon])
-        }
+        guard let host = HostPort.split(address[...]).map({ String($0.host) }) else { return nil }
         if let v4 = IPAddress.v4(parsing: host) { return v4.bytes }
         guard let bytes = IPAddress.v6(parsing: host)?.bytes else { return nil }
         return bytes[..<12].elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff]) ? Array(bytes[12...]) : bytes

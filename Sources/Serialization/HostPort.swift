@@ -16,4 +16,23 @@ public enum HostPort {
     public static func joined(_ host: String, _ port: Int) -> String {
         "\(bracketed(host)):\(port)"
     }
+
+    /// `HOST[:PORT]` taken apart as Go's `net.SplitHostPort` reads it, the port optional: a
+    /// bracketed host loses its brackets (`[::1]:80`, `[::1]`); an unbracketed text with one
+    /// colon is `HOST:PORT`; with none or several (an IPv6 address alone), it is all host.
+    ///
+    /// - Parameter text: e.g. `127.0.0.1:9115`, `[::1]:443`, `localhost`.
+    /// - Returns: The host and the port's text as written (not checked), or `nil` for a bracket
+    ///   that is not closed or is followed by something other than `:PORT`.
+    public static func split(_ text: Substring) -> (host: Substring, port: Substring?)? {
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            let host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            if rest.isEmpty { return (host, nil) }
+            return rest.hasPrefix(":") ? (host, rest.dropFirst()) : nil
+        }
+        guard let colon = text.firstIndex(of: ":"), text.lastIndex(of: ":") == colon else { return (text, nil) }
+        return (text[..<colon], text[text.index(after: colon)...])
+    }
 }

@@ -1,3 +1,4 @@
+import Serialization
 import YAML
 
 /// What a project's `.stagebuild.yaml` (or `lint --config FILE`) asks of lint, in hadolint's
@@ -157,17 +158,9 @@ enum TrustedRegistry {
     /// Whether an entry is `host`, `host:port` or `*.domain` (letters, digits, `-` and `.`;
     /// a bracketed IPv6 address for `host`).
     static func isValidPattern(_ pattern: String) -> Bool {
-        var host = pattern
-        if host.hasPrefix("*.") { host.removeFirst(2) }
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return false }
-            let rest = host[host.index(after: close)...]
-            return rest.isEmpty || (rest.hasPrefix(":") && isPort(rest.dropFirst()))
-        }
-        if let colon = host.lastIndex(of: ":") {
-            guard isPort(host[host.index(after: colon)...]) else { return false }
-            host = String(host[..<colon])
-        }
+        let name = pattern.hasPrefix("*.") ? pattern.dropFirst(2) : pattern[...]
+        guard let (host, port) = HostPort.split(name), port.map(isPort) ?? true else { return false }
+        if name.hasPrefix("[") { return true }
         return !host.isEmpty
             && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
                 !label.isEmpty && label.first != "-" && label.last != "-"

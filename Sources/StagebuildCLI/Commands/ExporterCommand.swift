@@ -165,11 +165,9 @@ enum ExporterCommand: Subcommand {
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (every address, as Go's listeners read it).
     static func listenAddress(_ text: String) throws(CommandFailure) -> (host: String, port: Int) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+        guard let (host, written) = HostPort.split(text[...]), let port = written.flatMap({ Int($0) }),
             (0...65_535).contains(port)
-        else { throw CommandFailure.usage("--listen needs HOST:PORT, e.g. 127.0.0.1:9115, not '\(text)'") }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return (host.isEmpty ? "::" : host, port)
+        else { throw CommandFailure.usage("--listen needs HOST:PORT, e.g. 127.0.0.1:9115 or [::1]:9115, not '\(text)'") }
+        return (host.isEmpty ? "::" : String(host), port)
     }
 }
