@@ -91,8 +91,9 @@ public struct Stagefile: Sendable {
                 // --platform chooses the build stage's platform (a $BUILDPLATFORM builder stage and
                 // a target stage from one base template); no other flag means anything here.
                 var platform: String?
-                for (index, flag) in instruction.flags.enumerated() {
-                    guard flag.hasPrefix("--platform="), platform == nil, instruction.flagRanges.indices.contains(index)
+                for index in instruction.flags.indices {
+                    let (name, value) = instruction.flag(at: index)
+                    guard name == "platform", value != nil, platform == nil, instruction.flagRanges.indices.contains(index)
                     else {
                         let at = instruction.flagRanges.indices.contains(index) ? instruction.flagRanges[index].lowerBound : 0
                         throw CompositionError(
@@ -145,8 +146,8 @@ public struct Stagefile: Sendable {
             "timeout", "start-period", "start-interval", "retries",
         ]
         return instruction.flags.enumerated().compactMap { index, flag in
-            let name = flag.drop { $0 == "-" }
-            guard !name.contains("="), takingValues.contains(name.lowercased()) else { return nil }
+            let (name, value) = instruction.flag(at: index)
+            guard value == nil, takingValues.contains(name.lowercased()) else { return nil }
             let offset = instruction.flagRanges.indices.contains(index) ? instruction.flagRanges[index].lowerBound : 0
             return (
                 "\(instruction.kind) \(flag) has no value: write it \(flag)=VALUE, as BuildKit reads flags (\"missing a "

@@ -315,6 +315,25 @@ struct LockPackagesTests {
         #expect(try project.stagebuild(["lock", "--check"]).status == 0)
     }
 
+    /// A template that starts with a byte order mark has its pin on line 1 rewritten in place:
+    /// positions count after the mark, as the parser counts them, and the mark stays.
+    @Test func updatePackagesRewritesAPinOnTheFirstLineAfterAByteOrderMark() throws {
+        let archive = try DebianArchiveStandIn.shared.get()
+        let project = try project(
+            bindings: "DEBIAN_SNAPSHOT=20250520T000000Z DEBIAN_SNAPSHOT_URL=\(archive.url)", stagefilePin: archive.mainPin,
+            toolsPin: archive.securityPin)
+        let old = archive["SECURITY_PACKAGE"] + "=0.1-1"
+        let template =
+            "\u{FEFF}RUN apt-get update && apt-get install -y --no-install-recommends \(old) && rm -rf /var/lib/apt/lists/*\n"
+        try project.write(template, to: "Stages/tools.Dockerfile")
+        let run = try project.stagebuild(["lock", "--update-packages", "--snapshot", archive["SNAPSHOT"]])
+        #expect(run.status == 0, "\(run)")
+        let security = try #require(try project.lockfile().packages.values.first { $0.name == archive["SECURITY_PACKAGE"] })
+        #expect(
+            project.text("Stages/tools.Dockerfile")
+                == template.replacingOccurrences(of: old, with: archive["SECURITY_PACKAGE"] + "=" + security.version))
+    }
+
     /// The Stagefile sample of README.md ("A Stagefile"), as written there.
     static func readmeStagefile() throws -> String {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -23,6 +23,10 @@ public struct RunInstruction: Sendable, Hashable {
 
         /// The mount type: `bind` when none is given, as BuildKit defaults.
         public var type: String { option("type") ?? "bind" }
+
+        /// Where it is mounted: `target`, or its other names `dst` and `destination` (BuildKit's
+        /// `parseMount`); `nil` without one.
+        public var target: String? { option("target") ?? option("dst") ?? option("destination") }
     }
 
     /// The `--mount` flags in order.

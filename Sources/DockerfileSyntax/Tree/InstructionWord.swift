@@ -31,6 +31,16 @@ extension Instruction {
         }
     }
 
+    /// A builder flag read as BuildKit's `BFlags` reads `--name=value`: its name without the
+    /// dashes, and the value after the first `=` (`nil` for a flag written without one, `--link`).
+    ///
+    /// - Parameter index: The flag's index in ``flags``.
+    public func flag(at index: Int) -> (name: Substring, value: Substring?) {
+        let body = flags[index].drop { $0 == "-" }
+        guard let equals = body.firstIndex(of: "=") else { return (body, nil) }
+        return (body[..<equals], body[body.index(after: equals)...])
+    }
+
     /// A builder flag's value with where it is written, e.g. `build` in `--from=build`; `nil`
     /// when the flag is absent. The range is `nil` when the value is not written as it stands
     /// at the flag's end (it was quoted or escaped).
@@ -38,15 +48,9 @@ extension Instruction {
     /// - Parameter name: The flag name without dashes, e.g. `from`.
     public func flagWord(_ name: String) -> InstructionWord? {
         for (index, flag) in flags.enumerated() {
-            let body = flag.drop(while: { $0 == "-" })
-            let value: String
-            if body == Substring(name) {
-                value = ""
-            } else if body.hasPrefix(name + "=") {
-                value = String(body.dropFirst(name.count + 1))
-            } else {
-                continue
-            }
+            let (flagName, written) = self.flag(at: index)
+            guard flagName == name else { continue }
+            let value = String(written ?? "")
             // The value ends the flag: it is written as it stands when its scalars are the
             // flag's last ones, one after another.
             let count = flag.unicodeScalars.count

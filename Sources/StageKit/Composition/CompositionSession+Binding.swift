@@ -71,17 +71,16 @@ extension CompositionSession {
     /// A template's parameter `ARG` as composed: `nil` (keep it as written) when no name on it
     /// is bound, otherwise the line with each bound name's value in place of its default.
     func argumentLine(_ instruction: Instruction, values: [String: BoundValue]) throws(CompositionError) -> String? {
-        let words = instruction.arguments.map { word in
-            let name = String(word.prefix { $0 != "=" })
-            return values[name].map { "\(name)=\($0.word)" } ?? word
+        let declarations = instruction.asArg?.declarations ?? []
+        let words = declarations.map { declaration in
+            values[declaration.name.text].map { "\(declaration.name.text)=\($0.word)" } ?? declaration.word.text
         }
-        guard words != instruction.arguments else { return nil }
+        guard words != declarations.map(\.word.text) else { return nil }
         let line = "\(instruction.keyword) \(words.joined(separator: " "))"
         let length = line.utf8.count
         if length >= DockerfileParser.maximumLineLength,
-            let bound = instruction.arguments.lazy.compactMap({
-                values[String($0.prefix { $0 != "=" })]
-            }).max(by: { $0.word.utf8.count < $1.word.utf8.count })
+            let bound = declarations.lazy.compactMap({ values[$0.name.text] }).max(by: { $0.word.utf8.count < $1.word.utf8.count }
+            )
         {
             throw CompositionError(
                 "value of \(bound.name) is \(bound.word.utf8.count) bytes once quoted, so its ARG line would be \(length) "

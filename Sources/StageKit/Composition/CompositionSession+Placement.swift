@@ -167,7 +167,9 @@ extension CompositionSession {
                         try fromFlag(flag, of: template, values: fromParameters)
                     }
                     if let platform {
-                        written.removeAll { $0.lowercased().hasPrefix("--platform=") }
+                        written = written.indices.filter { instruction.flag(at: $0).name.lowercased() != "platform" }.map {
+                            written[$0]
+                        }
                         written.insert(platform, at: 0)
                     }
                     let flags = written.map { $0 + " " }.joined()

@@ -73,9 +73,9 @@ extension DockerfileDocument {
     ///
     /// - Parameter entry: An instruction of this document.
     func containerCommand(of entry: Entry) -> CommandForm? {
-        switch entry.kind {
-        case "CMD", "ENTRYPOINT": entry.instruction.command
-        case "HEALTHCHECK": entry.instruction.asHealthcheck?.command
+        switch entry.keyword {
+        case .cmd, .entrypoint: entry.instruction.command
+        case .healthcheck: entry.instruction.asHealthcheck?.command
         default: nil
         }
     }

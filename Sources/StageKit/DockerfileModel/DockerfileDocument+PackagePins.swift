@@ -63,7 +63,7 @@ extension DockerfileDocument {
         }
         for script in runScripts {
             let here = workdirs[script.entryIndex] ?? "/"
-            let mountTargets = script.mounts.compactMap { $0["target"] ?? $0["dst"] ?? $0["destination"] }
+            let mountTargets = script.mounts.compactMap(\.target)
             if mountTargets.contains(where: { Self.reachesApt(Paths.absolute($0, from: here)) }) {
                 found.append(script.run.location)
             }

@@ -14,18 +14,8 @@ extension DockerfileDocument {
         /// The commands in order.
         var commands: [ShellScript.Command]
 
-        /// The `--mount` flags as option dictionaries, e.g. `["type": "cache", "target": "/root/.npm"]`.
-        var mounts: [[String: String]] {
-            run.flags.compactMap { flag in
-                guard flag.hasPrefix("--mount=") else { return nil }
-                var options: [String: String] = [:]
-                for field in flag.dropFirst("--mount=".count).split(separator: ",") {
-                    let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
-                    options[parts[0].lowercased()] = parts.count == 2 ? parts[1] : ""
-                }
-                return options
-            }
-        }
+        /// The `RUN`'s `--mount` flags, as its typed view reads them.
+        var mounts: [RunInstruction.Mount] { run.asRun?.mounts ?? [] }
 
         /// The commands, each with whether a later command of the same `RUN` matches a
         /// predicate (a cleanup, a checkout), found in one backward pass so that a script of

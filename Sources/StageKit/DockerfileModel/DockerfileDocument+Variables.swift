@@ -41,16 +41,11 @@ extension DockerfileDocument {
             let firstFromStage = stages.firstIndex { $0.from != nil }
             for (index, entry) in entries.enumerated() {
                 let pairs: [(name: String, value: String?)]
-                switch entry.kind {
-                case "ARG":
-                    pairs = entry.instruction.arguments.map { word in
-                        guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
-                        return (String(word[..<equals]), unquote(String(word[word.index(after: equals)...])))
-                    }
-                case "ENV":
-                    let arguments = entry.instruction.arguments
-                    pairs = stride(from: 0, to: arguments.count - 1, by: 2).map { (arguments[$0], unquote(arguments[$0 + 1])) }
-                default:
+                if let arg = entry.instruction.asArg {
+                    pairs = arg.declarations.map { ($0.name.text, $0.defaultValue.map { unquote($0.text) }) }
+                } else if entry.keyword == .env, let env = entry.instruction.asKeyValue {
+                    pairs = env.pairs.map { ($0.key.text, unquote($0.value.text)) }
+                } else {
                     continue
                 }
                 let isGlobal = firstFromStage.map { stageOfEntry[index] < $0 } ?? false

@@ -9,7 +9,8 @@ enum LintCommand: Subcommand {
     static let name = "lint"
     static let summary = "Report reproducibility and safety findings in Dockerfiles, with rule ids."
     static let usage =
-        "lint FILE... [--format text|json|sarif|github|checkstyle|gitlab] [--failure-threshold SEVERITY] [--config FILE]"
+        "lint FILE... [--format \(Format.allCases.map(\.rawValue).joined(separator: "|"))] [--failure-threshold SEVERITY] "
+        + "[--config FILE]"
     static let discussion = """
         Reads each FILE (a Dockerfile, a stage template or a Stagefile) as BuildKit does and
         runs every rule. Text output is one finding per line, then its fix:
@@ -53,7 +54,8 @@ enum LintCommand: Subcommand {
     static let options = [
         ArgumentScanner.Option(
             names: ["--format"], takesValue: true, valueName: "FORMAT",
-            help: "Output format: text (default), json, sarif, github, checkstyle or gitlab."),
+            // Format.text comes first: the default.
+            help: "Output format: text (default), \(ArgumentScanner.words(Format.allCases.dropFirst().map(\.rawValue)))."),
         ArgumentScanner.Option(
             names: ["--failure-threshold"], takesValue: true, valueName: "SEVERITY",
             help: "Exit 1 when a finding is this severe or more: error, warning (default), info, style, none."),

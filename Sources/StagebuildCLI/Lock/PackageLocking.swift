@@ -179,7 +179,12 @@ enum PackageLocking {
             } catch {
                 throw CommandFailure.unreadable(input.lock.display(path), error)
             }
-            let edited = SourceEdit.apply(fileEdits, to: text)
+            // The positions count as the parser counted them (after a byte order mark).
+            guard let tree = try? DockerfileParser.parse(text) else {
+                throw CommandFailure.error(
+                    .dataError, "\(input.lock.display(path)) changed while lock read it; nothing was rewritten")
+            }
+            let edited = tree.applying(fileEdits)
             guard edited.skipped.isEmpty else {
                 let words = edited.skipped.map(\.expected).joined(separator: ", ")
                 throw CommandFailure.error(

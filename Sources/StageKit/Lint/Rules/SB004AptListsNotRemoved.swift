@@ -35,7 +35,7 @@ struct SB004AptListsNotRemoved: LintRule {
     func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.runScripts.compactMap { script in
             let cached = script.mounts.contains { mount in
-                ["/var/lib/apt/lists", "/var/lib/apt"].contains(mount["target"] ?? mount["dst"] ?? mount["destination"] ?? "")
+                ["/var/lib/apt/lists", "/var/lib/apt"].contains(mount.target ?? "")
             }
             guard !cached else { return nil }
             let removesLists = { (later: ShellScript.Command) -> Bool in

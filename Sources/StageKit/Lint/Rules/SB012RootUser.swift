@@ -88,7 +88,9 @@ struct SB012RootUser: LintRule {
         case .explicitRoot(let finding):
             return [finding]
         case .noUser:
-            let starts = document.entries(of: document.stages[finalIndex]).filter { ["CMD", "ENTRYPOINT"].contains($0.kind) }
+            let starts = document.entries(of: document.stages[finalIndex]).filter {
+                $0.keyword == .cmd || $0.keyword == .entrypoint
+            }
             return [finding("the final build stage sets no USER, so it runs as root", at: (starts.last ?? from).start)]
         }
     }
@@ -107,13 +109,13 @@ struct SB012RootUser: LintRule {
             var lastUser: Int?
             var templateFollows = stage.isTemplateReference
             for index in stage.entryIndices {
-                switch document.entries[index].kind {
-                case "USER":
+                switch document.entries[index].keyword {
+                case .user:
                     lastUser = index
                     templateFollows = false
-                case "USE":
+                case .use:
                     templateFollows = true
-                case "CMD", "ENTRYPOINT":
+                case .cmd, .entrypoint:
                     runs = true
                 default:
                     break

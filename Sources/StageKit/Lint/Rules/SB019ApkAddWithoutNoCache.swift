@@ -37,7 +37,7 @@ struct SB019ApkAddWithoutNoCache: LintRule {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             let cached = script.mounts.contains { mount in
-                let target = (mount["target"] ?? mount["dst"] ?? mount["destination"]).map {
+                let target = mount.target.map {
                     $0.hasSuffix("/") ? String($0.dropLast()) : $0
                 }
                 return target.map(Self.cacheFolders.contains) ?? false

@@ -35,7 +35,7 @@ struct SB021DnfCacheNotCleaned: LintRule {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             let cached = script.mounts.contains { mount in
-                Self.cacheFolders.contains(mount["target"] ?? mount["dst"] ?? mount["destination"] ?? "")
+                Self.cacheFolders.contains(mount.target ?? "")
             }
             guard !cached else { continue }
             let cleansCache = { (later: ShellScript.Command) -> Bool in

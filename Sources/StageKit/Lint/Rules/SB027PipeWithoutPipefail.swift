@@ -114,10 +114,10 @@ struct SB027PipeWithoutPipefail: LintRule {
             }
             for entryIndex in stage.entryIndices {
                 let entry = document.entries[entryIndex]
-                switch entry.kind {
-                case "SHELL": state = Self.state(of: entry.instruction.command)
-                case "USE": state = .unknown
-                case "RUN": stateOfRun[entryIndex] = state
+                switch entry.keyword {
+                case .shell: state = Self.state(of: entry.instruction.command)
+                case .use: state = .unknown
+                case .run: stateOfRun[entryIndex] = state
                 default: break
                 }
             }

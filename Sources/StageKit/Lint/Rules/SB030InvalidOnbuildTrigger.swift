@@ -24,11 +24,12 @@ struct SB030InvalidOnbuildTrigger: LintRule {
     ]
 
     /// The instructions `ONBUILD` may not register.
-    private static let refused: Set<String> = ["FROM", "MAINTAINER", "ONBUILD"]
+    private static let refused: Set<Keyword> = [.from, .maintainer, .onbuild]
 
     func check(_ document: DockerfileDocument) -> [LintFinding] {
         document.entries.compactMap { entry in
-            guard entry.keyword == .onbuild, let trigger = entry.instruction.onbuildTrigger, Self.refused.contains(trigger.kind)
+            guard entry.keyword == .onbuild, let trigger = entry.instruction.onbuildTrigger,
+                let keyword = trigger.knownKeyword, Self.refused.contains(keyword)
             else { return nil }
             return finding("ONBUILD \(trigger.kind) is not allowed: BuildKit refuses the instruction", at: trigger.location)
         }

@@ -38,14 +38,14 @@ struct SB037BuildArgumentReadAtRunTime: LintRule {
         let firstFrom = document.stages.firstIndex { $0.from != nil }
         let globalArguments = Set(
             document.stages.indices.filter { index in firstFrom.map { index < $0 } ?? false }
-                .flatMap { Self.names(declaredBy: "ARG", in: document.stages[$0], of: document) })
+                .flatMap { Self.names(declaredBy: .arg, in: document.stages[$0], of: document) })
         var findings: [LintFinding] = []
         for (index, entry) in document.entries.enumerated() {
             let command = document.containerCommand(of: entry)
             guard case .shell(let line) = command, let stage = document.stageIndex(ofEntry: index) else { continue }
             let chain = document.stageChain(of: stage).map { document.stages[$0] }
-            let arguments = globalArguments.union(chain.flatMap { Self.names(declaredBy: "ARG", in: $0, of: document) })
-            let environment = Set(chain.flatMap { Self.names(declaredBy: "ENV", in: $0, of: document) })
+            let arguments = globalArguments.union(chain.flatMap { Self.names(declaredBy: .arg, in: $0, of: document) })
+            let environment = Set(chain.flatMap { Self.names(declaredBy: .env, in: $0, of: document) })
             let assigned = Self.assignedNames(in: line.text)
             let readable = arguments.subtracting(environment).subtracting(assigned).subtracting(Self.runtimeNames)
             guard let name = Self.references(in: line.text).first(where: readable.contains) else { continue }
@@ -59,10 +59,10 @@ struct SB037BuildArgumentReadAtRunTime: LintRule {
 
     /// The names an `ARG` or `ENV` of a stage declares.
     private static func names(
-        declaredBy kind: String, in stage: DockerfileDocument.BuildStage, of document: DockerfileDocument
+        declaredBy keyword: Keyword, in stage: DockerfileDocument.BuildStage, of document: DockerfileDocument
     ) -> [String] {
-        document.entries(of: stage).filter { $0.kind == kind }.flatMap { entry in
-            kind == "ARG"
+        document.entries(of: stage).filter { $0.keyword == keyword }.flatMap { entry in
+            keyword == .arg
                 ? (entry.instruction.asArg?.declarations.map(\.name.text) ?? [])
                 : (entry.instruction.asKeyValue?.pairs.map(\.key.text) ?? [])
         }

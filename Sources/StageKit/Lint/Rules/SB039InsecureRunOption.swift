@@ -30,13 +30,14 @@ struct SB039InsecureRunOption: LintRule {
         var findings: [LintFinding] = []
         for script in document.runScripts {
             let instruction = script.run
-            for (flag, value, reason) in [
-                ("security", "insecure", "runs without the sandbox, with every capability"),
-                ("network", "host", "uses the build host's network"),
+            guard let run = instruction.asRun else { continue }
+            for (flag, word, value, reason) in [
+                ("security", run.security, "insecure", "runs without the sandbox, with every capability"),
+                ("network", run.network, "host", "uses the build host's network"),
             ] {
-                guard let word = instruction.flagWord(flag), document.unquoted(word.text).lowercased() == value else { continue }
+                guard let word, document.unquoted(word.text).lowercased() == value else { continue }
                 // A quoted value has no place of its own: the flag's start stands for it.
-                let flagIndex = instruction.flags.firstIndex { $0.drop { $0 == "-" }.hasPrefix(flag + "=") }
+                let flagIndex = instruction.flags.indices.first { instruction.flag(at: $0).name == flag }
                 var location = instruction.location(of: word)
                 if word.range == nil, let flagIndex, instruction.flagRanges.indices.contains(flagIndex) {
                     location = instruction.lineMap.location(ofOffset: instruction.flagRanges[flagIndex].lowerBound)
