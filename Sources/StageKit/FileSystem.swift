@@ -10,6 +10,17 @@ public protocol FileSystem: Sendable {
     /// - Throws: `FileSystemError` when the file is missing, unreadable or not UTF-8.
     func readText(at path: String) throws(FileSystemError) -> String
 
+    /// Writes a UTF-8 text file so that readers see the old content or the new, never a part
+    /// (the CLI's outputs: compose's Dockerfile, the lockfile, rewritten pins).
+    ///
+    /// - Parameters:
+    ///   - text: The new content.
+    ///   - path: An absolute path.
+    /// - Returns: False when the file already held exactly this text (it is left as is).
+    /// - Throws: `FileSystemError` when it cannot be written; the file is then untouched.
+    @discardableResult
+    func write(_ text: String, to path: String) throws(FileSystemError) -> Bool
+
     /// Reads a file's bytes, whatever they are (a binary key, say).
     ///
     /// - Parameter path: An absolute path.
@@ -126,6 +137,15 @@ public enum FileStatus: Sendable, Hashable {
     case other
 }
 
+extension FileSystem {
+    /// A file system that only reads (a git revision, a test's files in memory) refuses every
+    /// write.
+    @discardableResult
+    public func write(_ text: String, to path: String) throws(FileSystemError) -> Bool {
+        throw FileSystemError(path: path, reason: "this file system is read only")
+    }
+}
+
 /// A file that could not be read.
 public struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path as given.
@@ -162,6 +182,12 @@ public struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertibl
 public struct LocalFileSystem: FileSystem {
     /// Creates the local file system.
     public init() {}
+
+    /// Writes a file atomically (``AtomicFile``); see `FileSystem.write(_:to:)`.
+    @discardableResult
+    public func write(_ text: String, to path: String) throws(FileSystemError) -> Bool {
+        try AtomicFile.write(text, to: path)
+    }
 
     /// Reads a UTF-8 file; see `FileSystem.readText(at:)`.
     public func readText(at path: String) throws(FileSystemError) -> String {

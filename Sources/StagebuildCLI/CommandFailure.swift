@@ -88,7 +88,7 @@ struct CommandFailure: Error {
     /// - Parameters:
     ///   - what: The file as the user named it, e.g. `Dockerfile` or `stagebuild.lock`.
     ///   - error: Why the atomic write failed.
-    static func unwritable(_ what: String, _ error: AtomicFile.Failure) -> CommandFailure {
+    static func unwritable(_ what: String, _ error: FileSystemError) -> CommandFailure {
         .error(.ioError, "cannot write \(what): \(error.reason)")
     }
 

@@ -148,7 +148,7 @@ enum ComposeCommand: Subcommand {
             throw CommandFailure.error(.checkFailed, "\(outputDisplay) is stale\(lineEnds); regenerate it with: \(rerun)")
         }
         do {
-            try AtomicFile.write(composed, to: outputPath)
+            try context.fileSystem.write(composed, to: outputPath)
         } catch {
             throw CommandFailure.unwritable(outputDisplay, error)
         }

@@ -183,7 +183,7 @@ enum LockCommand: Subcommand {
             unverifiedPackages: packages.unverified.map(\.pin.written), snapshots: snapshots)
         let changed: Bool
         do {
-            changed = try AtomicFile.write(lockfile.text, to: lock.path)
+            changed = try context.fileSystem.write(lockfile.text, to: lock.path)
         } catch {
             throw CommandFailure.unwritable(lockName, error)
         }

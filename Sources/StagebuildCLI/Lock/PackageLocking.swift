@@ -194,7 +194,7 @@ enum PackageLocking {
         }
         for file in rewritten {
             do {
-                try AtomicFile.write(file.text, to: file.path)
+                try context.fileSystem.write(file.text, to: file.path)
             } catch {
                 throw CommandFailure.unwritable(input.lock.display(file.path), error)
             }

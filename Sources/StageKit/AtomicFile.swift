@@ -7,12 +7,10 @@ import Foundation
 /// would give it); a symbolic link is followed and its target replaced, the link kept; a
 /// device or FIFO (e.g. `/dev/stdout`) is written to in place, never replaced. SIGINT, SIGTERM
 /// and SIGHUP are held back while the temporary file exists, so none is ever left behind.
+/// ``LocalFileSystem/write(_:to:)`` writes through it.
 enum AtomicFile {
     /// A file that could not be written; the target is untouched.
-    struct Failure: Error {
-        var path: String
-        var reason: String
-    }
+    typealias Failure = FileSystemError
 
     /// - Parameters:
     ///   - text: The new content.
