@@ -108,6 +108,25 @@ import Testing
         #expect(words.map(\.range) == [6..<10, nil, 22..<26])
     }
 
+    /// A heredoc knows where its body starts, as the parser read the file's lines (after a
+    /// continuation, after an earlier heredoc, with CR LF line ends, under ONBUILD), and where
+    /// each offset of its body is.
+    @Test func aHeredocKnowsWhereItsBodyStarts() throws {
+        let tree = try DockerfileParser.parse(
+            "FROM scratch\r\nRUN \\\r\n  <<A cat - <<B\r\na1\r\na2\r\nA\r\nb1\r\nB\r\nONBUILD RUN <<C\nc1\nC\n")
+        let run = tree.instructions[1]
+        #expect(run.heredocs.map(\.bodyLineOffset) == [2, 5])
+        let locate = run.heredocs[0].locator(instructionStartLine: run.startLine)
+        #expect(locate(0) == SourceLocation(line: 4, column: 1))
+        let two = try #require(Array(run.heredocs[0].content.unicodeScalars).firstIndex(of: "2"))
+        #expect(locate(two) == SourceLocation(line: 5, column: 2))
+        let onbuild = tree.instructions[2]
+        #expect(onbuild.onbuildTrigger?.heredocs.map(\.bodyLineOffset) == [1])
+        #expect(
+            onbuild.onbuildTrigger?.heredocs[0].locator(instructionStartLine: onbuild.startLine)(1)
+                == SourceLocation(line: 10, column: 2))
+    }
+
     /// Each word's place comes from the split that read it, never from a search of the line:
     /// the same text earlier in the line (a mount's `source=build`, a key that is also a value)
     /// does not take its place.

@@ -204,6 +204,7 @@ private struct ParseState {
             }
             // The body: the lines before the delimiter line.
             heredocs[position].content = index - 1 > bodyStart ? text(ofLines: bodyStart..<index - 1) : ""
+            heredocs[position].bodyLineOffset = bodyStart + 1 - startLine
         }
         if instruction.onbuildTrigger != nil {
             instruction.onbuildTrigger?.heredocs = heredocs

@@ -1,3 +1,5 @@
+import Serialization
+
 /// A here-document attached to a `RUN`, `COPY` or `ADD` instruction (Dockerfile reference,
 /// "Here-Documents"), e.g. `RUN <<EOF` followed by body lines and a line `EOF`.
 public struct Heredoc: Sendable, Hashable {
@@ -11,6 +13,9 @@ public struct Heredoc: Sendable, Hashable {
     public var stripsLeadingTabs: Bool
     /// The body as written, every line with its line ending, tabs not yet stripped.
     public var content: String
+    /// How many lines after its instruction's first line the body starts, as the parser read
+    /// the file's lines: the body's first line is the instruction's `startLine` plus this.
+    public var bodyLineOffset: Int
 
     /// Creates a heredoc.
     ///
@@ -20,14 +25,36 @@ public struct Heredoc: Sendable, Hashable {
     ///   - expandsVariables: Whether the delimiter was unquoted.
     ///   - stripsLeadingTabs: Whether it was written `<<-`.
     ///   - content: The body lines with their endings.
+    ///   - bodyLineOffset: How many lines after the instruction's first line the body starts.
     public init(
         name: String, fileDescriptor: Int = 0, expandsVariables: Bool = true, stripsLeadingTabs: Bool = false,
-        content: String = ""
+        content: String = "", bodyLineOffset: Int = 0
     ) {
         self.name = name
         self.fileDescriptor = fileDescriptor
         self.expandsVariables = expandsVariables
         self.stripsLeadingTabs = stripsLeadingTabs
         self.content = content
+        self.bodyLineOffset = bodyLineOffset
+    }
+
+    /// Where offsets in the body are in the file, for an instruction that starts on
+    /// `instructionStartLine`: the body's line starts are found once, then each offset by
+    /// binary search.
+    ///
+    /// - Parameter instructionStartLine: The 1-based first line of the heredoc's instruction.
+    /// - Returns: A function from a 0-based offset in ``content``, in Unicode scalars, to its line
+    ///   and column.
+    public func locator(instructionStartLine: Int) -> @Sendable (Int) -> SourceLocation {
+        var starts = [0]
+        for (offset, scalar) in content.unicodeScalars.enumerated() where scalar == "\n" {
+            starts.append(offset + 1)
+        }
+        let lineStarts = starts
+        let firstLine = instructionStartLine + bodyLineOffset
+        return { offset in
+            let line = max(0, lineStarts.partitioningIndex { $0 > offset } - 1)
+            return SourceLocation(line: firstLine + line, column: offset - lineStarts[line] + 1)
+        }
     }
 }

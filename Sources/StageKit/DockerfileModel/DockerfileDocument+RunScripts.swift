@@ -63,9 +63,8 @@ extension DockerfileDocument {
         let base = command?.range?.lowerBound ?? run.argumentsOffset
         let commandLine = ShellScript(command?.text ?? "", locate: { run.lineMap.location(ofOffset: base + $0) }).commands
         script.commands = commandLine
-        let bodyStarts = entry.map.bodyStartLines(of: run.heredocs)
-        for (position, heredoc) in run.heredocs.enumerated() where isShellScript(heredoc, commandLine: commandLine) {
-            let locate = entry.map.heredocLocator(heredoc, firstLine: bodyStarts[position])
+        for heredoc in run.heredocs where isShellScript(heredoc, commandLine: commandLine) {
+            let locate = heredoc.locator(instructionStartLine: entry.instruction.startLine)
             script.commands += ShellScript(heredoc.content, locate: locate).commands
         }
         return script

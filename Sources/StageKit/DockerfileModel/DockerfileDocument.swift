@@ -65,17 +65,14 @@ public struct DockerfileDocument: Sendable {
         var kind: String
         /// The keyword, `nil` for an unknown instruction: what rules compare.
         var keyword: Keyword? { instruction.knownKeyword }
-        /// Maps offsets in the instruction's logical line and heredoc bodies to the file.
-        var map: SourceMap
 
         init(instruction: Instruction) {
             self.instruction = instruction
             kind = instruction.kind
-            map = SourceMap(instruction)
         }
 
         /// Where the keyword starts.
-        var start: SourceLocation { map.location(ofLogicalOffset: 0) }
+        var start: SourceLocation { instruction.location }
     }
 
     /// The text after `=` of a `NAME=value` word with quotes removed, as BuildKit reads an
